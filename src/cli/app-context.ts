@@ -1,0 +1,32 @@
+// The CLI's Nest application context: the same modules as the server, no HTTP, logs on stderr.
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { AppModule } from '../app.module';
+import { logLevelsFrom, StderrLogger } from '../common/stderr-logger';
+import type { LoupeConfig } from '../config/loupe-config';
+import { startTelemetry } from '../telemetry/telemetry';
+
+export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  const telemetry = startTelemetry({ otlpEndpoint: config.otlpEndpoint });
+  const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel === 'log' ? 'warn' : config.logLevel) });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { http: false }), { logger, abortOnError: false });
+  let closing = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.warn(`${sig}: stopping sessions and flushing the journal`);
+    void app.close().then(() => telemetry.shutdown()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await fn(app);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (!closing) {
+      await app.close();
+      await telemetry.shutdown();
+    }
+  }
+}

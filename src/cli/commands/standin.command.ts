@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { mergeCatalog } from '../../eval/scenario-runner.service';
+import { loadScenarios } from '../../eval/scenario/scenario-loader';
+import { runStandinCli } from '../../standin/standin-cli';
+import { positiveInt } from './eval.command';
+
+export function registerStandinCommand(program: Command): void {
+  program
+    .command('standin')
+    .description('Run the Ollama stand-in alone, replying from a scenario\'s scripted turns')
+    .option('-s, --scenario <file>', 'scenario whose script and catalog to serve')
+    .option('-p, --port <n>', 'port to listen on', (v) => positiveInt(v, '--port'), 11434)
+    .option('--host <addr>', 'address to bind', '127.0.0.1')
+    .option('--loop', 'start the script again when it is exhausted')
+    .action(async (opts: { scenario?: string; port: number; host: string; loop?: boolean }) => {
+      const scenario = opts.scenario ? loadScenarios([opts.scenario])[0] : undefined;
+      const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
+      await runStandinCli({
+        script, catalog: mergeCatalog(scenario?.catalog), port: opts.port, host: opts.host,
+        log: (m: string) => process.stderr.write(`${m}\n`),
+      });
+    });
+}

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import { runExtractJsonl } from '../../provider/ollama/tool-calls/extract-jsonl';
+import { UsageError } from './eval.command';
+
+export function registerToolsCommand(program: Command): void {
+  const tools = program.command('tools').description('Tool-call utilities');
+  tools
+    .command('extract')
+    .description('Extract tool calls from model text: JSONL {"id","input","tools"} on stdin → {"id","calls","text"} on stdout')
+    .option('--jsonl', 'read and write JSON lines (the only format)')
+    .action(async (opts: { jsonl?: boolean }) => {
+      if (!opts.jsonl) throw new UsageError('tools extract: pass --jsonl (input is JSON lines on stdin)');
+      const { errors } = await runExtractJsonl(process.stdin, process.stdout);
+      if (errors) process.stderr.write(`${errors} input line(s) could not be read; see the "error" lines in the output\n`);
+    });
+}

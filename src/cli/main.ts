@@ -1,0 +1,49 @@
+// The `loupe` command. One place maps errors to exit codes: 2 for bad input (scenario files, flags,
+// environment), 1 for failures, 0 for success.
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig, type LoupeConfig } from '../config/loupe-config';
+import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
+import { registerBenchCommand } from './commands/bench.command';
+import { registerEvalCommand, UsageError } from './commands/eval.command';
+import { registerServeCommand } from './commands/serve.command';
+import { registerSessionsCommand } from './commands/sessions.command';
+import { registerStandinCommand } from './commands/standin.command';
+import { registerToolsCommand } from './commands/tools.command';
+import { EXIT } from './exit-codes';
+
+export function buildProgram(): Command {
+  let config: LoupeConfig | undefined;
+  const getConfig = () => (config ??= loadConfig());
+  const program = new Command('loupe')
+    .description('Loupe: run and record tool-calling agent loops against Ollama models')
+    .showHelpAfterError()
+    .exitOverride();
+  registerEvalCommand(program, getConfig);
+  registerSessionsCommand(program, getConfig);
+  registerStandinCommand(program);
+  registerToolsCommand(program);
+  registerBenchCommand(program, getConfig);
+  registerServeCommand(program, getConfig);
+  return program;
+}
+
+export function exitCodeFor(e: unknown): number {
+  if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.OK : EXIT.BAD_INPUT;
+  if (e instanceof ScenarioLoadError || e instanceof ConfigError || e instanceof UsageError) return EXIT.BAD_INPUT;
+  return EXIT.FAILED;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    const code = exitCodeFor(e);
+    if (e instanceof ScenarioLoadError) {
+      process.stderr.write(`loupe: invalid scenario input, nothing was run:\n${e.message}\n`);
+    } else if (!(e instanceof CommanderError)) {
+      process.stderr.write(`loupe: ${e instanceof Error ? e.message : String(e)}\n`);
+      if (code === EXIT.FAILED && process.env.LOUPE_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
+    }
+    process.exitCode = code;
+  }
+}

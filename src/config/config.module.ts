@@ -1,0 +1,17 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { loadConfig, type LoupeConfig } from './loupe-config';
+
+export const LOUPE_CONFIG = Symbol('LOUPE_CONFIG');
+
+@Global()
+@Module({})
+export class ConfigModule {
+  /** The config is validated before Nest starts (so a bad variable fails fast); tests pass their own. */
+  static forRoot(config: LoupeConfig = loadConfig()): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [{ provide: LOUPE_CONFIG, useValue: config }],
+      exports: [LOUPE_CONFIG],
+    };
+  }
+}

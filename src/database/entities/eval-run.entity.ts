@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'eval_runs' })
+export class EvalRunEntity {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('text') status!: string;
+  @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;
+  @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  @Column('int', { name: 'scenario_count' }) scenarioCount!: number;
+  @Column('int', { name: 'trial_count' }) trialCount!: number;
+  @Column('int') passed!: number;
+  @Column('int') failed!: number;
+  @Column('int') errored!: number;
+  @Column('jsonb') options!: Record<string, unknown>;
+  @Column('text', { name: 'loupe_version', nullable: true }) loupeVersion!: string | null;
+}

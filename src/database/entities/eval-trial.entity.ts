@@ -1,0 +1,23 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'eval_trials' })
+export class EvalTrialEntity {
+  @PrimaryColumn('uuid') id!: string;
+  @Column('uuid', { name: 'run_id' }) runId!: string;
+  @Column('text', { name: 'scenario_id' }) scenarioId!: string;
+  @Column('text', { name: 'scenario_title' }) scenarioTitle!: string;
+  @Column('text', { name: 'scenario_file' }) scenarioFile!: string;
+  @Column('text', { name: 'scenario_hash' }) scenarioHash!: string;
+  @Column('text') model!: string;
+  @Column('int', { name: 'trial_index' }) trialIndex!: number;
+  @Column('uuid', { name: 'session_id', nullable: true }) sessionId!: string | null;
+  @Column('text') status!: string;
+  @Column('jsonb') expectations!: unknown[];
+  @Column('jsonb', { name: 'failed_expectations' }) failedExpectations!: unknown[];
+  @Column('int') iterations!: number;
+  @Column('int', { name: 'event_count' }) eventCount!: number;
+  @Column('int', { name: 'duration_ms', nullable: true }) durationMs!: number | null;
+  @Column('text', { nullable: true }) error!: string | null;
+  @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;
+  @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+}

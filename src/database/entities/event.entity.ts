@@ -1,0 +1,14 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity({ name: 'events' })
+export class EventEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' }) id!: string;
+  @Column('uuid', { name: 'session_id' }) sessionId!: string;
+  @Column('int') seq!: number;
+  @Column('int', { nullable: true }) iteration!: number | null;
+  @Column('text') type!: string;
+  @Column('jsonb') payload!: Record<string, unknown>;
+  @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
+  @Column('text', { name: 'trace_id' }) traceId!: string;
+  @Column('text', { name: 'span_id' }) spanId!: string;
+}

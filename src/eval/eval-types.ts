@@ -1,0 +1,43 @@
+import type { ExpectationResult } from './expectations/evaluate-expectations';
+
+export type TrialStatus = 'passed' | 'failed' | 'error';
+
+export interface TrialReport {
+  trialId: string;
+  scenarioId: string;
+  title: string;
+  file: string;
+  spec: string;
+  model: string;
+  trial: number;
+  sessionId: string | null;
+  traceId: string | null;
+  status: TrialStatus;
+  terminationReason: string | null;
+  expectations: ExpectationResult[];
+  failedExpectations: ExpectationResult[];
+  iterations: number;
+  events: number;
+  durationMs: number;
+  error?: string;
+}
+
+export interface EvalRunReport {
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  /** where the model replies came from */
+  backend: { kind: 'standin' } | { kind: 'ollama'; host: string };
+  passed: number;
+  failed: number;
+  errored: number;
+  trials: TrialReport[];
+}
+
+export interface EvalRunOptions {
+  /** models to run each scenario against; default: the scenario's own model or the stand-in default */
+  models?: string[];
+  trials?: number;
+  concurrency?: number;
+  onTrialFinished?: (t: TrialReport) => void;
+}

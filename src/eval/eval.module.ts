@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ProcessModule } from '../process/process.module';
+import { ProviderModule } from '../provider/provider.module';
+import { ToolsModule } from '../tools/tools.module';
+import { EvalRepository } from './eval.repository';
+import { ScenarioRunner } from './scenario-runner.service';
+
+@Module({
+  imports: [ProcessModule, ProviderModule, ToolsModule],
+  providers: [EvalRepository, ScenarioRunner],
+  exports: [ScenarioRunner, EvalRepository],
+})
+export class EvalModule {}

@@ -1,0 +1,11 @@
+/** What the expectations are checked against: the session as read back from Postgres. */
+export interface RecordedSession {
+  terminationReason: string | null;
+  iterations: number;
+  toolCallCount: number;
+  finalAnswer: string;
+  events: Array<{ type: string; payload: Record<string, unknown>; traceId: string }>;
+  messages: Array<{ role: string; kind: string; content: string }>;
+  /** workspace files named by `file` expectations: path → content (undefined = absent) */
+  files: Record<string, string | undefined>;
+}

@@ -1,0 +1,107 @@
+// YAML text → validated Scenario. Every problem is reported with file, line, column and field path.
+import { createHash } from 'node:crypto';
+import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
+import { formatPath, type ScenarioProblem } from './scenario-errors';
+import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
+import type { Scenario } from './scenario';
+
+export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; problems: ScenarioProblem[] };
+
+/** The node at `path`, or the deepest existing ancestor (a missing field points at its parent). */
+function nodeAt(doc: Document, path: ReadonlyArray<PropertyKey>): Node | null {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (p.key as { value?: unknown })?.value === key);
+      if (!pair) break;
+      node = pair.value ?? pair.key;
+    } else if (isSeq(node) && typeof key === 'number' && node.items[key]) {
+      node = node.items[key];
+    } else {
+      break;
+    }
+  }
+  return (node as Node) ?? null;
+}
+
+function keyNode(doc: Document, parentPath: ReadonlyArray<PropertyKey>, key: string): Node | null {
+  const parent = nodeAt(doc, parentPath);
+  if (isMap(parent)) {
+    const pair = parent.items.find((p) => (p.key as { value?: unknown })?.value === key);
+    if (pair) return pair.key as Node;
+  }
+  return parent;
+}
+
+function toTurn(t: ScenarioTurnDocument): StandinTurn {
+  const f = t.fault;
+  return {
+    content: t.content,
+    thinking: t.thinking,
+    toolCalls: t.tool_calls?.map((c) => ({ name: c.name, arguments: c.arguments })),
+    doneReason: t.done_reason,
+    promptEvalCount: t.prompt_eval_count,
+    evalCount: t.eval_count,
+    fault: !f ? undefined
+      : f.kind === 'http' ? { kind: 'http', status: f.status, error: f.error, retryAfterSeconds: f.retry_after_seconds, times: f.times }
+      : f.kind === 'delay_first_byte' ? { kind: 'delay_first_byte', ms: f.ms, times: f.times }
+      : f.kind === 'stall' ? { kind: 'stall', afterChunks: f.after_chunks, ms: f.ms, times: f.times }
+      : f.kind === 'disconnect' ? { kind: 'disconnect', afterChunks: f.after_chunks, times: f.times }
+      : f.kind === 'malformed_line' ? { kind: 'malformed_line', afterChunks: f.after_chunks, times: f.times }
+      : { kind: 'error_line', afterChunks: f.after_chunks, error: f.error, times: f.times },
+  };
+}
+
+function toModel(m: ScenarioCatalogDocument): StandinModel {
+  return {
+    name: m.name, family: m.family, parameterSize: m.parameter_size, quantization: m.quantization,
+    capabilities: m.capabilities, contextLength: m.context_length, vramBytes: m.vram_bytes, cloud: m.cloud,
+    parallel: m.parallel, loadMs: m.load_ms, tokensPerSecond: m.tokens_per_second,
+  };
+}
+
+function toScript(script: ScenarioDocument['script']): StandinScript {
+  if (Array.isArray(script)) return { turns: { '*': script.map(toTurn) } };
+  return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
+}
+
+export function parseScenario(text: string, file: string): ParseResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number | undefined) => {
+    const pos = lineCounter.linePos(offset ?? 0);
+    return { line: pos.line, column: pos.col };
+  };
+  if (doc.errors.length) {
+    return {
+      ok: false,
+      problems: doc.errors.map((e) => ({ file, ...at(e.pos[0]), field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })),
+    };
+  }
+  const parsed = scenarioSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const problems = parsed.error.issues.flatMap((issue): ScenarioProblem[] => {
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => {
+          const node = keyNode(doc, issue.path, key);
+          return { file, ...at(node?.range?.[0]), field: formatPath([...issue.path, key]), message: 'unknown field' };
+        });
+      }
+      const node = nodeAt(doc, issue.path);
+      return [{ file, ...at(node?.range?.[0]), field: formatPath(issue.path) || '(document)', message: issue.message.replace(/^Invalid input: /, '').replace(/^expected (.+), received undefined$/, 'required field is missing (expected $1)') }];
+    });
+    return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
+  }
+  const d = parsed.data;
+  return {
+    ok: true,
+    scenario: {
+      id: d.id, title: d.title, spec: d.spec, version: d.version, file,
+      hash: createHash('sha256').update(text).digest('hex'),
+      model: d.model, prompt: d.prompt, system: d.system, councilRole: d.council_role, config: d.config,
+      workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel),
+      script: toScript(d.script), expect: d.expect,
+    },
+  };
+}

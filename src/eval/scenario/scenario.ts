@@ -1,0 +1,23 @@
+import type { StandinModel, StandinScript } from '../../standin/standin-script';
+import type { Expectation, ScenarioDocument } from './scenario-schema';
+
+/** A loaded, validated scenario, with the stand-in script converted to its runtime shape. */
+export interface Scenario {
+  id: string;
+  title: string;
+  spec: string;
+  version: number;
+  file: string;
+  /** sha256 of the file text: results are tied to the exact scenario they ran */
+  hash: string;
+  model?: string;
+  prompt: string;
+  system?: string;
+  councilRole?: 'member' | 'discusser' | 'reviewer';
+  config: ScenarioDocument['config'];
+  workspaceFiles: Record<string, string>;
+  tools?: string[];
+  catalog?: StandinModel[];
+  script: StandinScript;
+  expect: Expectation[];
+}

@@ -1,0 +1,145 @@
+// What the journal persists: full-row snapshots (upserted by primary key, last one wins) and
+// append-only events. Plain data; the repository maps them to tables.
+import type { JournalEventType, EventPayload } from './journal-events';
+
+export interface TraceIds {
+  traceId: string;
+  spanId: string;
+}
+
+export interface SessionRow extends TraceIds {
+  id: string;
+  pid: number;
+  agent: string;
+  model: string;
+  status: 'running' | 'finished';
+  terminationReason: string | null;
+  exitCode: number | null;
+  error: string | null;
+  prompt: string;
+  councilRole: string | null;
+  trialId: string | null;
+  workspace: string | null;
+  config: Record<string, unknown>;
+  iterations: number;
+  toolCallCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface MessageRow extends TraceIds {
+  sessionId: string;
+  idx: number;
+  role: string;
+  kind: string;
+  content: string;
+  toolCalls: unknown[] | null;
+  toolCallId: string | null;
+  toolName: string | null;
+  thinking: string | null;
+  iteration: number | null;
+  compactedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface IterationRow extends TraceIds {
+  sessionId: string;
+  idx: number;
+  model: string;
+  status: 'running' | 'finished' | 'failed' | 'aborted';
+  outcome: string | null;
+  finishReason: string | null;
+  toolCallSource: string | null;
+  toolCallCount: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  estimatedPromptTokens: number | null;
+  contextMessages: number | null;
+  wallMs: number | null;
+  firstTokenMs: number | null;
+  loadMs: number | null;
+  prefillMs: number | null;
+  decodeMs: number | null;
+  serverQueueMs: number | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+export type ToolCallStatus = 'pending' | 'approved' | 'rejected' | 'executing' | 'completed' | 'failed' | 'aborted';
+
+export interface ToolCallRow extends TraceIds {
+  sessionId: string;
+  id: string;
+  iteration: number;
+  name: string;
+  arguments: Record<string, unknown>;
+  status: ToolCallStatus;
+  result: string | null;
+  error: string | null;
+  durationMs: number | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface EventRow extends TraceIds {
+  sessionId: string;
+  seq: number;
+  iteration: number | null;
+  type: JournalEventType;
+  payload: EventPayload;
+  createdAt: Date;
+}
+
+export type JournalEntry =
+  | { kind: 'session'; row: SessionRow }
+  | { kind: 'message'; row: MessageRow }
+  | { kind: 'iteration'; row: IterationRow }
+  | { kind: 'tool_call'; row: ToolCallRow }
+  | { kind: 'event'; row: EventRow }
+  /** mark-don't-delete pruning: only compacted_at changes, the stored content stays */
+  | { kind: 'message_compacted'; sessionId: string; idx: number; compactedAt: Date };
+
+export interface JournalBatch {
+  sessions: SessionRow[];
+  messages: MessageRow[];
+  iterations: IterationRow[];
+  toolCalls: ToolCallRow[];
+  events: EventRow[];
+  compactions: Array<{ sessionId: string; idx: number; compactedAt: Date }>;
+}
+
+/** Collapses a run of entries into one write: upserts keep only the last snapshot per key. */
+export function toBatch(entries: JournalEntry[]): JournalBatch {
+  const sessions = new Map<string, SessionRow>();
+  const messages = new Map<string, MessageRow>();
+  const iterations = new Map<string, IterationRow>();
+  const toolCalls = new Map<string, ToolCallRow>();
+  const events: EventRow[] = [];
+  const compactions: JournalBatch['compactions'] = [];
+  for (const e of entries) {
+    switch (e.kind) {
+      case 'session': sessions.set(e.row.id, e.row); break;
+      case 'message': messages.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
+      case 'iteration': iterations.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
+      case 'tool_call': toolCalls.set(`${e.row.sessionId}/${e.row.id}`, e.row); break;
+      case 'event': events.push(e.row); break;
+      case 'message_compacted': compactions.push({ sessionId: e.sessionId, idx: e.idx, compactedAt: e.compactedAt }); break;
+    }
+  }
+  return {
+    sessions: [...sessions.values()],
+    messages: [...messages.values()],
+    iterations: [...iterations.values()],
+    toolCalls: [...toolCalls.values()],
+    events,
+    compactions,
+  };
+}
+
+export function entrySessionId(e: JournalEntry): string {
+  if (e.kind === 'session') return e.row.id;
+  if (e.kind === 'message_compacted') return e.sessionId;
+  return e.row.sessionId;
+}

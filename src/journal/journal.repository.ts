@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
+import type { JournalBatch } from './journal-entry';
+
+// Postgres caps a statement at 65535 bind parameters; chunk multi-row inserts well below that.
+const ROWS_PER_STATEMENT = 1000;
+
+@Injectable()
+export class JournalRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Writes one batch atomically: sessions first (every other row references them). */
+  async writeBatch(batch: JournalBatch): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await this.upsert(m, SessionEntity, batch.sessions);
+      await this.upsert(m, MessageEntity, batch.messages);
+      await this.upsert(m, IterationEntity, batch.iterations);
+      await this.upsert(m, ToolCallEntity, batch.toolCalls);
+      await this.insert(m, EventEntity, batch.events);
+      if (batch.compactions.length) {
+        await m.query(
+          `UPDATE messages AS msg SET compacted_at = v.at
+             FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(session_id, idx, at)
+            WHERE msg.session_id = v.session_id AND msg.idx = v.idx`,
+          [batch.compactions.map((c) => c.sessionId), batch.compactions.map((c) => c.idx), batch.compactions.map((c) => c.compactedAt)],
+        );
+      }
+    });
+  }
+
+  private async upsert<T extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<T>, rows: T[]): Promise<void> {
+    if (!rows.length) return;
+    const meta = m.connection.getMetadata(entity);
+    const keys = meta.primaryColumns.map((c) => c.databaseName);
+    const cols = meta.columns.filter((c) => !c.isPrimary).map((c) => c.databaseName);
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      await m.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_STATEMENT))
+        .orUpdate(cols, keys).updateEntity(false).execute();
+    }
+  }
+
+  private async insert(m: EntityManager, entity: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      // A retried batch may contain events already written by an attempt whose commit was lost.
+      await m.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_STATEMENT))
+        .orIgnore().updateEntity(false).execute();
+    }
+  }
+}

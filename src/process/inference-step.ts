@@ -1,0 +1,83 @@
+// One model call inside an iteration: a `chat {model}` CLIENT span under the iteration span, the
+// provider's own events (retries, extraction, repairs) journaled against it, and the silent-truncation
+// guard on the way in and out.
+import { context } from '@opentelemetry/api';
+import { checkPromptFit, estimateMessagesTokens } from '../context';
+import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from '../provider/llm-types';
+import { ProviderError } from '../provider/ollama/provider-errors';
+import type { LoopRuntime } from './loop-runtime';
+import { endChatSpan, failSpan, startChatSpan, startIterationSpan } from './loop-tracing';
+
+export type InferencePurpose = 'step' | 'epilogue' | 'compaction';
+
+export interface InferenceInput {
+  purpose: InferencePurpose;
+  messages: LlmMessage[];
+  tools: LlmToolDefinition[];
+}
+
+/** Opens an iteration: its span (parent of chat and tool spans) and its row. */
+export function beginIteration(rt: LoopRuntime, purpose: InferencePurpose): number {
+  const idx = rt.iterationCount++;
+  const { span, ctx } = startIterationSpan(rt.rootCtx, idx);
+  span.setAttribute('loupe.iteration.purpose', purpose);
+  rt.iterationSpan = span;
+  rt.iterationCtx = ctx;
+  rt.recorder.iterationStarted(idx, rt.options.model, {}, { span });
+  rt.record('iteration_started', { purpose, contextMessages: rt.context.length }, idx);
+  return idx;
+}
+
+export function endIteration(rt: LoopRuntime, idx: number, outcome: string, status: 'finished' | 'failed' | 'aborted' = 'finished'): void {
+  rt.recorder.iterationUpdated(idx, { outcome, status }, true);
+  rt.record('iteration_finished', { outcome, status }, idx);
+  rt.iterationSpan?.setAttribute('loupe.iteration.outcome', outcome);
+  rt.iterationSpan?.end();
+  rt.iterationSpan = undefined;
+  rt.iterationCtx = rt.rootCtx;
+}
+
+export async function runInference(rt: LoopRuntime, iteration: number, input: InferenceInput): Promise<LlmCompletionResult> {
+  const { provider } = rt.options;
+  const numCtx = rt.settings.numCtx;
+  const estimated = estimateMessagesTokens(input.messages);
+  const before = checkPromptFit({ estimatedPromptTokens: estimated, numCtx });
+  if (before) rt.record('context_overflow', { ...before, phase: 'before_send', purpose: input.purpose }, iteration);
+  const { span, ctx } = startChatSpan(rt.iterationCtx, rt.options.model, provider.host, input.tools.length);
+  span.setAttribute('loupe.inference.purpose', input.purpose);
+  rt.inferenceCount++;
+  try {
+    const result = await context.with(ctx, () => provider.complete({
+      model: rt.options.model,
+      messages: input.messages,
+      tools: input.tools.length ? input.tools : undefined,
+      signal: rt.signal,
+      options: { numCtx },
+      onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
+    }));
+    endChatSpan(span, result);
+    if (input.purpose !== 'compaction') {
+      rt.recorder.iterationUpdated(iteration, {
+        finishReason: result.finishReason, toolCallSource: result.toolCallSource, toolCallCount: result.toolCalls.length,
+        inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, estimatedPromptTokens: estimated,
+        contextMessages: input.messages.length, wallMs: Math.round(result.timings.wallMs),
+        firstTokenMs: round(result.timings.firstChunkMs), loadMs: round(result.timings.loadMs),
+        prefillMs: round(result.timings.promptEvalMs), decodeMs: round(result.timings.evalMs),
+        serverQueueMs: round(result.timings.serverQueueMs),
+      });
+      rt.lastPromptTokens = result.usage.inputTokens || undefined;
+    }
+    // Ollama truncates silently to num_ctx and reports prompt_eval_count after truncating.
+    const after = checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: result.usage.inputTokens || null, numCtx });
+    if (after && after.reason !== before?.reason) rt.record('context_overflow', { ...after, phase: 'after_response', purpose: input.purpose }, iteration);
+    return result;
+  } catch (e) {
+    failSpan(span, ProviderError.isInstance(e) ? e.info.kind : (e as Error).name, (e as Error).message);
+    span.end();
+    throw e;
+  }
+}
+
+function round(n: number | undefined): number | null {
+  return n === undefined ? null : Math.round(n);
+}

@@ -1,0 +1,18 @@
+/**
+ * Stable key for "the same call" (spec invariant 3): object keys sorted at every depth, strings
+ * trimmed with whitespace runs collapsed, so `{ path: ' a.ts' }` and `{path:"a.ts"}` match.
+ */
+export function normalizeCallKey(name: string, args: Record<string, unknown>): string {
+  return `${name.trim()}:${JSON.stringify(normalizeValue(args))}`;
+}
+
+function normalizeValue(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim().replace(/\s+/g, ' ');
+  if (Array.isArray(value)) return value.map(normalizeValue);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = normalizeValue((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { LOUPE_CONFIG } from '../config/config.module';
+import type { LoupeConfig } from '../config/loupe-config';
+import { JournalService } from '../journal/journal.service';
+import { DirectProcess } from './direct-process';
+import type { DirectProcessOptions, LoopSettings, SessionHandle } from './process-types';
+
+const SHUTDOWN_WAIT_MS = 10_000;
+
+/** Starts sessions, finds them by id or pid, and kills what still runs when the app stops. */
+@Injectable()
+export class ProcessManager implements OnModuleDestroy {
+  private readonly logger = new Logger(ProcessManager.name);
+  private readonly running = new Map<string, DirectProcess>();
+
+  constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig, private readonly journal: JournalService) {}
+
+  settingsFor(overrides: Partial<LoopSettings> = {}): LoopSettings {
+    const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+    return {
+      maxToolIterations: this.config.loop.maxToolIterations,
+      numCtx: this.config.ollama.numCtx,
+      toolTimeoutMs: this.config.loop.toolTimeoutMs,
+      ...defined,
+    };
+  }
+
+  start(options: DirectProcessOptions): SessionHandle {
+    if (this.running.has(options.sessionId)) throw new Error(`session ${options.sessionId} is already running`);
+    const proc = new DirectProcess(options, this.settingsFor(options.config), this.journal);
+    this.running.set(options.sessionId, proc);
+    void proc.done.finally(() => this.running.delete(options.sessionId));
+    return proc;
+  }
+
+  get(sessionId: string): SessionHandle | undefined {
+    return this.running.get(sessionId);
+  }
+
+  byPid(pid: number): SessionHandle | undefined {
+    return [...this.running.values()].find((p) => p.pid === pid);
+  }
+
+  list(): SessionHandle[] {
+    return [...this.running.values()];
+  }
+
+  /** Runs before the journal's final flush, so the sessions' last events are written. */
+  async onModuleDestroy(): Promise<void> {
+    if (!this.running.size) return;
+    this.logger.warn(`stopping ${this.running.size} running session(s)`);
+    const all = [...this.running.values()];
+    for (const p of all) p.kill('shutdown');
+    await Promise.race([
+      Promise.allSettled(all.map((p) => p.done)),
+      new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref()),
+    ]);
+  }
+}

@@ -1,0 +1,75 @@
+// Tools of one MCP server, reached through the official SDK client (in-memory or stdio transport).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JsonSchema, LlmToolDefinition } from '../provider/llm-types';
+import type { ToolOutcome, ToolSource } from './tool-types';
+
+interface CallResultContent {
+  type: string;
+  text?: string;
+  [k: string]: unknown;
+}
+
+function contentToText(content: CallResultContent[] | undefined): string {
+  if (!content?.length) return '';
+  return content.map((c) => (c.type === 'text' ? c.text ?? '' : `[${c.type} content]`)).join('\n');
+}
+
+function isAbort(e: unknown): boolean {
+  return (e as Error)?.name === 'AbortError' || /aborted/i.test((e as Error)?.message ?? '');
+}
+
+function isTimeout(e: unknown): boolean {
+  // McpError code -32001 = RequestTimeout
+  return (e as { code?: number })?.code === -32001 || /timed out/i.test((e as Error)?.message ?? '');
+}
+
+export class McpToolSource implements ToolSource {
+  private tools: LlmToolDefinition[] = [];
+
+  private constructor(readonly name: string, private readonly client: Client) {}
+
+  static async connect(name: string, transport: Transport, opts: { timeoutMs?: number } = {}): Promise<McpToolSource> {
+    const client = new Client({ name: 'loupe', version: '0.1.0' });
+    await client.connect(transport, { timeout: opts.timeoutMs ?? 10_000 });
+    const source = new McpToolSource(name, client);
+    await source.refresh();
+    return source;
+  }
+
+  async refresh(): Promise<void> {
+    const { tools } = await this.client.listTools();
+    this.tools = tools.map((t) => ({
+      name: t.name,
+      description: t.description ?? '',
+      parameters: (t.inputSchema ?? { type: 'object', properties: {} }) as JsonSchema,
+    }));
+  }
+
+  definitions(): LlmToolDefinition[] {
+    return this.tools;
+  }
+
+  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs: number }): Promise<ToolOutcome> {
+    const started = Date.now();
+    const took = () => Date.now() - started;
+    try {
+      const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+      });
+      const text = contentToText(result.content as CallResultContent[] | undefined);
+      return { status: result.isError ? 'error' : 'ok', text, durationMs: took(), server: this.name };
+    } catch (e) {
+      if (opts.signal?.aborted || isAbort(e)) return { status: 'aborted', text: 'Tool execution aborted', durationMs: took(), server: this.name };
+      if (isTimeout(e)) {
+        return { status: 'timeout', text: `Error: tool ${tool} timed out after ${opts.timeoutMs} ms`, durationMs: took(), server: this.name };
+      }
+      return { status: 'error', text: `Error: ${(e as Error).message}`, durationMs: took(), server: this.name };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

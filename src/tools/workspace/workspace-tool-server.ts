@@ -1,0 +1,90 @@
+// The built-in workspace tools (read_file, write_file, list_files) as a real MCP server, built with
+// the official SDK and reached by the loop through the SDK's client like any external server.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { resolveInWorkspace, toWorkspaceRelative } from './workspace-paths';
+
+export const WORKSPACE_TOOL_NAMES = ['read_file', 'write_file', 'list_files'] as const;
+export const MAX_READ_BYTES = 1_000_000;
+const MAX_LIST_ENTRIES = 1_000;
+
+type ToolText = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
+
+const ok = (text: string): ToolText => ({ content: [{ type: 'text', text }] });
+const fail = (text: string): ToolText => ({ content: [{ type: 'text', text }], isError: true });
+
+function describe(e: unknown, requested: string): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'ENOENT') return `File not found: ${requested}`;
+  if (err.code === 'EISDIR') return `Is a directory: ${requested}`;
+  if (err.code === 'ENOTDIR') return `Not a directory: ${requested}`;
+  return err.message;
+}
+
+async function guarded(requested: string, fn: () => Promise<ToolText>): Promise<ToolText> {
+  try {
+    return await fn();
+  } catch (e) {
+    return fail(describe(e, requested));
+  }
+}
+
+export function createWorkspaceToolServer(root: string, allow: readonly string[] = WORKSPACE_TOOL_NAMES): McpServer {
+  const server = new McpServer({ name: 'loupe-workspace', version: '0.1.0' });
+  const enabled = new Set(allow);
+
+  if (enabled.has('read_file')) {
+    server.registerTool('read_file', {
+      description: 'Read a text file from the workspace. Paths are relative to the workspace root.',
+      inputSchema: { path: z.string().describe('File path relative to the workspace root') },
+    }, async ({ path: p }) => guarded(p, async () => {
+      const abs = resolveInWorkspace(root, p);
+      const stat = await fs.stat(abs);
+      if (stat.isDirectory()) return fail(`Is a directory: ${p}`);
+      const handle = await fs.open(abs, 'r');
+      try {
+        const buf = Buffer.alloc(Math.min(stat.size, MAX_READ_BYTES));
+        await handle.read(buf, 0, buf.length, 0);
+        const text = buf.toString('utf8');
+        return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
+      } finally {
+        await handle.close();
+      }
+    }));
+  }
+
+  if (enabled.has('write_file')) {
+    server.registerTool('write_file', {
+      description: 'Create or overwrite a text file in the workspace. Parent directories are created.',
+      inputSchema: {
+        path: z.string().describe('File path relative to the workspace root'),
+        content: z.string().describe('The full new content of the file'),
+      },
+    }, async ({ path: p, content }) => guarded(p, async () => {
+      const abs = resolveInWorkspace(root, p);
+      await fs.mkdir(path.dirname(abs), { recursive: true });
+      await fs.writeFile(abs, content, 'utf8');
+      return ok(`Wrote ${Buffer.byteLength(content, 'utf8')} bytes to ${toWorkspaceRelative(root, abs)}`);
+    }));
+  }
+
+  if (enabled.has('list_files')) {
+    server.registerTool('list_files', {
+      description: 'List files and directories (directories end with "/"). Defaults to the workspace root.',
+      inputSchema: { path: z.string().optional().describe('Directory relative to the workspace root') },
+    }, async ({ path: p }) => guarded(p ?? '.', async () => {
+      const abs = resolveInWorkspace(root, p ?? '.');
+      const entries = await fs.readdir(abs, { withFileTypes: true });
+      const names = entries
+        .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+        .sort();
+      const shown = names.slice(0, MAX_LIST_ENTRIES);
+      const more = names.length - shown.length;
+      return ok(shown.length ? shown.join('\n') + (more > 0 ? `\n[... ${more} more entries]` : '') : '(empty directory)');
+    }));
+  }
+
+  return server;
+}
