@@ -23,6 +23,8 @@ export interface LoupeConfig {
     numPredict: number;
     numBatch: number;
     slotWaitTimeoutMs: number;
+    /** multiplies retry backoffs; 1 = the spec's 1 s, 2 s, 4 s */
+    retryDelayScale: number;
   };
   loop: {
     maxToolIterations: number;
@@ -53,6 +55,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     const n = Number(raw);
     if (!Number.isInteger(n) || n < min) {
       problems.push(`${name}=${JSON.stringify(raw)}: expected an integer >= ${min}`);
+      return def;
+    }
+    return n;
+  };
+  const num = (name: string, def: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) {
+      problems.push(`${name}=${JSON.stringify(raw)}: expected a number >= 0`);
       return def;
     }
     return n;
@@ -92,6 +104,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       numPredict: int('OLLAMA_NUM_PREDICT', 2048, 1),
       numBatch: int('OLLAMA_NUM_BATCH', 512, 1),
       slotWaitTimeoutMs: int('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000, 1),
+      retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1),
     },
     loop: {
       maxToolIterations: int('LOUPE_MAX_TOOL_ITERATIONS', 25, 1),

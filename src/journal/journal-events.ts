@@ -12,6 +12,7 @@ export const JOURNAL_EVENT_TYPES = [
   'iteration_finished',
   'inference_request',
   'inference_retry',
+  'stream_malformed_line',
   'tool_calls_extracted',
   'tool_name_repaired',
   'tool_args_normalized',

@@ -81,8 +81,10 @@ export class DirectProcess implements SessionHandle {
       ({ outcome, exitCode, error } = this.failure(rt, e, outcome));
     } finally {
       if (slotAcquired) {
-        o.provider.releaseSlot(o.model);
+        const detection = o.provider.releaseSlot(o.model, (type, payload) => rt.record(type, payload, null, root));
         rt.record('slot_released', { model: o.model }, null, root);
+        // GPU detection after the first release; recorded in this session when it finishes in time
+        await Promise.race([detection, new Promise((r) => setTimeout(r, 2_000).unref())]).catch(() => undefined);
       }
       this.closeOpenWork(rt);
       rt.record('session_finished', {

@@ -28,6 +28,7 @@ export interface LlmProvider {
   readonly host: string;
   complete(request: CompletionRequest): Promise<LlmCompletionResult>;
   acquireSlot(model: string, signal?: AbortSignal, onStatus?: (s: SlotStatus) => void): Promise<boolean>;
-  releaseSlot(model: string): void;
+  /** may return a promise (GPU detection after the first release); callers need not wait */
+  releaseSlot(model: string, onEvent?: ProviderEventSink): void | Promise<void>;
   isAvailable(): Promise<boolean>;
 }

@@ -1,0 +1,54 @@
+// `npm run bench`: suites print figures (medians over repeated runs); nothing here is a pass/fail test.
+import type { LoupeConfig } from '../src/config/loupe-config';
+
+export interface BenchFigure {
+  name: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+export interface BenchSuite {
+  name: string;
+  description: string;
+  run(config: LoupeConfig): Promise<BenchFigure[]>;
+}
+
+function suites(): BenchSuite[] {
+  // required lazily: the suites import this file for median() and the types
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loopSuite } = require('./loop.bench') as typeof import('./loop.bench');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { journalSuite } = require('./journal.bench') as typeof import('./journal.bench');
+  return [loopSuite, journalSuite];
+}
+
+export async function runBenchmarks(config: LoupeConfig, opts: { only: string[]; json: boolean }): Promise<void> {
+  const all = suites();
+  const unknown = opts.only.filter((n) => !all.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown bench suite(s): ${unknown.join(', ')} (have: ${all.map((s) => s.name).join(', ')})`);
+  const chosen = opts.only.length ? all.filter((s) => opts.only.includes(s.name)) : all;
+  const results: Record<string, BenchFigure[]> = {};
+  for (const suite of chosen) {
+    process.stderr.write(`bench ${suite.name}: ${suite.description}\n`);
+    results[suite.name] = await suite.run(config);
+    if (!opts.json) {
+      for (const f of results[suite.name]) {
+        process.stdout.write(`${suite.name.padEnd(12)} ${f.name.padEnd(58)} ${formatValue(f.value).padStart(12)} ${f.unit}${f.note ? `  (${f.note})` : ''}\n`);
+      }
+    }
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
+}
+
+function formatValue(v: number): string {
+  if (Math.abs(v) >= 1000) return v.toFixed(0);
+  if (Math.abs(v) >= 10) return v.toFixed(1);
+  return v.toFixed(3);
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

@@ -1,0 +1,42 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { LOUPE_CONFIG } from '../../config/config.module';
+import type { LoupeConfig } from '../../config/loupe-config';
+import { normalizeOllamaHost } from './host-routing';
+import { OllamaProvider } from './ollama-provider';
+
+/** One provider (and so one set of slot limiters) per Ollama host; stand-ins get their own. */
+@Injectable()
+export class OllamaProviderFactory implements OnModuleDestroy {
+  private readonly logger = new Logger('OllamaProvider');
+  private readonly providers = new Map<string, OllamaProvider>();
+  private readonly isolated = new Set<OllamaProvider>();
+
+  constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig) {}
+
+  forHost(host: string, opts: { isolated?: boolean } = {}): OllamaProvider {
+    const key = normalizeOllamaHost(host);
+    if (!opts.isolated) {
+      const existing = this.providers.get(key);
+      if (existing) return existing;
+    }
+    const c = this.config.ollama;
+    const provider = new OllamaProvider({
+      host: key, localHost: normalizeOllamaHost(c.localHost), requestTimeoutMs: c.requestTimeoutMs, idleTimeoutMs: c.idleTimeoutMs,
+      firstByteTimeoutMs: c.firstByteTimeoutMs, maxParallel: c.maxParallel, numGpu: c.numGpu, numPredict: c.numPredict,
+      numBatch: c.numBatch, slotWaitTimeoutMs: c.slotWaitTimeoutMs, retryDelayScale: c.retryDelayScale,
+      log: (level, m) => (level === 'warn' ? this.logger.warn(m) : this.logger.log(m)),
+    });
+    if (opts.isolated) this.isolated.add(provider);
+    else this.providers.set(key, provider);
+    return provider;
+  }
+
+  /** The provider for OLLAMA_HOST (the default local Ollama when unset). */
+  default(): OllamaProvider {
+    return this.forHost(this.config.ollama.host ?? this.config.ollama.localHost);
+  }
+
+  onModuleDestroy(): void {
+    for (const p of [...this.providers.values(), ...this.isolated]) p.models.dispose();
+  }
+}

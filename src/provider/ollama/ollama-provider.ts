@@ -1,0 +1,227 @@
+// The Ollama LlmProvider: weight-based slots per host with GPU auto-detection, streamed chat with
+// time budgets and classified retries, native or text-based tool calling per model family, and
+// model management. Pure decisions live in the files it imports; this class does the I/O.
+import type { ChatRequest } from 'ollama';
+import type { CompletionRequest, LlmProvider, ProviderEventSink, SlotStatus } from '../llm-provider';
+import type { LlmCompletionResult, LlmFinishReason } from '../llm-types';
+import { detectGpu, resolveMaxWeight, shouldDetectGpu } from './gpu-tier';
+import { toolCallingDecision, thinkParam } from './model-family';
+import { isCloudModel } from './model-name';
+import { resolveModelWeight } from './model-weight';
+import { OllamaModels } from './ollama-models';
+import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-chat-stream';
+import { ProviderError } from './provider-errors';
+import { planRetry } from './retry-policy';
+import { SlotLimiter } from './slot-limiter';
+import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
+import { idleTimeoutFor } from './timeouts';
+import { extractToolCallsFromContent } from './tool-calls';
+
+export interface OllamaProviderOptions {
+  host: string;
+  localHost: string;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  firstByteTimeoutMs: number;
+  maxParallel?: number;
+  numGpu: number;
+  numPredict: number;
+  numBatch: number;
+  slotWaitTimeoutMs: number;
+  /** multiplies retry backoffs (1 = the spec's 1 s, 2 s, 4 s); tests use small values */
+  retryDelayScale?: number;
+  log?: (level: 'log' | 'warn', message: string) => void;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const nsToMs = (ns?: number) => (ns === undefined ? undefined : ns / 1e6);
+
+export class OllamaProvider implements LlmProvider {
+  readonly name = 'ollama';
+  readonly models: OllamaModels;
+  private readonly limiters = new Map<string, SlotLimiter>();
+  private readonly granted = new Map<string, number[]>();
+  /** null = not probed yet (spec: probed after the first release) */
+  gpuDetected: boolean | null = null;
+  private detecting?: Promise<void>;
+
+  constructor(private readonly opts: OllamaProviderOptions) {
+    this.models = new OllamaModels(opts.host, opts.localHost, (m) => this.log('warn', m));
+    if (!shouldDetectGpu({ maxParallel: opts.maxParallel, numGpu: opts.numGpu })) this.gpuDetected = false;
+  }
+
+  get host(): string {
+    return this.opts.host;
+  }
+
+  private log(level: 'log' | 'warn', message: string): void {
+    this.opts.log?.(level, message);
+  }
+
+  limiterFor(host: string): SlotLimiter {
+    let limiter = this.limiters.get(host);
+    if (!limiter) {
+      limiter = new SlotLimiter({
+        maxWeight: resolveMaxWeight({ maxParallel: this.opts.maxParallel, numGpu: this.opts.numGpu }).maxWeight,
+        defaultTimeoutMs: this.opts.slotWaitTimeoutMs,
+        onWarning: (m) => this.log('warn', m),
+      });
+      this.limiters.set(host, limiter);
+    }
+    return limiter;
+  }
+
+  private async weightOf(model: string, maxWeight: number): Promise<number> {
+    if (isCloudModel(model)) return resolveModelWeight({ model, maxWeight }).weight;
+    const info = await this.models.modelInfo(model).catch(() => null);
+    return resolveModelWeight({ model, parameterSize: info?.details?.parameter_size, maxWeight }).weight;
+  }
+
+  async acquireSlot(model: string, signal?: AbortSignal, onStatus?: (s: SlotStatus) => void): Promise<boolean> {
+    const limiter = this.limiterFor(this.models.hostFor(model));
+    const weight = await this.weightOf(model, limiter.maxWeight);
+    const ok = await limiter.acquire(weight, { signal, onStatus });
+    if (ok) this.granted.set(model, [...(this.granted.get(model) ?? []), weight]);
+    return ok;
+  }
+
+  /** Releases with the weight granted at acquire time; the first release triggers GPU detection. */
+  releaseSlot(model: string, onEvent?: ProviderEventSink): Promise<void> {
+    const weights = this.granted.get(model) ?? [];
+    const weight = weights.shift();
+    if (!weights.length) this.granted.delete(model);
+    this.limiterFor(this.models.hostFor(model)).release(weight ?? 1);
+    if (this.gpuDetected === null && !this.detecting) this.detecting = this.detectGpu(onEvent);
+    return this.detecting ?? Promise.resolve();
+  }
+
+  private async detectGpu(onEvent?: ProviderEventSink): Promise<void> {
+    try {
+      const running = await this.models.getRunningModels();
+      const detection = detectGpu(running.map((r) => ({ name: r.name, size: r.size, size_vram: r.sizeVram })));
+      this.gpuDetected = detection.gpuDetected;
+      const limiter = this.limiterFor(this.opts.host);
+      const resolved = resolveMaxWeight({ maxParallel: this.opts.maxParallel, numGpu: this.opts.numGpu }, detection, limiter.maxWeight);
+      if (resolved.maxWeight !== limiter.maxWeight) limiter.setMaxWeight(resolved.maxWeight);
+      if (detection.partialOffload.length) this.log('warn', `models partly on CPU: ${detection.partialOffload.join(', ')}`);
+      onEvent?.('gpu_detected', { ...detection, maxWeight: limiter.maxWeight, source: resolved.source });
+    } catch (e) {
+      // leave gpuDetected null so a later release probes again
+      this.log('warn', `GPU detection via /api/ps failed: ${(e as Error).message}`);
+      this.detecting = undefined;
+    }
+  }
+
+  async isAvailable(): Promise<boolean> {
+    return this.models.isAvailable();
+  }
+
+  async complete(req: CompletionRequest): Promise<LlmCompletionResult> {
+    const emit = req.onEvent ?? (() => {});
+    const host = this.models.hostFor(req.model);
+    const info = await this.models.modelInfo(req.model);
+    const tools = req.tools ?? [];
+    const decision = toolCallingDecision(req.model, info.details, info.capabilities);
+    const mode = tools.length ? decision.mode : 'none';
+    const think = thinkParam(req.model, info.details, info.capabilities);
+    const cloud = isCloudModel(req.model);
+    const body: ChatRequest = {
+      model: req.model,
+      messages: (mode === 'text' ? toTextModeMessages(req.messages, tools, { family: decision.family, compact: cloud }) : toNativeMessages(req.messages)) as ChatRequest['messages'],
+      ...(mode === 'native' ? { tools: toOllamaTools(tools) as ChatRequest['tools'] } : {}),
+      ...(think !== undefined ? { think } : {}),
+      options: {
+        num_ctx: req.options?.numCtx, num_predict: this.opts.numPredict,
+        ...(cloud ? {} : { num_batch: this.opts.numBatch, num_gpu: this.opts.numGpu }),
+        ...(req.options?.temperature !== undefined ? { temperature: req.options.temperature } : {}),
+        ...(req.options?.seed !== undefined ? { seed: req.options.seed } : {}),
+      },
+    };
+    emit('inference_request', {
+      model: req.model, host, redirected: host !== this.opts.host, mode, family: decision.family, modeReason: decision.reason,
+      toolsSent: Boolean(body.tools), toolCount: tools.length, think: think ?? null, numCtx: req.options?.numCtx ?? null,
+      messageCount: body.messages?.length ?? 0, roles: (body.messages ?? []).map((m) => m.role),
+    });
+    const budgets: StreamBudgets = {
+      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
+      // cloud proxies cut idle connections at ~90 s, so cloud models get the shorter of the two
+      idleTimeoutMs: cloud ? Math.min(this.opts.idleTimeoutMs, idleTimeoutFor(req.model)) : this.opts.idleTimeoutMs,
+      requestTimeoutMs: this.opts.requestTimeoutMs,
+    };
+    const raw = await this.withRetries(req, emit, () => streamChat(host, body, budgets, {
+      signal: req.signal, onDelta: req.onDelta,
+      onMalformed: (line) => emit('stream_malformed_line', { skipped: true, line: line.slice(0, 200) }),
+    }));
+    return this.toResult(raw, mode === 'text' ? tools : [], emit);
+  }
+
+  private async withRetries(req: CompletionRequest, emit: ProviderEventSink, attempt: () => Promise<RawChatResult>): Promise<RawChatResult> {
+    for (let failures = 0; ; ) {
+      try {
+        return await attempt();
+      } catch (e) {
+        if (!ProviderError.isInstance(e)) throw e;
+        failures++;
+        const plan = planRetry(e.info, failures, Math.random);
+        if (!plan.retry) {
+          if (plan.reason !== 'not_retryable') {
+            emit('inference_retry', { attempt: failures, giveUp: true, reason: plan.reason, kind: e.info.kind, status: e.info.status ?? null, message: e.info.message });
+          }
+          throw e;
+        }
+        if (req.signal?.aborted) throw e;
+        const delayMs = Math.round(plan.delayMs * (this.opts.retryDelayScale ?? 1));
+        emit('inference_retry', { attempt: failures, delayMs, kind: e.info.kind, status: e.info.status ?? null, retryAfterMs: e.info.retryAfterMs ?? null, message: e.info.message });
+        await abortableSleep(delayMs, req.signal);
+      }
+    }
+  }
+
+  private toResult(raw: RawChatResult, textTools: CompletionRequest['tools'] & object, emit: ProviderEventSink): LlmCompletionResult {
+    let content = raw.content;
+    let thinking = raw.thinking;
+    let toolCalls = raw.toolCalls;
+    let source: LlmCompletionResult['toolCallSource'] = toolCalls.length ? 'native' : 'none';
+    if (textTools.length && !toolCalls.length && content) {
+      const x = extractToolCallsFromContent(content, textTools);
+      if (x.thinking) thinking = thinking ? `${thinking}\n${x.thinking}` : x.thinking;
+      if (x.calls.length) {
+        toolCalls = x.calls;
+        content = x.text;
+        source = 'text';
+        emit('tool_calls_extracted', { strategy: x.strategy, strategies: x.strategies, count: x.calls.length, names: x.calls.map((c) => c.name) });
+        for (const r of x.repairs) {
+          if (r.kind === 'tool_name_repaired') emit('tool_name_repaired', { ...r });
+          else emit('tool_args_normalized', { ...r });
+        }
+      } else if (x.thinking) {
+        content = x.text;
+      }
+    }
+    const total = nsToMs(raw.totalNs);
+    const load = nsToMs(raw.loadNs);
+    const prefill = nsToMs(raw.promptEvalNs);
+    const decode = nsToMs(raw.evalNs);
+    const queue = total !== undefined ? total - (load ?? 0) - (prefill ?? 0) - (decode ?? 0) : undefined;
+    const finishReason: LlmFinishReason = (['stop', 'length', 'load', 'unload'] as const).includes(raw.doneReason as 'stop') ? raw.doneReason as LlmFinishReason : 'unknown';
+    return {
+      model: raw.model, content, thinking: thinking || undefined, toolCalls, toolCallSource: source, finishReason,
+      usage: { inputTokens: raw.promptEvalCount, outputTokens: raw.evalCount },
+      timings: { wallMs: raw.wallMs, firstChunkMs: raw.firstChunkMs, totalMs: total, loadMs: load, promptEvalMs: prefill, evalMs: decode, serverQueueMs: queue !== undefined && queue > 0 ? queue : 0 },
+    };
+  }
+}

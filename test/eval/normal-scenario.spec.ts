@@ -1,0 +1,56 @@
+import * as path from 'node:path';
+import { ScenarioRunner } from '../../src/eval/scenario-runner.service';
+import { loadScenarios } from '../../src/eval/scenario/scenario-loader';
+import { SessionQueryRepository } from '../../src/journal/session-query.repository';
+import { createTestApp, spanExporter, type TestApp } from '../support/test-app';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+describe('scenario: normal tool loop completion, end to end', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('runs on the stand-in through the real loop and records everything with trace ids', async () => {
+    spanExporter.reset();
+    const [scenario] = loadScenarios(['scenarios/direct-process/normal-tool-loop-completion.yaml'], ROOT);
+    const report = await t.app.get(ScenarioRunner).run([scenario]);
+    const [trial] = report.trials;
+    expect(trial.failedExpectations).toEqual([]);
+    expect(trial.status).toBe('passed');
+    expect(trial.terminationReason).toBe('completed');
+
+    const detail = await t.app.get(SessionQueryRepository).getSessionDetail(trial.sessionId!);
+    expect(detail).not.toBeNull();
+    const { session, iterations, events, messages, toolCalls } = detail!;
+    expect(session.status).toBe('finished');
+    expect(session.exitCode).toBe(0);
+    expect(session.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(session.traceId).not.toBe('0'.repeat(32));
+    expect(iterations).toHaveLength(4);
+    expect(iterations.map((i) => i.outcome)).toEqual(['tool_calls', 'tool_calls', 'tool_calls', 'final_answer']);
+    for (const row of [...iterations, ...events, ...messages, ...toolCalls]) expect(row.traceId).toBe(session.traceId);
+    expect(toolCalls.map((c) => [c.name, c.status])).toEqual([['list_files', 'completed'], ['read_file', 'completed'], ['write_file', 'completed']]);
+    expect(messages.map((m) => m.kind)).toEqual(['system', 'prompt', 'assistant', 'tool_result', 'assistant', 'tool_result', 'assistant', 'tool_result', 'assistant']);
+    // events are a gap-free sequence per session, slot acquired once and released once
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('slot_acquired')).toBeLessThan(types.indexOf('iteration_started'));
+    expect(types.lastIndexOf('slot_released')).toBeGreaterThan(types.lastIndexOf('iteration_finished'));
+    expect(types.at(-1)).toBe('session_finished');
+
+    const spans = spanExporter.getFinishedSpans().filter((s) => s.spanContext().traceId === session.traceId);
+    const names = spans.map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['invoke_agent loupe', 'chat llama3.1:8b', 'execute_tool read_file', 'execute_tool write_file', 'agent_turn', 'slot_wait']));
+    const chat = spans.find((s) => s.name === 'chat llama3.1:8b')!;
+    expect(chat.attributes['gen_ai.operation.name']).toBe('chat');
+    expect(chat.attributes['gen_ai.provider.name']).toBe('ollama');
+    expect(chat.attributes['gen_ai.usage.input_tokens']).toEqual(expect.any(Number));
+    const tool = spans.find((s) => s.name === 'execute_tool read_file')!;
+    expect(tool.attributes['gen_ai.tool.name']).toBe('read_file');
+  });
+});
