@@ -4,6 +4,8 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
 
 module.exports = {
+  // integration tests start real servers and child processes; unit tests finish in milliseconds anyway
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -20,7 +22,6 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.js',
       globalTeardown: '<rootDir>/test/support/global-teardown.js',
-      testTimeout: 60000,
     },
   ],
 };

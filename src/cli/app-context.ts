@@ -6,8 +6,9 @@ import { logLevelsFrom, StderrLogger } from '../common/stderr-logger';
 import type { LoupeConfig } from '../config/loupe-config';
 import { startTelemetry } from '../telemetry/telemetry';
 
-export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
-  const telemetry = startTelemetry({ otlpEndpoint: config.otlpEndpoint });
+export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestApplicationContext) => Promise<T>, opts: { telemetry?: boolean } = {}): Promise<T> {
+  // read-only commands skip the OpenTelemetry SDK (about a second of start-up)
+  const telemetry = opts.telemetry === false ? { shutdown: async () => {} } : startTelemetry({ otlpEndpoint: config.otlpEndpoint });
   const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel === 'log' ? 'warn' : config.logLevel) });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { http: false }), { logger, abortOnError: false });
   let closing = false;

@@ -9,22 +9,15 @@ import { JournalService } from '../journal/journal.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
-import { DEFAULT_CATALOG } from '../standin/standin-catalog';
 import { StandinServer } from '../standin/standin-server';
-import type { StandinModel } from '../standin/standin-script';
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../tools/workspace/workspace-manager';
 import { EvalRepository } from './eval.repository';
 import type { EvalRunOptions, EvalRunReport, TrialReport } from './eval-types';
 import { evaluateExpectations, filesNamed } from './expectations/evaluate-expectations';
 import type { Scenario } from './scenario/scenario';
+import { mergeCatalog, STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
 
-export const STANDIN_DEFAULT_MODEL = 'llama3.1:8b';
-
-export function mergeCatalog(extra: StandinModel[] = []): StandinModel[] {
-  const names = new Set(extra.map((m) => m.name));
-  return [...extra, ...DEFAULT_CATALOG.filter((m) => !names.has(m.name))];
-}
 
 @Injectable()
 export class ScenarioRunner {

@@ -24,11 +24,15 @@ export interface StandinModel {
   loadMs?: number;
   /** GPU simulation: decode speed; tokens are whitespace-separated words. Default: no delay. */
   tokensPerSecond?: number;
+  /** false = known to the registry (pullable) but not on disk until pulled. Default true. */
+  installed?: boolean;
 }
 
 export interface StandinToolCall {
   name: string;
   arguments: Record<string, unknown>;
+  /** fixed tool-call id; default: a fresh "call_" + 8 random [a-z0-9] per response, like Ollama */
+  id?: string;
 }
 
 /** Fault injected on a turn. It fires for the first `times` requests (default 1) that reach the
@@ -38,7 +42,8 @@ export type StandinFault =
   | { kind: 'delay_first_byte'; ms: number; times?: number }
   | { kind: 'stall'; afterChunks: number; ms: number; times?: number }
   | { kind: 'disconnect'; afterChunks: number; times?: number }
-  | { kind: 'malformed_line'; afterChunks: number; times?: number }
+  /** `line` replaces the default truncated-JSON line (it must not contain a newline) */
+  | { kind: 'malformed_line'; afterChunks: number; line?: string; times?: number }
   | { kind: 'error_line'; afterChunks: number; error: string; times?: number };
 
 export interface StandinTurn {
@@ -67,4 +72,9 @@ export interface StandinOptions {
   /** Ollama's OLLAMA_MAX_QUEUE: requests waiting beyond this get 503 */
   maxQueue?: number;
   version?: string;
+  /** /api/pull pacing: ms between progress lines (default 60, like Ollama) and progress lines
+   *  per layer that is downloaded (default 4). Tests set stepMs to 0 or a few ms. */
+  pull?: { stepMs?: number; progressSteps?: number };
+  /** default keep_alive when a request has none (Ollama: 5m). Go duration string or seconds. */
+  defaultKeepAlive?: string | number;
 }

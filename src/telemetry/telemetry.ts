@@ -1,9 +1,7 @@
 // OpenTelemetry start-up, before Nest. Spans always get real trace/span ids (the journal stores them
 // on every row); they leave the process only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
 import { trace, type Tracer } from '@opentelemetry/api';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export const TRACER_NAME = 'loupe';
 
@@ -32,6 +30,13 @@ class IdOnlyProcessor implements SpanProcessor {
 
 export function startTelemetry(options: TelemetryOptions = {}): TelemetryHandle {
   if (current) return current;
+  // Loaded here, not at the top: the SDK takes about a second to load, and commands that only read
+  // Postgres (sessions list/show) never start it.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const processors: SpanProcessor[] = [new IdOnlyProcessor(), ...(options.spanProcessors ?? [])];
   if (options.otlpEndpoint) {
     const base = options.otlpEndpoint.replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
-import { runBenchmarks } from '../../../bench/run-benchmarks';
+import { lazy } from '../lazy';
 
 export function registerBenchCommand(program: Command, getConfig: () => LoupeConfig): void {
   program
@@ -9,6 +9,6 @@ export function registerBenchCommand(program: Command, getConfig: () => LoupeCon
     .argument('[names...]', 'only these suites')
     .option('--json', 'machine-readable output')
     .action(async (names: string[], opts: { json?: boolean }) => {
-      await runBenchmarks(getConfig(), { only: names, json: Boolean(opts.json) });
+      await lazy.bench().runBenchmarks(getConfig(), { only: names, json: Boolean(opts.json) });
     });
 }

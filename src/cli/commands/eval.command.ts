@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
-import { ScenarioRunner } from '../../eval/scenario-runner.service';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
-import { withAppContext } from '../app-context';
+import { lazy } from '../lazy';
 import { EXIT } from '../exit-codes';
 import { formatResultsTable, toJsonReport } from '../results-table';
 
@@ -19,7 +18,8 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       // Bad input stops everything before anything runs (exit 2, thrown as ScenarioLoadError).
       const scenarios = loadScenarios(paths);
       const config = getConfig();
-      const report = await withAppContext(config, (app) =>
+      const { ScenarioRunner } = lazy.runner();
+      const report = await lazy.appContext().withAppContext(config, (app) =>
         app.get(ScenarioRunner).run(scenarios, {
           models: opts.model, trials: opts.trials, concurrency: opts.concurrency,
           onTrialFinished: opts.json ? undefined : (t) =>

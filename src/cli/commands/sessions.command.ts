@@ -1,11 +1,17 @@
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
-import { SessionQueryRepository } from '../../journal/session-query.repository';
-import { withAppContext } from '../app-context';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { SessionQueryRepository } from '../../journal/session-query.repository';
+import { lazy } from '../lazy';
 import { EXIT } from '../exit-codes';
 import { positiveInt, UsageError } from './eval.command';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function readSessions<T>(config: LoupeConfig, fn: (q: SessionQueryRepository) => Promise<T>): Promise<T> {
+  const { SessionQueryRepository: Repo } = lazy.sessions();
+  return lazy.appContext().withAppContext(config, (app: INestApplicationContext) => fn(app.get(Repo)), { telemetry: false });
+}
 
 export function registerSessionsCommand(program: Command, getConfig: () => LoupeConfig): void {
   const sessions = program.command('sessions').description('Read recorded sessions back from Postgres');
@@ -15,7 +21,7 @@ export function registerSessionsCommand(program: Command, getConfig: () => Loupe
     .option('--json', 'machine-readable output')
     .option('-n, --limit <n>', 'how many (newest first)', (v) => positiveInt(v, '--limit'), 20)
     .action(async (opts: { json?: boolean; limit: number }) => {
-      const rows = await withAppContext(getConfig(), (app) => app.get(SessionQueryRepository).listSessions(opts.limit));
+      const rows = await readSessions(getConfig(), (q) => q.listSessions(opts.limit));
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
@@ -35,7 +41,7 @@ export function registerSessionsCommand(program: Command, getConfig: () => Loupe
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts: { json?: boolean }) => {
       if (!UUID.test(id)) throw new UsageError(`session id: expected a UUID, got ${JSON.stringify(id)}`);
-      const detail = await withAppContext(getConfig(), (app) => app.get(SessionQueryRepository).getSessionDetail(id));
+      const detail = await readSessions(getConfig(), (q) => q.getSessionDetail(id));
       if (!detail) {
         process.stderr.write(`no session ${id}\n`);
         process.exitCode = EXIT.FAILED;

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { mergeCatalog } from '../../eval/scenario-runner.service';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
-import { runStandinCli } from '../../standin/standin-cli';
+import { lazy } from '../lazy';
 import { positiveInt } from './eval.command';
 
 export function registerStandinCommand(program: Command): void {
@@ -15,8 +14,8 @@ export function registerStandinCommand(program: Command): void {
     .action(async (opts: { scenario?: string; port: number; host: string; loop?: boolean }) => {
       const scenario = opts.scenario ? loadScenarios([opts.scenario])[0] : undefined;
       const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
-      await runStandinCli({
-        script, catalog: mergeCatalog(scenario?.catalog), port: opts.port, host: opts.host,
+      await lazy.standin().runStandinCli({
+        script, catalog: lazy.catalog().mergeCatalog(scenario?.catalog), port: opts.port, host: opts.host,
         log: (m: string) => process.stderr.write(`${m}\n`),
       });
     });

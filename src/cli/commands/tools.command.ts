@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runExtractJsonl } from '../../provider/ollama/tool-calls/extract-jsonl';
+import { lazy } from '../lazy';
 import { UsageError } from './eval.command';
 
 export function registerToolsCommand(program: Command): void {
@@ -10,7 +10,7 @@ export function registerToolsCommand(program: Command): void {
     .option('--jsonl', 'read and write JSON lines (the only format)')
     .action(async (opts: { jsonl?: boolean }) => {
       if (!opts.jsonl) throw new UsageError('tools extract: pass --jsonl (input is JSON lines on stdin)');
-      const { errors } = await runExtractJsonl(process.stdin, process.stdout);
+      const { errors } = await lazy.extract().runExtractJsonl(process.stdin, process.stdout);
       if (errors) process.stderr.write(`${errors} input line(s) could not be read; see the "error" lines in the output\n`);
     });
 }

@@ -33,7 +33,8 @@ export function loadScenarios(targets: string[], cwd = process.cwd()): Scenario[
   const scenarios: Scenario[] = [];
   const seen = new Map<string, string>();
   for (const abs of files) {
-    const file = path.relative(cwd, abs) || abs;
+    const rel = path.relative(cwd, abs);
+    const file = rel && !rel.startsWith('..') ? rel : abs;
     const result = parseScenario(fs.readFileSync(abs, 'utf8'), file);
     if (!result.ok) {
       problems.push(...result.problems);

@@ -1,0 +1,13 @@
+// Commands load the application (Nest, TypeORM, OpenTelemetry, MCP) only when they run, so `--help`,
+// usage errors and bad scenario files answer at once.
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const lazy = {
+  appContext: () => require('./app-context') as typeof import('./app-context'),
+  runner: () => require('../eval/scenario-runner.service') as typeof import('../eval/scenario-runner.service'),
+  sessions: () => require('../journal/session-query.repository') as typeof import('../journal/session-query.repository'),
+  standin: () => require('../standin/standin-cli') as typeof import('../standin/standin-cli'),
+  catalog: () => require('../eval/standin-catalog-merge') as typeof import('../eval/standin-catalog-merge'),
+  extract: () => require('../provider/ollama/tool-calls/extract-jsonl') as typeof import('../provider/ollama/tool-calls/extract-jsonl'),
+  bench: () => require('../../bench/run-benchmarks') as typeof import('../../bench/run-benchmarks'),
+  server: () => require('../server') as typeof import('../server'),
+};

@@ -1,0 +1,215 @@
+// The Ollama stand-in: a node:http server speaking Ollama's native API, replying from a script,
+// injecting faults and simulating GPU capacity. Plain node:http (no framework) so headers and
+// stream timing are exactly under our control.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { StandinModel, StandinOptions, StandinScript } from './standin-script';
+import type { StandinContext, StandinState } from './standin-context';
+import { GpuSimulator } from './standin-gpu';
+import { ModelStore } from './standin-model-store';
+import { RequestLog, type StandinRequestRecord } from './standin-request-log';
+import { TurnCursor } from './standin-turn-cursor';
+import { Router } from './standin-router';
+import { parseKeepAlive } from './standin-request-fields';
+import { nowMs } from './standin-go-json';
+import { GIN_PLAIN_TYPE, readBody, sendError, sendText } from './standin-http';
+import { handleDelete, handlePs, handleRoot, handleShow, handleTags, handleVersion } from './standin-model-handlers';
+import { handleChat, handleGenerate } from './standin-inference-handler';
+import { handlePull } from './standin-pull-handler';
+import { isAbortError } from './standin-async';
+
+export const DEFAULT_STANDIN_VERSION = '0.17.5';
+export const DEFAULT_MAX_QUEUE = 512;
+
+export interface StandinAddress {
+  url: string;
+  port: number;
+  host: string;
+}
+
+function buildRouter(): Router {
+  return new Router()
+    .add('GET', '/', handleRoot)
+    .add('HEAD', '/', handleRoot)
+    .add('GET', '/api/version', handleVersion)
+    .add('HEAD', '/api/version', handleVersion)
+    .add('GET', '/api/tags', handleTags)
+    .add('HEAD', '/api/tags', handleTags)
+    .add('POST', '/api/show', handleShow)
+    .add('GET', '/api/ps', handlePs)
+    .add('POST', '/api/chat', handleChat)
+    .add('POST', '/api/generate', handleGenerate)
+    .add('POST', '/api/pull', handlePull)
+    .add('DELETE', '/api/delete', handleDelete);
+}
+
+function parseLoggedBody(raw: string): unknown {
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export class StandinServer {
+  private readonly state: StandinState;
+  private readonly router = buildRouter();
+  private readonly inflight = new Set<AbortController>();
+  private server?: Server;
+  private address?: StandinAddress;
+
+  constructor(options: StandinOptions = {}) {
+    const keepAlive = parseKeepAlive(options.defaultKeepAlive ?? '5m');
+    if (keepAlive && !keepAlive.ok) throw new Error(`stand-in defaultKeepAlive: ${keepAlive.error}`);
+    const defaultKeepAliveMs = keepAlive ? keepAlive.value : 5 * 60_000;
+    this.state = {
+      store: new ModelStore(options.catalog),
+      gpu: new GpuSimulator(options.maxQueue ?? DEFAULT_MAX_QUEUE, defaultKeepAliveMs),
+      cursor: new TurnCursor(options.script ?? { turns: {} }),
+      log: new RequestLog(),
+      version: options.version ?? DEFAULT_STANDIN_VERSION,
+      defaultKeepAliveMs,
+      pullStepMs: options.pull?.stepMs ?? 60,
+      pullProgressSteps: options.pull?.progressSteps ?? 4,
+    };
+  }
+
+  /** Every request received, in arrival order; records update live as requests progress. */
+  get requests(): readonly StandinRequestRecord[] {
+    return this.state.log.records;
+  }
+
+  get catalog(): readonly StandinModel[] {
+    return this.state.store.catalog;
+  }
+
+  /** Base URL once started, e.g. http://127.0.0.1:41234 */
+  get url(): string | undefined {
+    return this.address?.url;
+  }
+
+  async start(port = 0, host = '127.0.0.1'): Promise<StandinAddress> {
+    if (this.server) throw new Error('stand-in server already started');
+    const server = createServer((req, res) => void this.onRequest(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const actual = (server.address() as AddressInfo).port;
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    this.address = { url: `http://${urlHost}:${actual}`, port: actual, host };
+    return this.address;
+  }
+
+  /** Replaces the script and restarts every model's turn cursor. */
+  setScript(script: StandinScript): void {
+    this.state.cursor.setScript(script);
+  }
+
+  /** Back to the constructed state: cursors, log, loaded models, installed models. In-flight requests are ended. */
+  reset(): void {
+    this.abortInflight();
+    this.state.cursor.reset();
+    this.state.gpu.reset();
+    this.state.store.reset();
+    this.state.log.clear();
+  }
+
+  /** Requests waiting inside the server for a model load or a parallel slot (what maxQueue bounds). */
+  get waiting(): number {
+    return this.state.gpu.waiting;
+  }
+
+  /** Turns served to `model` so far (faulted requests not counted). */
+  served(model: string): number {
+    return this.state.cursor.served(model);
+  }
+
+  /** Resolves once `predicate` holds over the request log (rejects after timeoutMs). */
+  waitForRequests(predicate: (records: readonly StandinRequestRecord[]) => boolean, timeoutMs = 5000): Promise<void> {
+    return this.state.log.waitFor(predicate, timeoutMs);
+  }
+
+  /** Resolves when no request is in flight. */
+  settled(timeoutMs = 5000): Promise<void> {
+    return this.state.log.settled(timeoutMs);
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.abortInflight();
+    this.state.gpu.reset();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  /** Ends in-flight requests on our side (not logged as client cancellations). */
+  private abortInflight(): void {
+    const controllers = [...this.inflight];
+    this.inflight.clear();
+    for (const controller of controllers) controller.abort();
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const path = (req.url ?? '/').split('?')[0];
+    const log = this.state.log;
+    const record = log.start(method, path, nowMs());
+    const controller = new AbortController();
+    this.inflight.add(controller);
+
+    // Status and first byte are logged when the headers actually go out.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    (res as { writeHead: unknown }).writeHead = (...args: unknown[]): ServerResponse => {
+      record.status = args[0] as number;
+      record.firstByteAt = nowMs();
+      log.changed();
+      return writeHead(...args);
+    };
+    const closed = new Promise<void>((resolve) => {
+      res.on('close', () => {
+        if (!res.writableFinished && !record.dropped && this.inflight.has(controller)) {
+          record.cancelled = true; // the client went away before the response completed
+          record.cancelledAt = nowMs();
+        }
+        this.inflight.delete(controller);
+        controller.abort();
+        log.changed();
+        resolve();
+      });
+    });
+
+    try {
+      const rawBody = await readBody(req);
+      record.body = parseLoggedBody(rawBody);
+      const match = this.router.match(method, path);
+      if (match.kind !== 'handler') {
+        const headers: Record<string, string> = {};
+        if (match.kind === 'method_not_allowed') headers.Allow = match.allow.join(', ');
+        return sendText(res, match.status, match.body, GIN_PLAIN_TYPE, headers);
+      }
+      const ctx: StandinContext = { req, res, record, rawBody, signal: controller.signal, state: this.state };
+      await match.handler(ctx);
+    } catch (err) {
+      if (!isAbortError(err)) {
+        if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
+        else res.destroy();
+      }
+    } finally {
+      // A handler that returned without finishing its response was aborted: close the connection.
+      if (!res.writableEnded && !res.destroyed) res.destroy();
+      await closed;
+      log.finish(record, nowMs()); // over once both the handler and the connection are done
+    }
+  }
+}

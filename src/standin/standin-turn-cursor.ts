@@ -1,0 +1,108 @@
+// Which scripted turn a request gets. One cursor per model (case-insensitive name); a model
+// without its own list reads the "*" list with its own cursor. Turns go out in arrival order.
+// A faulted request does not consume its turn, so the retry that follows gets the same turn,
+// served normally once the fault's `times` ran out; a request that never started generating
+// (cancelled while queued, or refused with 503) hands its turn back for the next request.
+import type { StandinFault, StandinScript, StandinTurn } from './standin-script';
+import { selectFault } from './standin-fault';
+import { modelKey } from './standin-model-name';
+
+export type TurnClaim =
+  | {
+      kind: 'turn';
+      /** index in the model's turn list */
+      index: number;
+      /** absolute position (grows past the list length when looping); pass to giveBack */
+      position: number;
+      turn: StandinTurn;
+      /** set when this request gets the turn's fault instead (the turn is not consumed) */
+      fault?: StandinFault;
+    }
+  | { kind: 'exhausted'; index: number; message: string };
+
+interface CursorState {
+  next: number;
+  /** positions handed back, served again before `next` (kept sorted) */
+  returned: number[];
+  /** requests that got each position's fault */
+  fired: Map<number, number>;
+}
+
+export class TurnCursor {
+  private readonly states = new Map<string, CursorState>();
+
+  constructor(private script: StandinScript = { turns: {} }) {}
+
+  setScript(script: StandinScript): void {
+    this.script = script;
+    this.states.clear();
+  }
+
+  reset(): void {
+    this.states.clear();
+  }
+
+  /** The turn list serving `model`: its own key (exact, then by normalized name), else "*". */
+  turnsFor(model: string): StandinTurn[] {
+    const turns = this.script.turns ?? {};
+    if (Object.prototype.hasOwnProperty.call(turns, model)) return turns[model];
+    const key = modelKey(model);
+    if (key) {
+      for (const [name, list] of Object.entries(turns)) {
+        if (name !== '*' && modelKey(name) === key) return list;
+      }
+    }
+    return turns['*'] ?? [];
+  }
+
+  /** Claims the next turn for `model` (the name as sent; it appears in the exhausted message). */
+  claim(model: string): TurnClaim {
+    const state = this.state(model);
+    const turns = this.turnsFor(model);
+    const looping = this.script.loop === true && turns.length > 0;
+    const fromReturned = state.returned.length > 0;
+    const position = fromReturned ? state.returned[0] : state.next;
+    if (!looping && position >= turns.length) {
+      return {
+        kind: 'exhausted',
+        index: position,
+        message: `stand-in script exhausted: model '${model}' has no turn ${position + 1} (script has ${turns.length})`,
+      };
+    }
+    const index = position % turns.length;
+    const turn = turns[index];
+    const fired = state.fired.get(position) ?? 0;
+    const fault = selectFault(turn, fired);
+    if (fault) {
+      state.fired.set(position, fired + 1);
+      return { kind: 'turn', index, position, turn, fault };
+    }
+    if (fromReturned) state.returned.shift();
+    else state.next += 1;
+    return { kind: 'turn', index, position, turn };
+  }
+
+  /** Returns an unserved claim: the next request for the model gets that turn again. */
+  giveBack(model: string, position: number): void {
+    const state = this.state(model);
+    if (position >= state.next || state.returned.includes(position)) return;
+    state.returned.push(position);
+    state.returned.sort((a, b) => a - b);
+  }
+
+  /** How many turns `model` has been served (faulted and handed-back requests not counted). */
+  served(model: string): number {
+    const state = this.states.get(modelKey(model) ?? model);
+    return state ? state.next - state.returned.length : 0;
+  }
+
+  private state(model: string): CursorState {
+    const key = modelKey(model) ?? model;
+    let state = this.states.get(key);
+    if (!state) {
+      state = { next: 0, returned: [], fired: new Map() };
+      this.states.set(key, state);
+    }
+    return state;
+  }
+}
