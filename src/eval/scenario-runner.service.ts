@@ -9,15 +9,15 @@ import { JournalService } from '../journal/journal.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
-import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../tools/workspace/workspace-manager';
 import { EvalRepository } from './eval.repository';
 import type { EvalRunOptions, EvalRunReport, TrialReport } from './eval-types';
 import { evaluateExpectations, filesNamed } from './expectations/evaluate-expectations';
 import type { Scenario } from './scenario/scenario';
-import { mergeCatalog, STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
-
+import { STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
+import { prepareBackend } from './trial-backend';
+import { watchTriggers } from './trial-triggers';
 
 @Injectable()
 export class ScenarioRunner {
@@ -81,29 +81,30 @@ export class ScenarioRunner {
       id: trialId, runId, scenarioId: scenario.id, scenarioTitle: scenario.title, scenarioFile: scenario.file,
       scenarioHash: scenario.hash, model, trialIndex: trial,
     });
-    let standin: StandinServer | undefined;
     let report = base;
-    const cleanup: Array<() => Promise<void>> = [];
+    const cleanup: Array<() => Promise<void> | void> = [];
     try {
-      let host = this.config.ollama.host;
-      if (!host) {
-        standin = new StandinServer({ catalog: mergeCatalog(scenario.catalog), script: scenario.script });
-        host = (await standin.start(0)).url;
-        cleanup.push(() => standin!.stop());
-      }
+      const backend = await prepareBackend(scenario, this.config, this.providers);
+      cleanup.push(() => backend.close());
       const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
-      const tools = await this.tools.createSessionTools({ workspaceDir, allow: scenario.tools });
+      const tools = await this.tools.createSessionTools({ workspaceDir, allow: scenario.tools, commandTimeoutMs: scenario.config.command_timeout_ms });
       cleanup.push(() => tools.close());
+      await backend.holdSlots();
       const handle = this.processes.start({
         sessionId, agent: 'loupe', model, prompt: scenario.prompt, systemPrompt: scenario.system,
-        provider: this.providers.forHost(host, { isolated: Boolean(standin) }), tools, toolAllowList: scenario.tools,
-        councilRole: scenario.councilRole, workspaceDir, trialId,
+        provider: backend.provider, tools, toolAllowList: scenario.tools, councilRole: scenario.councilRole, workspaceDir, trialId,
+        permissions: scenario.permissions, externalMcp: scenario.mcpServers,
         config: {
           maxToolIterations: scenario.config.max_tool_iterations,
           numCtx: scenario.config.num_ctx,
           toolTimeoutMs: scenario.config.tool_timeout_ms,
         },
       });
+      const triggers = watchTriggers(this.journal.entries$, sessionId, [
+        ...(scenario.kill ? [{ trigger: scenario.kill, fire: () => handle.kill('killed by scenario') }] : []),
+        ...(scenario.inject ?? []).map((i) => ({ trigger: i, fire: () => handle.sendMessage(i.text) })),
+      ]);
+      cleanup.push(() => triggers.stop());
       const result = await handle.done;
       await this.journal.flush();
       const detail = await this.sessions.getSessionDetail(sessionId);
@@ -115,7 +116,7 @@ export class ScenarioRunner {
         toolCallCount: detail.session.toolCallCount,
         finalAnswer: result.finalAnswer,
         events: detail.events.map((e) => ({ type: e.type, payload: e.payload, traceId: e.traceId })),
-        messages: detail.messages.map((m) => ({ role: m.role, kind: m.kind, content: m.content })),
+        messages: detail.messages.map((m) => ({ role: m.role, kind: m.kind, content: m.content, compacted: m.compactedAt !== null })),
         files,
       });
       const failed = expectations.filter((e) => !e.passed);
@@ -126,12 +127,18 @@ export class ScenarioRunner {
       };
     } catch (e) {
       this.logger.error(`trial ${scenario.id} [${model} #${trial}] errored: ${(e as Error).stack ?? e}`);
-      report = { ...base, sessionId, error: (e as Error).message, durationMs: Date.now() - started };
+      report = { ...base, error: (e as Error).message, durationMs: Date.now() - started };
     } finally {
-      for (const fn of cleanup.reverse()) await fn().catch((e) => this.logger.warn(`cleanup: ${(e as Error).message}`));
+      for (const fn of cleanup.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          this.logger.warn(`cleanup: ${(e as Error).message}`);
+        }
+      }
     }
     await this.evals.finishTrial(trialId, {
-      sessionId: report.sessionId && report.status !== 'error' ? report.sessionId : await this.recordedOrNull(sessionId),
+      sessionId: report.sessionId ?? (await this.recordedOrNull(sessionId)),
       status: report.status, expectations: report.expectations, failedExpectations: report.failedExpectations,
       iterations: report.iterations, eventCount: report.events, durationMs: report.durationMs, error: report.error ?? null,
     });

@@ -20,6 +20,8 @@ import {
 import type { DirectProcessOptions, LoopSettings, SessionHandle, SessionResult } from './process-types';
 import { allocatePseudoPid } from './pseudo-pid';
 import { buildSystemPrompt } from './system-prompt';
+import { connectExternalServers } from '../tools/external-mcp';
+import type { McpToolSource } from '../tools/mcp-tool-source';
 import { executeToolCalls } from './tool-execution';
 
 interface LoopOutcome {
@@ -63,9 +65,10 @@ export class DirectProcess implements SessionHandle {
     }, root);
     const rt = new LoopRuntime(o, this.settings, recorder, this.abort.signal, rootCtx, council.toolsEnabled);
     rt.record('session_started', {
-      model: o.model, pid: this.pid, host: o.provider.host, toolsEnabled: council.toolsEnabled,
-      tools: council.toolsEnabled ? o.tools.definitions().map((t) => t.name) : [], councilRole: o.councilRole ?? null, settings: { ...this.settings },
+      model: o.model, pid: this.pid, host: o.provider.host, toolsEnabled: council.toolsEnabled, councilRole: o.councilRole ?? null, settings: { ...this.settings },
     }, null, root);
+    const external = council.toolsEnabled ? await this.connectExternalTools(rt) : [];
+    rt.record('tools_available', { tools: council.toolsEnabled ? rt.tools.definitions().map((t) => t.name) : [] }, null, root);
 
     let slotAcquired = false;
     let outcome: LoopOutcome = { reason: 'completed', finalAnswer: '' };
@@ -74,6 +77,7 @@ export class DirectProcess implements SessionHandle {
     try {
       rt.append({ role: 'system', kind: 'system', content: buildSystemPrompt(council, o.systemPrompt) }, null);
       rt.append({ role: 'user', kind: 'prompt', content: o.prompt }, null);
+      await this.recordModels(rt);
       slotAcquired = await this.acquireSlot(rt);
       outcome = await context.with(rootCtx, () => this.loop(rt));
       if (needsSummaryEpilogue(outcome.reason)) outcome.finalAnswer = await this.epilogue(rt, outcome.reason);
@@ -98,8 +102,32 @@ export class DirectProcess implements SessionHandle {
       root.end();
       this.finished = true;
       this.queue.clear();
+      await Promise.allSettled(external.map((s) => s.close()));
     }
     return { sessionId: o.sessionId, pid: this.pid, terminationReason: outcome.reason, exitCode, finalAnswer: outcome.finalAnswer, iterations: rt.iterationCount, error };
+  }
+
+  /** Spec error case: an external MCP server that fails to connect is recorded; the session goes on without it. */
+  private async connectExternalTools(rt: LoopRuntime): Promise<McpToolSource[]> {
+    const configs = this.options.externalMcp ?? [];
+    if (!configs.length) return [];
+    const { sources, failures } = await connectExternalServers(configs);
+    for (const f of failures) rt.record('mcp_server_failed', { ...f }, null);
+    for (const s of sources) rt.record('mcp_server_connected', { name: s.name, tools: s.definitions().map((d) => d.name) }, null);
+    rt.tools = rt.tools.withSources(sources);
+    return sources;
+  }
+
+  /** What the host offers, so a missing model is visible in the record before anything waits on it. */
+  private async recordModels(rt: LoopRuntime): Promise<void> {
+    const { provider, model } = this.options;
+    try {
+      const models = await provider.listModels();
+      const bare = (m: string) => m.replace(/:latest$/, '');
+      rt.record('models_listed', { count: models.length, models, hasModel: models.some((m) => bare(m) === bare(model)) });
+    } catch (e) {
+      rt.record('models_listed', { error: (e as Error).message });
+    }
   }
 
   /** Spec invariant 1: the slot is acquired before the loop; an abort while queued acquires nothing. */
@@ -187,7 +215,7 @@ export class DirectProcess implements SessionHandle {
   /** One model call with the session's tools; the spec's recoverable provider errors are handled here. */
   private async callModel(rt: LoopRuntime, iteration: number): Promise<LlmCompletionResult> {
     for (let attempt = 0; ; attempt++) {
-      const tools = rt.toolsEnabled ? rt.options.tools.definitions() : [];
+      const tools = rt.toolsEnabled ? rt.tools.definitions() : [];
       try {
         return await runInference(rt, iteration, { purpose: 'step', messages: renderForModel(rt.context), tools });
       } catch (e) {

@@ -4,6 +4,7 @@ import type { Context, Span } from '@opentelemetry/api';
 import type { TranscriptMessage } from '../context';
 import type { JournalEventType } from '../journal/journal-events';
 import type { SessionRecorder } from '../journal/session-recorder';
+import type { ToolRegistry } from '../tools/tool-registry';
 import type { CallRecord } from './policies';
 import type { DirectProcessOptions, LoopSettings } from './process-types';
 import { toSpanAttributes } from './loop-tracing';
@@ -29,6 +30,8 @@ export class LoopRuntime {
   inferenceCount = 0;
   iterationSpan?: Span;
   iterationCtx: Context;
+  /** the session's tools: built-ins plus any external MCP servers that connected */
+  tools: ToolRegistry;
 
   constructor(
     readonly options: DirectProcessOptions,
@@ -40,6 +43,7 @@ export class LoopRuntime {
   ) {
     this.toolsEnabled = toolsEnabled;
     this.iterationCtx = rootCtx;
+    this.tools = options.tools;
   }
 
   /** Journals a decision or observation and adds it to the iteration span as an event. */

@@ -1,5 +1,6 @@
 import type { ApprovalPolicy } from '../approval/approval-policy';
 import type { LlmProvider } from '../provider/llm-provider';
+import type { ExternalMcpServerConfig } from '../tools/external-mcp';
 import type { ToolRegistry } from '../tools/tool-registry';
 
 export type CouncilRole = 'member' | 'discusser' | 'reviewer';
@@ -17,6 +18,8 @@ export interface DirectProcessOptions {
   /** tool names the model may call; default: every registry tool */
   toolAllowList?: readonly string[];
   councilRole?: CouncilRole;
+  /** external MCP servers (stdio) whose tools join the session's */
+  externalMcp?: ExternalMcpServerConfig[];
   /** which tools may run; default: all allowed */
   permissions?: ApprovalPolicy;
   workspaceDir?: string;

@@ -35,7 +35,7 @@ async function executeOne(rt: LoopRuntime, iteration: number, call: LlmToolCall)
     rt.recorder.toolCall({ ...base, status: 'rejected', error: outcome.text });
   } else {
     rt.recorder.toolCall({ ...base, status: 'executing' });
-    outcome = await context.with(ctx, () => rt.options.tools.execute(call.name, call.arguments, { signal: rt.signal, timeoutMs: rt.settings.toolTimeoutMs }));
+    outcome = await context.with(ctx, () => rt.tools.execute(call.name, call.arguments, { signal: rt.signal, timeoutMs: rt.settings.toolTimeoutMs }));
   }
 
   const cap = calculateMaxToolResultChars(rt.settings.numCtx, estimateMessagesTokens(rt.context));

@@ -31,4 +31,6 @@ export interface LlmProvider {
   /** may return a promise (GPU detection after the first release); callers need not wait */
   releaseSlot(model: string, onEvent?: ProviderEventSink): void | Promise<void>;
   isAvailable(): Promise<boolean>;
+  /** models the host offers (for Ollama: installed, plus local cloud models when the host is remote) */
+  listModels(): Promise<string[]>;
 }

@@ -53,9 +53,15 @@ export class McpToolSource implements ToolSource {
   async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs: number }): Promise<ToolOutcome> {
     const started = Date.now();
     const took = () => Date.now() - started;
+    // The SDK never removes the abort listener it adds to a request's signal; give it a per-call
+    // signal so a long session's signal does not collect one listener per tool call.
+    const local = new AbortController();
+    const forward = () => local.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) forward();
+    opts.signal?.addEventListener('abort', forward, { once: true });
     try {
       const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: opts.signal,
+        signal: local.signal,
         timeout: opts.timeoutMs,
       });
       const text = contentToText(result.content as CallResultContent[] | undefined);
@@ -66,6 +72,8 @@ export class McpToolSource implements ToolSource {
         return { status: 'timeout', text: `Error: tool ${tool} timed out after ${opts.timeoutMs} ms`, durationMs: took(), server: this.name };
       }
       return { status: 'error', text: `Error: ${(e as Error).message}`, durationMs: took(), server: this.name };
+    } finally {
+      opts.signal?.removeEventListener('abort', forward);
     }
   }
 

@@ -6,7 +6,7 @@ import type { ToolOutcome, ToolSource } from './tool-types';
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolSource>();
 
-  constructor(private readonly sources: ToolSource[], allow?: readonly string[]) {
+  constructor(private readonly sources: ToolSource[], private readonly allow?: readonly string[]) {
     const allowed = allow ? new Set(allow) : undefined;
     for (const source of sources) {
       for (const def of source.definitions()) {
@@ -15,6 +15,11 @@ export class ToolRegistry {
         if (!this.byName.has(def.name)) this.byName.set(def.name, source);
       }
     }
+  }
+
+  /** The same tools plus those of more sources (external MCP servers joining a session). */
+  withSources(more: ToolSource[]): ToolRegistry {
+    return new ToolRegistry([...this.sources, ...more], this.allow ? [...this.allow, ...more.flatMap((s) => s.definitions().map((d) => d.name))] : undefined);
   }
 
   definitions(): LlmToolDefinition[] {

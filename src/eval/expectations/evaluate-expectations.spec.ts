@@ -13,8 +13,9 @@ const session: RecordedSession = {
     { type: 'session_finished', payload: { reason: 'completed', exitCode: 0 }, traceId: 't' },
   ],
   messages: [
-    { role: 'user', kind: 'prompt', content: 'Read the files' },
-    { role: 'assistant', kind: 'assistant', content: 'All three files were read.' },
+    { role: 'user', kind: 'prompt', content: 'Read the files', compacted: false },
+    { role: 'tool', kind: 'tool_result', content: 'old output', compacted: true },
+    { role: 'assistant', kind: 'assistant', content: 'All three files were read.', compacted: false },
   ],
   files: { 'out.txt': 'hello world', 'gone.txt': undefined },
 };
@@ -45,6 +46,10 @@ describe('evaluateExpectations', () => {
     ['a transcript message passes', { message: { role: 'assistant', contains: 'read' } }, true],
     ['an absent transcript message passes', { message: { contains: '<<tool_output>>' }, absent: true }, true],
     ['a present message fails absent', { message: { role: 'user', contains: 'Read' }, absent: true }, false],
+    ['a compacted tool result passes', { message: { kind: 'tool_result', compacted: true } }, true],
+    ['an uncompacted tool result fails', { message: { kind: 'tool_result', compacted: false } }, false],
+    ['a message count passes', { message: { role: 'assistant' }, count: 1 }, true],
+    ['a wrong message count fails', { message: { role: 'assistant' }, count: 2 }, false],
   ];
 
   it.each(cases)('%s', (_name, expectation, passed) => {
@@ -59,5 +64,23 @@ describe('evaluateExpectations', () => {
     expect(payloadMatches({ d: [1, 2, 3] }, { d: [1, 2] })).toBe(false);
     expect(payloadMatches({ a: null }, { a: null })).toBe(true);
     expect(payloadMatches({ a: '1' }, { a: 1 })).toBe(false);
+  });
+
+  it.each([
+    [{ ms: 1200 }, { ms: { $gte: 1000, $lte: 1500 } }, true],
+    [{ ms: 900 }, { ms: { $gte: 1000 } }, false],
+    [{ ms: 2000 }, { ms: { $lt: 1500 } }, false],
+    [{ text: 'timed out after 300 ms' }, { text: { $contains: 'timed out' } }, true],
+    [{ tools: ['a', 'b'] }, { tools: { $contains: 'b' } }, true],
+    [{ tools: ['a'] }, { tools: { $contains: 'b' } }, false],
+    [{ error: null }, { error: { $exists: false } }, true],
+    [{ error: 'x' }, { error: { $exists: false } }, false],
+    [{ kind: 'a' }, { kind: { $ne: 'b' } }, true],
+  ])('matches operators: %j against %j', (have, want, expected) => {
+    expect(payloadMatches(have, want)).toBe(expected);
+  });
+
+  it('names an unknown operator', () => {
+    expect(() => payloadMatches({ a: 1 }, { a: { $between: [0, 2] } })).toThrow(/unknown payload operator \$between/);
   });
 });

@@ -1,21 +1,14 @@
 // Pure checks of a scenario's expectations against what was recorded.
 import type { CountSpec, Expectation } from '../scenario/scenario-schema';
+import { payloadMatches } from './payload-match';
 import type { RecordedSession } from './recorded-session';
+
+export { payloadMatches };
 
 export interface ExpectationResult {
   expectation: string;
   passed: boolean;
   detail?: string;
-}
-
-/** Deep partial match: every key in `want` must match in `have` (arrays and scalars exactly). */
-export function payloadMatches(have: unknown, want: unknown): boolean {
-  if (want === null || typeof want !== 'object') return Object.is(have, want) || (typeof have === 'number' && typeof want === 'number' && have === want);
-  if (Array.isArray(want)) {
-    return Array.isArray(have) && have.length === want.length && want.every((w, i) => payloadMatches(have[i], w));
-  }
-  if (have === null || typeof have !== 'object' || Array.isArray(have)) return false;
-  return Object.entries(want).every(([k, w]) => payloadMatches((have as Record<string, unknown>)[k], w));
 }
 
 function countOk(n: number, spec: CountSpec): boolean {
@@ -43,7 +36,7 @@ export function describeExpectation(e: Expectation): string {
   }
   if ('iterations' in e) return `iterations ${describeCount(e.iterations)}`;
   if ('tool_calls' in e) return `tool calls ${describeCount(e.tool_calls)}`;
-  return `${e.absent ? 'no' : 'a'} message${w(e.message)} in the transcript`;
+  return `${e.absent ? 'no' : e.count !== undefined ? `${describeCount(e.count)}` : 'a'} message${w(e.message)} in the transcript`;
 }
 
 function check(e: Expectation, s: RecordedSession): { passed: boolean; detail?: string } {
@@ -87,9 +80,11 @@ function check(e: Expectation, s: RecordedSession): { passed: boolean; detail?: 
   }
   const m = e.message;
   const hits = s.messages.filter((x) => (!m.role || x.role === m.role) && (!m.kind || x.kind === m.kind)
-    && (m.contains === undefined || x.content.includes(m.contains)));
-  const passed = e.absent ? hits.length === 0 : hits.length > 0;
-  return { passed, detail: passed ? undefined : e.absent ? `found in message: ${JSON.stringify(hits[0].content.slice(0, 200))}` : 'no such message' };
+    && (m.contains === undefined || x.content.includes(m.contains)) && (m.compacted === undefined || x.compacted === m.compacted));
+  const passed = e.absent ? hits.length === 0 : e.count !== undefined ? countOk(hits.length, e.count) : hits.length > 0;
+  if (passed) return { passed };
+  if (e.absent) return { passed, detail: `found in message: ${JSON.stringify(hits[0].content.slice(0, 200))}` };
+  return { passed, detail: `${hits.length} matching message(s)` };
 }
 
 export function evaluateExpectations(expectations: Expectation[], session: RecordedSession): ExpectationResult[] {

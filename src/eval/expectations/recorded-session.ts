@@ -5,7 +5,7 @@ export interface RecordedSession {
   toolCallCount: number;
   finalAnswer: string;
   events: Array<{ type: string; payload: Record<string, unknown>; traceId: string }>;
-  messages: Array<{ role: string; kind: string; content: string }>;
+  messages: Array<{ role: string; kind: string; content: string; compacted: boolean }>;
   /** workspace files named by `file` expectations: path → content (undefined = absent) */
   files: Record<string, string | undefined>;
 }

@@ -35,7 +35,7 @@ export function loadScenarios(targets: string[], cwd = process.cwd()): Scenario[
   for (const abs of files) {
     const rel = path.relative(cwd, abs);
     const file = rel && !rel.startsWith('..') ? rel : abs;
-    const result = parseScenario(fs.readFileSync(abs, 'utf8'), file);
+    const result = parseScenario(fs.readFileSync(abs, 'utf8'), file, abs);
     if (!result.ok) {
       problems.push(...result.problems);
       continue;

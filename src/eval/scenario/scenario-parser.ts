@@ -1,10 +1,15 @@
 // YAML text → validated Scenario. Every problem is reported with file, line, column and field path.
 import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
 import { formatPath, type ScenarioProblem } from './scenario-errors';
 import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
 import type { Scenario } from './scenario';
+
+function relativeToScenario(absFile: string, value: string): string {
+  return value.startsWith('./') || value.startsWith('../') ? path.resolve(path.dirname(absFile), value) : value;
+}
 
 export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; problems: ScenarioProblem[] };
 
@@ -66,7 +71,7 @@ function toScript(script: ScenarioDocument['script']): StandinScript {
   return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }
 
-export function parseScenario(text: string, file: string): ParseResult {
+export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined) => {
@@ -100,8 +105,23 @@ export function parseScenario(text: string, file: string): ParseResult {
       id: d.id, title: d.title, spec: d.spec, version: d.version, file,
       hash: createHash('sha256').update(text).digest('hex'),
       model: d.model, prompt: d.prompt, system: d.system, councilRole: d.council_role, config: d.config,
-      workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel),
+      workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
       script: toScript(d.script), expect: d.expect,
+      permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
+      mcpServers: d.mcp_servers?.map((m) => ({
+        name: m.name, env: m.env,
+        // ./ and ../ paths are relative to the scenario file, so a suite runs from any directory
+        command: relativeToScenario(absFile, m.command),
+        args: m.args?.map((a) => relativeToScenario(absFile, a)),
+      })),
+      ollama: d.ollama ? {
+        maxParallel: d.ollama.max_parallel, numGpu: d.ollama.num_gpu, firstByteTimeoutMs: d.ollama.first_byte_timeout_ms,
+        idleTimeoutMs: d.ollama.idle_timeout_ms, requestTimeoutMs: d.ollama.request_timeout_ms,
+        localStandin: d.ollama.local_standin ? { catalog: d.ollama.local_standin.catalog?.map(toModel) } : undefined,
+      } : undefined,
+      holdSlots: d.setup?.hold_slots?.map((h) => ({ model: h.model, releaseAfterMs: h.release_after_ms })),
+      kill: d.kill,
+      inject: d.inject,
     },
   };
 }

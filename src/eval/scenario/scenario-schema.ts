@@ -1,6 +1,7 @@
 // Scenario format v0 (YAML). Keys are snake_case like Ollama's wire format; unknown keys are errors
 // so a typo never silently weakens a scenario.
 import { z } from 'zod';
+import { PAYLOAD_OPERATORS } from '../expectations/payload-match';
 
 const count = z.union([z.number().int().min(0), z.strictObject({ min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional() })]);
 
@@ -44,7 +45,20 @@ const catalogModel = z.strictObject({
   tokens_per_second: z.number().positive().optional(),
 });
 
-const payloadMatch = z.record(z.string(), z.unknown());
+function unknownOperators(value: unknown, path: PropertyKey[] = []): Array<{ path: PropertyKey[]; op: string }> {
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unknownOperators(v, [...path, i]));
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(k.startsWith('$') && !PAYLOAD_OPERATORS.includes(k) ? [{ path: [...path, k], op: k }] : []),
+    ...unknownOperators(v, [...path, k]),
+  ]);
+}
+
+const payloadMatch = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  for (const bad of unknownOperators(value)) {
+    ctx.addIssue({ code: 'custom', path: bad.path, message: `unknown operator ${bad.op} (known: ${PAYLOAD_OPERATORS.join(', ')})` });
+  }
+});
 
 // Each expectation is recognised by its leading key; validating only that branch gives errors that
 // name the real problem instead of a union mismatch.
@@ -58,8 +72,15 @@ const expectationBranches = {
   iterations: z.strictObject({ iterations: count }),
   tool_calls: z.strictObject({ tool_calls: count }),
   message: z.strictObject({
-    message: z.strictObject({ role: z.enum(['system', 'user', 'assistant', 'tool']).optional(), kind: z.string().optional(), contains: z.string().optional() }),
+    message: z.strictObject({
+      role: z.enum(['system', 'user', 'assistant', 'tool']).optional(),
+      kind: z.string().optional(),
+      contains: z.string().optional(),
+      /** pruned (compacted_at set) or not */
+      compacted: z.boolean().optional(),
+    }),
     absent: z.boolean().optional(),
+    count: count.optional(),
   }),
 };
 
@@ -85,6 +106,15 @@ const expectation = z.unknown().transform((value, ctx): Expectation => {
   return parsed.data as Expectation;
 });
 
+/** Something the runner does when a matching event is recorded in the session. */
+const trigger = {
+  on_event: z.string().min(1),
+  with: payloadMatch.optional(),
+  /** nth matching event (1 = first) */
+  occurrence: z.number().int().min(1).optional(),
+  after_ms: z.number().int().min(0).optional(),
+};
+
 export const SCENARIO_ID = /^[a-z0-9][a-z0-9._/-]*$/;
 
 export const scenarioSchema = z.strictObject({
@@ -100,10 +130,38 @@ export const scenarioSchema = z.strictObject({
     max_tool_iterations: z.number().int().min(1).optional(),
     num_ctx: z.number().int().min(256).optional(),
     tool_timeout_ms: z.number().int().min(1).optional(),
+    command_timeout_ms: z.number().int().min(1).optional(),
   }).default({}),
   workspace: z.strictObject({ files: z.record(z.string(), z.string()).default({}) }).default({ files: {} }),
   tools: z.array(z.string().min(1)).optional(),
+  permissions: z.strictObject({
+    default: z.enum(['allow', 'deny']).default('allow'),
+    tools: z.record(z.string(), z.enum(['allow', 'deny'])).optional(),
+  }).optional(),
+  mcp_servers: z.array(z.strictObject({
+    name: z.string().min(1),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+  })).optional(),
+  ollama: z.strictObject({
+    max_parallel: z.number().int().min(1).optional(),
+    num_gpu: z.number().int().optional(),
+    first_byte_timeout_ms: z.number().int().min(1).optional(),
+    idle_timeout_ms: z.number().int().min(1).optional(),
+    request_timeout_ms: z.number().int().min(1).optional(),
+    /** a second stand-in playing the local Ollama (cloud models are routed there) */
+    local_standin: z.strictObject({ catalog: z.array(catalogModel).optional() }).optional(),
+  }).optional(),
+  setup: z.strictObject({
+    /** occupy inference slots before the session starts, as other sessions would */
+    hold_slots: z.array(z.strictObject({ model: z.string().min(1), release_after_ms: z.number().int().min(0) })).optional(),
+  }).optional(),
+  kill: z.strictObject(trigger).optional(),
+  inject: z.array(z.strictObject({ ...trigger, text: z.string().min(1) })).optional(),
   catalog: z.array(catalogModel).optional(),
+  /** false: the stand-in lists only `catalog`, not its default models */
+  default_catalog: z.boolean().default(true),
   // a list of turns for any model, or a mapping model name → turns; validated per branch for clear errors
   script: z.unknown().transform((value, ctx) => {
     const branch = Array.isArray(value) ? z.array(turn) : z.record(z.string(), z.array(turn));
@@ -122,3 +180,4 @@ export type ScenarioTurnDocument = z.infer<typeof turn>;
 export type ScenarioFaultDocument = z.infer<typeof fault>;
 export type ScenarioCatalogDocument = z.infer<typeof catalogModel>;
 export type CountSpec = z.infer<typeof count>;
+export type TriggerDocument = { on_event: string; with?: Record<string, unknown>; occurrence?: number; after_ms?: number };

@@ -1,5 +1,7 @@
 import type { StandinModel, StandinScript } from '../../standin/standin-script';
-import type { Expectation, ScenarioDocument } from './scenario-schema';
+import type { ApprovalPolicy } from '../../approval/approval-policy';
+import type { ExternalMcpServerConfig } from '../../tools/external-mcp';
+import type { Expectation, ScenarioDocument, TriggerDocument } from './scenario-schema';
 
 /** A loaded, validated scenario, with the stand-in script converted to its runtime shape. */
 export interface Scenario {
@@ -18,6 +20,20 @@ export interface Scenario {
   workspaceFiles: Record<string, string>;
   tools?: string[];
   catalog?: StandinModel[];
+  defaultCatalog: boolean;
   script: StandinScript;
+  permissions?: ApprovalPolicy;
+  mcpServers?: ExternalMcpServerConfig[];
+  ollama?: {
+    maxParallel?: number;
+    numGpu?: number;
+    firstByteTimeoutMs?: number;
+    idleTimeoutMs?: number;
+    requestTimeoutMs?: number;
+    localStandin?: { catalog?: StandinModel[] };
+  };
+  holdSlots?: Array<{ model: string; releaseAfterMs: number }>;
+  kill?: TriggerDocument;
+  inject?: Array<TriggerDocument & { text: string }>;
   expect: Expectation[];
 }

@@ -96,3 +96,13 @@ describe('mergeModelLists', () => {
     expect(mergeModelLists(['a'], ['b', 'c'])).toEqual(['a']);
   });
 });
+
+describe('hostForModel with two Ollama servers on one machine', () => {
+  it('routes a cloud model to the local host when the configured host is another loopback port', () => {
+    expect(hostForModel('gpt-oss:120b-cloud', 'http://127.0.0.1:11500', 'http://localhost:11434')).toEqual({ host: 'http://localhost:11434', redirected: true });
+  });
+
+  it('does not redirect when both name the same loopback server', () => {
+    expect(hostForModel('gpt-oss:120b-cloud', 'http://127.0.0.1:11434', 'http://localhost:11434')).toEqual({ host: 'http://127.0.0.1:11434', redirected: false });
+  });
+});

@@ -66,7 +66,8 @@ export interface HostRoute {
 
 export function hostForModel(model: string, configuredHost: string, localHost: string = DEFAULT_LOCAL_HOST): HostRoute {
   const configured = normalizeOllamaHost(configuredHost);
-  if (!isCloudModel(model) || isLocalOllamaHost(configured) || isSameOllamaHost(configured, localHost)) {
+  // only the same server counts: a second Ollama on another loopback port is not the signed-in local one
+  if (!isCloudModel(model) || isSameOllamaHost(configured, localHost)) {
     return { host: configured, redirected: false };
   }
   return { host: normalizeOllamaHost(localHost), redirected: true };

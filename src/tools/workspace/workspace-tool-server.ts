@@ -4,9 +4,12 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { describeCommandResult, runCommand } from './run-command';
 import { resolveInWorkspace, toWorkspaceRelative } from './workspace-paths';
 
+/** Offered by default. `run_command` exists too but only when a session's allow list names it. */
 export const WORKSPACE_TOOL_NAMES = ['read_file', 'write_file', 'list_files'] as const;
+export const OPT_IN_TOOL_NAMES = ['run_command'] as const;
 export const MAX_READ_BYTES = 1_000_000;
 const MAX_LIST_ENTRIES = 1_000;
 
@@ -31,7 +34,11 @@ async function guarded(requested: string, fn: () => Promise<ToolText>): Promise<
   }
 }
 
-export function createWorkspaceToolServer(root: string, allow: readonly string[] = WORKSPACE_TOOL_NAMES): McpServer {
+export interface WorkspaceToolOptions {
+  commandTimeoutMs?: number;
+}
+
+export function createWorkspaceToolServer(root: string, allow: readonly string[] = WORKSPACE_TOOL_NAMES, opts: WorkspaceToolOptions = {}): McpServer {
   const server = new McpServer({ name: 'loupe-workspace', version: '0.1.0' });
   const enabled = new Set(allow);
 
@@ -84,6 +91,18 @@ export function createWorkspaceToolServer(root: string, allow: readonly string[]
       const more = names.length - shown.length;
       return ok(shown.length ? shown.join('\n') + (more > 0 ? `\n[... ${more} more entries]` : '') : '(empty directory)');
     }));
+  }
+
+  if (enabled.has('run_command')) {
+    server.registerTool('run_command', {
+      description: 'Run a shell command in the workspace directory (scrubbed environment, time limit, capped output).',
+      inputSchema: { command: z.string().min(1).describe('The shell command to run') },
+    }, async ({ command }, extra) => {
+      const timeoutMs = opts.commandTimeoutMs ?? 30_000;
+      const result = await runCommand(command, { cwd: root, timeoutMs, signal: extra.signal });
+      const { text, isError } = describeCommandResult(result, timeoutMs);
+      return isError ? fail(text) : ok(text);
+    });
   }
 
   return server;

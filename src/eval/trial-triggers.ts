@@ -1,0 +1,36 @@
+// Scenario triggers: the runner kills the session or sends it a message when a matching event is
+// recorded — the same live journal feed the viewer reads, so timing follows what really happened.
+import type { Observable, Subscription } from 'rxjs';
+import type { JournalEntry } from '../journal/journal-entry';
+import type { TriggerDocument } from './scenario/scenario-schema';
+import { payloadMatches } from './expectations/evaluate-expectations';
+
+export interface TriggerAction {
+  trigger: TriggerDocument;
+  fire: () => void;
+}
+
+export function watchTriggers(entries$: Observable<JournalEntry>, sessionId: string, actions: TriggerAction[]): { stop: () => void } {
+  if (!actions.length) return { stop: () => {} };
+  const seen = actions.map(() => 0);
+  const timers: NodeJS.Timeout[] = [];
+  const done = new Set<number>();
+  const sub: Subscription = entries$.subscribe((entry) => {
+    if (entry.kind !== 'event' || entry.row.sessionId !== sessionId) return;
+    actions.forEach((action, i) => {
+      const t = action.trigger;
+      if (done.has(i) || entry.row.type !== t.on_event || (t.with && !payloadMatches(entry.row.payload, t.with))) return;
+      seen[i]++;
+      if (seen[i] < (t.occurrence ?? 1)) return;
+      done.add(i);
+      if (t.after_ms) timers.push(setTimeout(action.fire, t.after_ms));
+      else queueMicrotask(action.fire);
+    });
+  });
+  return {
+    stop: () => {
+      sub.unsubscribe();
+      timers.forEach(clearTimeout);
+    },
+  };
+}
