@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Subject } from 'rxjs';
@@ -18,7 +18,7 @@ const SHUTDOWN_DEADLINE_MS = 30_000;
  * whatever still cannot be written is spilled to a JSONL file, never dropped.
  */
 @Injectable()
-export class JournalService implements BeforeApplicationShutdown {
+export class JournalService implements BeforeApplicationShutdown, OnApplicationBootstrap {
   private readonly logger = new Logger(JournalService.name);
   private pending: JournalEntry[] = [];
   private writing?: Promise<void>;
@@ -34,6 +34,36 @@ export class JournalService implements BeforeApplicationShutdown {
     private readonly repository: JournalRepository,
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
   ) {}
+
+  /** Entries spilled by an earlier run that could not reach Postgres are written now. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.replaySpills();
+  }
+
+  async replaySpills(): Promise<number> {
+    let files: string[];
+    try {
+      files = fs.readdirSync(this.config.home).filter((f) => /^journal-spill-\d+\.jsonl$/.test(f)).sort();
+    } catch {
+      return 0;
+    }
+    let replayed = 0;
+    for (const name of files) {
+      const file = path.join(this.config.home, name);
+      const entries = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as JournalEntry);
+      try {
+        for (let i = 0; i < entries.length; i += this.config.journal.maxBatch) {
+          await this.repository.writeBatch(toBatch(entries.slice(i, i + this.config.journal.maxBatch)));
+        }
+        fs.renameSync(file, `${file}.replayed`);
+        replayed += entries.length;
+        this.logger.log(`replayed ${entries.length} spilled journal entries from ${file}`);
+      } catch (e) {
+        this.logger.error(`could not replay ${file} (kept for the next start): ${(e as Error).message}`);
+      }
+    }
+    return replayed;
+  }
 
   append(entry: JournalEntry): void {
     this.entries$.next(entry);
@@ -68,17 +98,22 @@ export class JournalService implements BeforeApplicationShutdown {
     await this.close();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Drains to Postgres; what cannot be written before the deadline is spilled to a file. */
+  async close(deadlineMs = SHUTDOWN_DEADLINE_MS): Promise<string | undefined> {
+    if (this.closed) return undefined;
+    let spilled: string | undefined;
     try {
-      await this.flush(SHUTDOWN_DEADLINE_MS);
+      await this.flush(deadlineMs);
     } catch (e) {
       this.logger.error(String(e));
-      this.spill(this.pending.splice(0));
+      // a write may still be in flight; whatever it holds is back in `pending` if it fails
+      await this.writing?.catch(() => undefined);
+      spilled = this.spill(this.pending.splice(0));
     }
     this.closed = true;
     clearTimeout(this.timer);
     this.entries$.complete();
+    return spilled;
   }
 
   private schedule(ms: number): void {
@@ -122,11 +157,12 @@ export class JournalService implements BeforeApplicationShutdown {
     return this.writing;
   }
 
-  private spill(entries: JournalEntry[]): void {
-    if (!entries.length) return;
+  private spill(entries: JournalEntry[]): string | undefined {
+    if (!entries.length) return undefined;
     const file = path.join(this.config.home, `journal-spill-${Date.now()}.jsonl`);
     fs.mkdirSync(this.config.home, { recursive: true });
     fs.appendFileSync(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
     this.logger.error(`${entries.length} journal entries could not be written to Postgres; saved to ${file}`);
+    return file;
   }
 }

@@ -166,11 +166,9 @@ export class DirectProcess implements SessionHandle {
         rt.append({ role: 'assistant', kind: 'assistant', content: result.content, toolCalls: result.toolCalls, thinking: result.thinking }, iteration);
         await executeToolCalls(rt, iteration, result.toolCalls);
         const decision = evaluateLoopControl(rt.calls, { iteration: step, maxIterations: this.settings.maxToolIterations });
-        endIteration(rt, iteration, 'tool_calls');
-        if (decision.kind !== 'continue') {
-          rt.record(decision.kind, { ...decision }, iteration);
-          return { reason: decision.kind, finalAnswer: '' };
-        }
+        if (decision.kind !== 'continue') rt.record(decision.kind, { ...decision }, iteration);
+        endIteration(rt, iteration, decision.kind === 'continue' ? 'tool_calls' : decision.kind);
+        if (decision.kind !== 'continue') return { reason: decision.kind, finalAnswer: '' };
         continue;
       }
 

@@ -48,7 +48,8 @@ const OUT_OF_MEMORY = /out of memory|\boom\b|requires more (system )?memory|insu
 const CONTEXT_TOO_LONG = /context (length|window|size) (exceeded|is exceeded)|exceeds? (the )?(maximum |model'?s? )?context|prompt (is )?too long|too many tokens|input (length )?exceeds/i;
 const TOOLS_UNSUPPORTED = /does not support tools/i;
 const THINKING_UNSUPPORTED = /does not support thinking/i;
-const MODEL_NOT_FOUND = /model ['"]?[^'"]*['"]? not found|not found, try pulling/i;
+// the last one is /api/pull's mid-stream error for a name the registry does not have
+const MODEL_NOT_FOUND = /model ['"]?[^'"]*['"]? not found|not found, try pulling|pull model manifest: file does not exist/i;
 const SERVER_BUSY = /server busy|maximum pending requests/i;
 // 500s that a retry cannot fix: malformed options and models the runner cannot load
 const PERMANENT_SERVER_ERROR = /must be of type|invalid option|unknown model architecture|unsupported model|invalid model|does not support/i;

@@ -68,7 +68,19 @@ export async function streamChat(
     clearTimeout(idle);
     idle = setTimeout(() => controller.abort(timeoutError('timeout_idle', budgets.idleTimeoutMs, { model: request.model, chunks: out.chunks })), budgets.idleTimeoutMs);
   };
-  const client = createRequestClient(host, controller.signal, capture, opts.onMalformed);
+  // an exception from the caller's own callbacks is the caller's: it must leave unchanged, never
+  // be read as a broken stream (which would be retried, sending the request again)
+  let callbackError: { error: unknown } | undefined;
+  const guard = <A extends unknown[]>(callback: ((...args: A) => void) | undefined) => (...args: A): void => {
+    try {
+      callback?.(...args);
+    } catch (error) {
+      callbackError = { error };
+      throw error;
+    }
+  };
+  const onDelta = guard(opts.onDelta);
+  const client = createRequestClient(host, controller.signal, capture, guard(opts.onMalformed));
   let iterator: AbortableAsyncIterator<ChatResponse> | undefined;
   let finished = false;
   try {
@@ -82,11 +94,11 @@ export async function streamChat(
       const m = chunk.message;
       if (m?.content) {
         out.content += m.content;
-        opts.onDelta?.({ content: m.content });
+        onDelta({ content: m.content });
       }
       if (m?.thinking) {
         out.thinking += m.thinking;
-        opts.onDelta?.({ thinking: m.thinking });
+        onDelta({ thinking: m.thinking });
       }
       for (const tc of (m?.tool_calls ?? []) as Array<{ id?: string; function: { name: string; arguments: Record<string, unknown> | string } }>) {
         const args = typeof tc.function.arguments === 'string' ? safeJson(tc.function.arguments) : tc.function.arguments ?? {};
@@ -108,6 +120,7 @@ export async function streamChat(
     out.malformedLines = capture.malformedLines;
     return out;
   } catch (e) {
+    if (callbackError) throw callbackError.error;
     const info = classifyProviderError(e, {
       abortReason: controller.signal.aborted ? controller.signal.reason : undefined,
       midStream: capture.headersAt !== undefined && capture.status === 200,

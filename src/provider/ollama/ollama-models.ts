@@ -3,11 +3,11 @@
 // progress, delete, reachability.
 import { Ollama, type ModelResponse, type ShowResponse } from 'ollama';
 import { classifyProviderError } from './error-classifier';
-import { hostForModel, isSameOllamaHost, mergeModelLists } from './host-routing';
-import { ModelListCache } from './model-list-cache';
-import { isCloudModel } from './model-name';
+import { hostForModel, isSameOllamaHost, mergeModelLists, normalizeOllamaHost } from './host-routing';
+import { MODEL_LIST_TTL_MS, ModelListCache } from './model-list-cache';
+import { canonicalModelName, isCloudModel } from './model-name';
 import { toProviderError } from './provider-errors';
-import { PullTracker, type ModelPullStatus } from './pull-tracker';
+import { PullTracker, type ModelPullStatus, type PullTrackerOptions } from './pull-tracker';
 
 export interface ModelDetail {
   name: string;
@@ -35,6 +35,13 @@ export interface ModelInfo {
 
 const MANAGEMENT_TIMEOUT_MS = 15_000;
 
+export interface OllamaModelsOptions {
+  log?: (level: 'log' | 'warn', message: string) => void;
+  /** clock of the list and /api/show caches (default Date.now) */
+  now?: () => number;
+  pullTracker?: PullTrackerOptions;
+}
+
 function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
   const timed = (input: string | URL | Request, init?: RequestInit) =>
     fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
@@ -42,15 +49,32 @@ function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
 }
 
 export class OllamaModels {
-  private readonly list = new ModelListCache<ModelResponse[]>();
+  readonly host: string;
+  readonly localHost: string;
+  private readonly list: ModelListCache<ModelResponse[]>;
   private readonly infos = new Map<string, { at: number; info: ModelInfo }>();
-  private readonly pulls = new PullTracker();
-  private readonly pullPromises = new Map<string, Promise<void>>();
+  private readonly pulls: PullTracker;
+  /** running pulls by canonical name, with everyone who asked for progress */
+  private readonly pullRuns = new Map<string, { work: Promise<void>; listeners: Array<(s: ModelPullStatus) => void> }>();
+  private readonly redirectsLogged = new Set<string>();
+  private readonly now: () => number;
+  private readonly log: (level: 'log' | 'warn', message: string) => void;
 
-  constructor(readonly host: string, readonly localHost: string, private readonly log: (m: string) => void = () => {}) {}
+  constructor(host: string, localHost: string, options: OllamaModelsOptions = {}) {
+    this.host = normalizeOllamaHost(host);
+    this.localHost = normalizeOllamaHost(localHost);
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? (() => {});
+    this.list = new ModelListCache<ModelResponse[]>({ now: this.now });
+    this.pulls = new PullTracker(options.pullTracker);
+  }
 
   hostFor(model: string): string {
     const route = hostForModel(model, this.host, this.localHost);
+    if (route.redirected && !this.redirectsLogged.has(model)) {
+      this.redirectsLogged.add(model);
+      this.log('log', `cloud model ${model} routed to the local Ollama at ${route.host} instead of ${this.host} (it proxies the ollama.com sign-in)`);
+    }
     return route.host;
   }
 
@@ -64,7 +88,7 @@ export class OllamaModels {
       const remote = (await client(this.host).list()).models;
       if (isSameOllamaHost(this.host, this.localHost)) return remote;
       const local = await client(this.localHost).list().then((r) => r.models.filter((m) => isCloudModel(m.name)), (e: unknown) => {
-        this.log(`local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
+        this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
         return [] as ModelResponse[];
       });
       return mergeModelLists(remote, local);
@@ -79,7 +103,7 @@ export class OllamaModels {
   /** /api/show (cached like the list); null details/capabilities when the host cannot say. */
   async modelInfo(model: string): Promise<ModelInfo> {
     const cached = this.infos.get(model);
-    if (cached && Date.now() - cached.at < 30_000) return cached.info;
+    if (cached && this.now() - cached.at < MODEL_LIST_TTL_MS) return cached.info;
     let info: ModelInfo;
     try {
       const show: ShowResponse = await client(this.hostFor(model)).show({ model });
@@ -87,9 +111,11 @@ export class OllamaModels {
     } catch (e) {
       const classified = classifyProviderError(e);
       if (classified.kind === 'model_not_found') throw toProviderError(classified, e);
-      info = { details: null, capabilities: null };
+      // not cached: a host that was down or busy a moment ago should be asked again next time,
+      // not leave the model without capabilities (and so maybe in the wrong tool mode) for 30 s
+      return { details: null, capabilities: null };
     }
-    this.infos.set(model, { at: Date.now(), info });
+    this.infos.set(model, { at: this.now(), info });
     return info;
   }
 
@@ -114,30 +140,37 @@ export class OllamaModels {
     }));
   }
 
-  /** Streams the pull, tracking progress per model; a second pull of the same model joins the first. */
+  /**
+   * Streams the pull, tracking progress per model; a second pull of the same model (`x` and
+   * `x:latest` alike) joins the first: one download, and both callers get its progress.
+   */
   pullModel(model: string, onProgress?: (s: ModelPullStatus) => void): Promise<void> {
-    const running = this.pullPromises.get(model);
-    if (running) return running;
+    const key = canonicalModelName(model);
+    const running = this.pullRuns.get(key);
+    if (running) {
+      if (onProgress) running.listeners.push(onProgress);
+      return running.work;
+    }
+    const listeners = onProgress ? [onProgress] : [];
+    const report = (status: ModelPullStatus | undefined) => {
+      if (!status) return;
+      for (const listener of listeners) listener(status);
+    };
     this.pulls.start(model);
     const work = (async () => {
       try {
         const stream = await client(this.hostFor(model), 6 * 60 * 60_000).pull({ model, stream: true });
-        for await (const p of stream) {
-          const status = this.pulls.update(model, p);
-          if (status) onProgress?.(status);
-        }
-        const done = this.pulls.complete(model);
-        if (done) onProgress?.(done);
+        for await (const p of stream) report(this.pulls.update(model, p));
+        report(this.pulls.complete(model));
         this.invalidate();
       } catch (e) {
-        const failed = this.pulls.fail(model, e);
-        if (failed) onProgress?.(failed);
+        report(this.pulls.fail(model, e));
         throw toProviderError(classifyProviderError(e, { midStream: true }), e);
       } finally {
-        this.pullPromises.delete(model);
+        this.pullRuns.delete(key);
       }
     })();
-    this.pullPromises.set(model, work);
+    this.pullRuns.set(key, { work, listeners });
     return work;
   }
 
@@ -161,7 +194,8 @@ export class OllamaModels {
 
   async isAvailable(): Promise<boolean> {
     try {
-      const res = await fetch(new URL('/api/version', this.host), { signal: AbortSignal.timeout(3_000) });
+      // string concatenation, as ollama-js does: a host with a path (a reverse proxy) keeps it
+      const res = await fetch(`${this.host}/api/version`, { signal: AbortSignal.timeout(3_000) });
       return res.ok;
     } catch {
       return false;

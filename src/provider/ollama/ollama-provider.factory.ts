@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { LOUPE_CONFIG } from '../../config/config.module';
 import type { LoupeConfig } from '../../config/loupe-config';
 import { normalizeOllamaHost } from './host-routing';
-import { OllamaProvider } from './ollama-provider';
+import { OllamaProvider, type OllamaProviderOptions } from './ollama-provider';
 
 /** One provider (and so one set of slot limiters) per Ollama host; stand-ins get their own. */
 @Injectable()
@@ -13,7 +13,8 @@ export class OllamaProviderFactory implements OnModuleDestroy {
 
   constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig) {}
 
-  forHost(host: string, opts: { isolated?: boolean } = {}): OllamaProvider {
+  /** `isolated`: a provider of its own (a trial's stand-in), with optional per-trial overrides. */
+  forHost(host: string, opts: { isolated?: boolean; overrides?: Partial<OllamaProviderOptions> } = {}): OllamaProvider {
     const key = normalizeOllamaHost(host);
     if (!opts.isolated) {
       const existing = this.providers.get(key);
@@ -25,6 +26,7 @@ export class OllamaProviderFactory implements OnModuleDestroy {
       firstByteTimeoutMs: c.firstByteTimeoutMs, maxParallel: c.maxParallel, numGpu: c.numGpu, numPredict: c.numPredict,
       numBatch: c.numBatch, slotWaitTimeoutMs: c.slotWaitTimeoutMs, retryDelayScale: c.retryDelayScale,
       log: (level, m) => (level === 'warn' ? this.logger.warn(m) : this.logger.log(m)),
+      ...(opts.isolated ? opts.overrides : {}),
     });
     if (opts.isolated) this.isolated.add(provider);
     else this.providers.set(key, provider);

@@ -4,13 +4,16 @@
 import type { ChatRequest } from 'ollama';
 import type { CompletionRequest, LlmProvider, ProviderEventSink, SlotStatus } from '../llm-provider';
 import type { LlmCompletionResult, LlmFinishReason } from '../llm-types';
+import { classifyProviderError } from './error-classifier';
 import { detectGpu, resolveMaxWeight, shouldDetectGpu } from './gpu-tier';
+import { normalizeOllamaHost } from './host-routing';
 import { toolCallingDecision, thinkParam } from './model-family';
-import { isCloudModel } from './model-name';
+import { canonicalModelName, isCloudModel } from './model-name';
 import { resolveModelWeight } from './model-weight';
 import { OllamaModels } from './ollama-models';
 import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-chat-stream';
-import { ProviderError } from './provider-errors';
+import { ProviderError, toProviderError } from './provider-errors';
+import type { PullTrackerOptions } from './pull-tracker';
 import { planRetry } from './retry-policy';
 import { SlotLimiter } from './slot-limiter';
 import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
@@ -30,6 +33,12 @@ export interface OllamaProviderOptions {
   slotWaitTimeoutMs: number;
   /** multiplies retry backoffs (1 = the spec's 1 s, 2 s, 4 s); tests use small values */
   retryDelayScale?: number;
+  /** retry jitter source, [0, 1) like Math.random (the default); tests pin it */
+  random?: () => number;
+  /** clock of the 30 s model-list and /api/show caches (default Date.now); tests advance it */
+  now?: () => number;
+  /** retention (60 s), clock and timers of finished pull statuses; tests inject them */
+  pullTracker?: PullTrackerOptions;
   log?: (level: 'log' | 'warn', message: string) => void;
 }
 
@@ -54,13 +63,22 @@ export class OllamaProvider implements LlmProvider {
   readonly name = 'ollama';
   readonly models: OllamaModels;
   private readonly limiters = new Map<string, SlotLimiter>();
+  /** weights granted per model (canonical name: `x` and `x:latest` are one model), oldest first */
   private readonly granted = new Map<string, number[]>();
   /** null = not probed yet (spec: probed after the first release) */
   gpuDetected: boolean | null = null;
   private detecting?: Promise<void>;
 
-  constructor(private readonly opts: OllamaProviderOptions) {
-    this.models = new OllamaModels(opts.host, opts.localHost, (m) => this.log('warn', m));
+  private readonly opts: OllamaProviderOptions;
+
+  constructor(options: OllamaProviderOptions) {
+    // one spelling per host: limiters are keyed by it, and GPU detection must upgrade the same
+    // limiter that acquireSlot uses (`gpu:11434/` and `http://gpu:11434` are one server)
+    this.opts = { ...options, host: normalizeOllamaHost(options.host), localHost: normalizeOllamaHost(options.localHost) };
+    const opts = this.opts;
+    this.models = new OllamaModels(opts.host, opts.localHost, {
+      log: (level, m) => this.log(level, m), now: opts.now, pullTracker: opts.pullTracker,
+    });
     if (!shouldDetectGpu({ maxParallel: opts.maxParallel, numGpu: opts.numGpu })) this.gpuDetected = false;
   }
 
@@ -72,7 +90,9 @@ export class OllamaProvider implements LlmProvider {
     this.opts.log?.(level, message);
   }
 
-  limiterFor(host: string): SlotLimiter {
+  /** The slot limiter of one Ollama host (any spelling of it: the key is normalized). */
+  limiterFor(hostSpelling: string): SlotLimiter {
+    const host = normalizeOllamaHost(hostSpelling);
     let limiter = this.limiters.get(host);
     if (!limiter) {
       limiter = new SlotLimiter({
@@ -95,15 +115,17 @@ export class OllamaProvider implements LlmProvider {
     const limiter = this.limiterFor(this.models.hostFor(model));
     const weight = await this.weightOf(model, limiter.maxWeight);
     const ok = await limiter.acquire(weight, { signal, onStatus });
-    if (ok) this.granted.set(model, [...(this.granted.get(model) ?? []), weight]);
+    const key = canonicalModelName(model);
+    if (ok) this.granted.set(key, [...(this.granted.get(key) ?? []), weight]);
     return ok;
   }
 
   /** Releases with the weight granted at acquire time; the first release triggers GPU detection. */
   releaseSlot(model: string, onEvent?: ProviderEventSink): Promise<void> {
-    const weights = this.granted.get(model) ?? [];
+    const key = canonicalModelName(model);
+    const weights = this.granted.get(key) ?? [];
     const weight = weights.shift();
-    if (!weights.length) this.granted.delete(model);
+    if (!weights.length) this.granted.delete(key);
     this.limiterFor(this.models.hostFor(model)).release(weight ?? 1);
     if (this.gpuDetected === null && !this.detecting) this.detecting = this.detectGpu(onEvent);
     return this.detecting ?? Promise.resolve();
@@ -130,6 +152,10 @@ export class OllamaProvider implements LlmProvider {
     return this.models.isAvailable();
   }
 
+  listModels(): Promise<string[]> {
+    return this.models.refreshModels();
+  }
+
   async complete(req: CompletionRequest): Promise<LlmCompletionResult> {
     const emit = req.onEvent ?? (() => {});
     const host = this.models.hostFor(req.model);
@@ -145,7 +171,7 @@ export class OllamaProvider implements LlmProvider {
       ...(mode === 'native' ? { tools: toOllamaTools(tools) as ChatRequest['tools'] } : {}),
       ...(think !== undefined ? { think } : {}),
       options: {
-        num_ctx: req.options?.numCtx, num_predict: this.opts.numPredict,
+        num_ctx: req.options?.numCtx, num_predict: req.options?.numPredict ?? this.opts.numPredict,
         ...(cloud ? {} : { num_batch: this.opts.numBatch, num_gpu: this.opts.numGpu }),
         ...(req.options?.temperature !== undefined ? { temperature: req.options.temperature } : {}),
         ...(req.options?.seed !== undefined ? { seed: req.options.seed } : {}),
@@ -156,17 +182,22 @@ export class OllamaProvider implements LlmProvider {
       toolsSent: Boolean(body.tools), toolCount: tools.length, think: think ?? null, numCtx: req.options?.numCtx ?? null,
       messageCount: body.messages?.length ?? 0, roles: (body.messages ?? []).map((m) => m.role),
     });
-    const budgets: StreamBudgets = {
-      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
-      // cloud proxies cut idle connections at ~90 s, so cloud models get the shorter of the two
-      idleTimeoutMs: cloud ? Math.min(this.opts.idleTimeoutMs, idleTimeoutFor(req.model)) : this.opts.idleTimeoutMs,
-      requestTimeoutMs: this.opts.requestTimeoutMs,
-    };
+    const budgets = this.streamBudgets(req.model);
     const raw = await this.withRetries(req, emit, () => streamChat(host, body, budgets, {
       signal: req.signal, onDelta: req.onDelta,
       onMalformed: (line) => emit('stream_malformed_line', { skipped: true, line: line.slice(0, 200) }),
     }));
     return this.toResult(raw, mode === 'text' ? tools : [], emit);
+  }
+
+  /** The time budgets one attempt of a completion for `model` runs under. */
+  streamBudgets(model: string): StreamBudgets {
+    return {
+      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
+      // cloud proxies cut idle connections at ~90 s, so cloud models get the shorter of the two
+      idleTimeoutMs: isCloudModel(model) ? Math.min(this.opts.idleTimeoutMs, idleTimeoutFor(model)) : this.opts.idleTimeoutMs,
+      requestTimeoutMs: this.opts.requestTimeoutMs,
+    };
   }
 
   private async withRetries(req: CompletionRequest, emit: ProviderEventSink, attempt: () => Promise<RawChatResult>): Promise<RawChatResult> {
@@ -176,7 +207,7 @@ export class OllamaProvider implements LlmProvider {
       } catch (e) {
         if (!ProviderError.isInstance(e)) throw e;
         failures++;
-        const plan = planRetry(e.info, failures, Math.random);
+        const plan = planRetry(e.info, failures, this.opts.random ?? Math.random);
         if (!plan.retry) {
           if (plan.reason !== 'not_retryable') {
             emit('inference_retry', { attempt: failures, giveUp: true, reason: plan.reason, kind: e.info.kind, status: e.info.status ?? null, message: e.info.message });
@@ -186,7 +217,12 @@ export class OllamaProvider implements LlmProvider {
         if (req.signal?.aborted) throw e;
         const delayMs = Math.round(plan.delayMs * (this.opts.retryDelayScale ?? 1));
         emit('inference_retry', { attempt: failures, delayMs, kind: e.info.kind, status: e.info.status ?? null, retryAfterMs: e.info.retryAfterMs ?? null, message: e.info.message });
-        await abortableSleep(delayMs, req.signal);
+        try {
+          await abortableSleep(delayMs, req.signal);
+        } catch (reason) {
+          // the caller aborted during the backoff: fail like an abort during the stream does
+          throw toProviderError(classifyProviderError(reason, { abortReason: reason }), reason);
+        }
       }
     }
   }

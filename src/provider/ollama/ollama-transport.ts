@@ -29,19 +29,23 @@ export function createRequestClient(host: string, signal: AbortSignal, capture: 
   return new Ollama({ host, fetch: fetchWithSignal as typeof fetch });
 }
 
-/** Passes complete, parseable JSON lines through; reports and drops the rest. */
+/** Passes complete lines holding a JSON object through; reports and drops the rest. */
 export function ndjsonFilter(onMalformed: (line: string) => void): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let buffer = '';
   const emit = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
     if (!line.trim()) return;
+    let value: unknown;
     try {
-      JSON.parse(line);
-      controller.enqueue(encoder.encode(`${line}\n`));
+      value = JSON.parse(line);
     } catch {
-      onMalformed(line);
+      return onMalformed(line);
     }
+    // ollama-js reads every line as an object (`'error' in line`): `null`, `42` or `[…]` would
+    // throw a TypeError out of the stream instead of being skipped
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return onMalformed(line);
+    controller.enqueue(encoder.encode(`${line}\n`));
   };
   return new TransformStream({
     transform(chunk, controller) {

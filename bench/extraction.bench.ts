@@ -1,0 +1,152 @@
+// Text tool-call extraction cost: throughput on a mix of realistic replies (every call format the
+// extractor knows, plus plain prose and code), and the time it takes on 1 MB inputs built to make
+// a naive parser quadratic. Medians over repeated runs after a warm-up. Everything is generated
+// here; nothing is read from disk.
+
+import { performance } from 'node:perf_hooks';
+import type { LlmToolDefinition } from '../src/provider/llm-types';
+import { extractToolCallsFromContent } from '../src/provider/ollama/tool-calls';
+
+export interface BenchFigure {
+  name: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+export interface ExtractionBenchOptions {
+  /** repetitions per throughput figure (the median is reported) */
+  runs?: number;
+  /** repetitions per worst-case figure */
+  worstCaseRuns?: number;
+  /** minimum wall time of one throughput run, in ms */
+  minRunMs?: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const tool = (name: string, props: Record<string, string>, required: string[] = []): LlmToolDefinition => ({
+  name,
+  description: `bench tool ${name}`,
+  parameters: { type: 'object', properties: Object.fromEntries(Object.entries(props).map(([k, t]) => [k, { type: t }])), required },
+});
+
+const TOOLS: LlmToolDefinition[] = [
+  tool('read_file', { path: 'string' }, ['path']),
+  tool('write_file', { path: 'string', content: 'string' }, ['path', 'content']),
+  tool('run_command', { command: 'string', timeout: 'integer' }, ['command']),
+  tool('list_files', { path: 'string', recursive: 'boolean' }),
+  tool('search_code', { pattern: 'string', max_results: 'integer' }, ['pattern']),
+];
+
+const PROSE =
+  'The build failed because the configuration loader reads the environment before the defaults are applied, ' +
+  "so a missing variable turns into an empty string rather than the documented default. I'd move the defaults " +
+  'into the schema (see [the notes] above) and validate once at start-up; that keeps every later read typed. ';
+
+const CODE =
+  '```ts\nexport function loadConfig(env: Record<string, string | undefined>): Config {\n' +
+  "  const port = Number(env.PORT ?? '8080');\n  if (!Number.isFinite(port)) throw new Error(`bad port: ${env.PORT}`);\n" +
+  "  return { port, host: env.HOST ?? '127.0.0.1', tags: [...(env.TAGS ?? '').split(',')] };\n}\n```\n";
+
+/** One reply per format local models print, plus replies without calls. */
+function realisticReplies(): string[] {
+  const content = 'export const answer = 42;\\nexport const question = \\"unknown\\";\\n';
+  return [
+    PROSE,
+    PROSE + CODE + PROSE,
+    `I'll read it first.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/config.ts"}}\n</tool_call>`,
+    `<think>The user wants the tests run. ${PROSE}</think>\n<tool_call>\n{"name": "run_command", "arguments": {"command": "npm test", "timeout": "120"}}\n</tool_call>`,
+    `[TOOL_CALLS][{"name": "list_files", "arguments": {"path": "src", "recursive": true}}, {"name": "read_file", "arguments": {"path": "package.json"}}]`,
+    `[TOOL_CALLS]write_file[ARGS]{"path": "src/answer.ts", "content": "${content}"}`,
+    `<|python_tag|>search_code(pattern="loadConfig", max_results=20)<|eom_id|>`,
+    `[read_file(path="README.md"), list_files(path=".")]`,
+    `<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/answer.ts\n</parameter>\n<parameter=content>\nexport const answer = 42;\n</parameter>\n</function>\n</tool_call>`,
+    `<tool_call>search_code\n<arg_key>pattern</arg_key>\n<arg_value>TODO</arg_value>\n</tool_call>`,
+    `Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "src/main.ts"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+    `<|tool_calls_section_begin|><|tool_call_begin|>functions.run_command:0<|tool_call_argument_begin|>{"command": "git status"}<|tool_call_end|><|tool_calls_section_end|>`,
+    `<|channel|>analysis<|message|>Need the file list.<|end|><|start|>assistant<|channel|>commentary to=functions.list_files <|constrain|>json<|message|>{"path": "."}<|call|>`,
+    `<|tool_call>call:search_code{pattern:<|"|>fixme<|"|>,max_results:5}<tool_call|>`,
+    `Thought: I should look at the entry point.\nAction: read_file\nAction Input: {"path": "src/main.ts"}`,
+    `Here is the call:\n\`\`\`json\n{"name": "run_command", "arguments": {"cmd": "ls -la"}}\n\`\`\``,
+    `{"name": "read_file", "parameters": {"file_path": "docs/setup.md"}}`,
+    `read_file\n{"path": "tsconfig.json"}`,
+    `${PROSE}\nwrite_file(path="notes.md", content="${content}")`,
+    `${PROSE}${PROSE}The JSON you asked about looks like {"name": "Alice", "roles": ["admin", "dev"]} and is fine.`,
+  ];
+}
+
+/** 1 MB inputs aimed at the usual ways a tool-call parser goes quadratic or recurses too deep. */
+function adversarialInputs(): Array<[string, string]> {
+  const MB = 1 << 20;
+  const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+  return [
+    ['open objects {"name":', fill('{"name":')],
+    ['open brackets [[[[', fill('[[[[')],
+    ['repeated <tool_call>', fill('<tool_call>')],
+    ['unterminated <tool_call> bodies', fill('<tool_call>{"name": "read_file", "arguments": {"path": "')],
+    ['one unterminated string', `{"name": "read_file", "arguments": {"path": "${fill('a')}`],
+    ['unclosed Python calls, one per line', fill('read_file(path="\n')],
+    ['nested invalid arrays', `${'['.repeat(MB / 4)}{"x": oops${']'.repeat(MB / 4)}`],
+    ['unclosed XML parameters', fill('<function=read_file><parameter=path>')],
+    ['[TOOL_CALLS] with open JSON', fill('[TOOL_CALLS]read_file[ARGS]{')],
+    ['line breaks only', fill('\n')],
+  ];
+}
+
+function throughputMBps(replies: string[], tools: LlmToolDefinition[] | undefined, minRunMs: number): number {
+  const bytes = replies.reduce((sum, r) => sum + Buffer.byteLength(r, 'utf8'), 0);
+  let processed = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  do {
+    for (const reply of replies) extractToolCallsFromContent(reply, tools);
+    processed += bytes;
+    elapsed = performance.now() - started;
+  } while (elapsed < minRunMs);
+  return processed / (1 << 20) / (elapsed / 1000);
+}
+
+export async function benchExtraction(options: ExtractionBenchOptions = {}): Promise<BenchFigure[]> {
+  const runs = options.runs ?? 9;
+  const minRunMs = options.minRunMs ?? 200;
+  const replies = realisticReplies();
+  const withCalls = replies.filter((r) => extractToolCallsFromContent(r, TOOLS).calls.length > 0).length;
+  const longReply = (PROSE + CODE).repeat(Math.ceil(65536 / (PROSE + CODE).length));
+  const figures: BenchFigure[] = [];
+
+  const measure = (fn: () => number, times = runs): number => {
+    fn(); // warm-up
+    return median(Array.from({ length: times }, fn));
+  };
+  figures.push({
+    name: 'throughput, mixed replies, tools declared',
+    value: measure(() => throughputMBps(replies, TOOLS, minRunMs)),
+    unit: 'MB/s',
+    note: `${replies.length} replies, ${withCalls} with calls, ${new Set(replies.map((r) => extractToolCallsFromContent(r, TOOLS).strategy)).size - 1} formats`,
+  });
+  figures.push({
+    name: 'throughput, mixed replies, no tools',
+    value: measure(() => throughputMBps(replies, undefined, minRunMs)),
+    unit: 'MB/s',
+  });
+  figures.push({
+    name: 'throughput, 64 KB prose-and-code reply, tools declared',
+    value: measure(() => throughputMBps([longReply], TOOLS, minRunMs)),
+    unit: 'MB/s',
+  });
+
+  for (const [label, input] of adversarialInputs()) {
+    const time = (): number => {
+      const started = performance.now();
+      extractToolCallsFromContent(input, TOOLS);
+      return performance.now() - started;
+    };
+    figures.push({ name: `worst case, 1 MB of ${label}`, value: measure(time, options.worstCaseRuns ?? 5), unit: 'ms', note: 'tools declared' });
+  }
+  return figures;
+}
