@@ -38,7 +38,7 @@ export async function runBenchSession(
   const sessionId = randomUUID();
   const workspaceDir = createWorkspace(config.home, sessionId, files);
   const tools = await app.get(ToolsService).createSessionTools({ workspaceDir });
-  const provider = app.get(OllamaProviderFactory).forHost(host, { isolated: true });
+  const provider = app.get(OllamaProviderFactory).forHost(host, { isolated: true, overrides: { localHost: host } });
   const started = performance.now();
   try {
     const handle = app.get(ProcessManager).start({ sessionId, model, prompt: 'Work through the files.', provider, tools, workspaceDir, config: settings });

@@ -14,14 +14,25 @@ export interface BenchSuite {
   run(config: LoupeConfig): Promise<BenchFigure[]>;
 }
 
+/* eslint-disable @typescript-eslint/no-require-imports */
 function suites(): BenchSuite[] {
   // required lazily: the suites import this file for median() and the types
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { loopSuite } = require('./loop.bench') as typeof import('./loop.bench');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { journalSuite } = require('./journal.bench') as typeof import('./journal.bench');
-  return [loopSuite, journalSuite];
+  const { memorySuite } = require('./memory.bench') as typeof import('./memory.bench');
+  const { benchSlotThroughput } = require('./provider.bench') as typeof import('./provider.bench');
+  const { benchSlotLimiterOverhead } = require('./slot-limiter.bench') as typeof import('./slot-limiter.bench');
+  const { benchExtraction } = require('./extraction.bench') as typeof import('./extraction.bench');
+  return [
+    loopSuite,
+    journalSuite,
+    memorySuite,
+    { name: 'slots', description: 'N requests through the slot limiter against a stand-in of capacity P and latency L, as a ratio of the ideal P/L', run: () => benchSlotThroughput() },
+    { name: 'limiter', description: 'slot limiter acquire/release overhead (pure, no I/O)', run: () => benchSlotLimiterOverhead() },
+    { name: 'extraction', description: 'tool-call extraction throughput on a mixed set, and worst cases on 1 MB adversarial inputs', run: () => benchExtraction() },
+  ];
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function runBenchmarks(config: LoupeConfig, opts: { only: string[]; json: boolean }): Promise<void> {
   const all = suites();

@@ -49,6 +49,7 @@ function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
 }
 
 export class OllamaModels {
+  private localUnreachableWarned = false;
   readonly host: string;
   readonly localHost: string;
   private readonly list: ModelListCache<ModelResponse[]>;
@@ -87,8 +88,13 @@ export class OllamaModels {
     return this.list.getOrLoad(async () => {
       const remote = (await client(this.host).list()).models;
       if (isSameOllamaHost(this.host, this.localHost)) return remote;
-      const local = await client(this.localHost).list().then((r) => r.models.filter((m) => isCloudModel(m.name)), (e: unknown) => {
-        this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
+      const local = await client(this.localHost).list().then((r) => {
+        this.localUnreachableWarned = false;
+        return r.models.filter((m) => isCloudModel(m.name));
+      }, (e: unknown) => {
+        // once per outage: a remote-only setup without a local Ollama would warn on every listing
+        if (!this.localUnreachableWarned) this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
+        this.localUnreachableWarned = true;
         return [] as ModelResponse[];
       });
       return mergeModelLists(remote, local);
