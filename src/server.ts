@@ -7,7 +7,7 @@ import { startTelemetry } from './telemetry/telemetry';
 
 export async function bootstrapServer(config: LoupeConfig): Promise<INestApplication> {
   const telemetry = startTelemetry({ otlpEndpoint: config.otlpEndpoint });
-  const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel) });
+  const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel ?? 'log') });
   const app = await NestFactory.create(AppModule.forRoot(config, { http: true }), { logger });
   app.enableShutdownHooks();
   const close = app.close.bind(app);

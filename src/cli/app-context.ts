@@ -9,7 +9,7 @@ import { startTelemetry } from '../telemetry/telemetry';
 export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestApplicationContext) => Promise<T>, opts: { telemetry?: boolean } = {}): Promise<T> {
   // read-only commands skip the OpenTelemetry SDK (about a second of start-up)
   const telemetry = opts.telemetry === false ? { shutdown: async () => {} } : startTelemetry({ otlpEndpoint: config.otlpEndpoint });
-  const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel === 'log' ? 'warn' : config.logLevel) });
+  const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel ?? 'warn') });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { http: false }), { logger, abortOnError: false });
   let closing = false;
   const onSignal = (sig: NodeJS.Signals) => {

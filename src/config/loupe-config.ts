@@ -35,7 +35,8 @@ export interface LoupeConfig {
     maxBatch: number;
   };
   otlpEndpoint?: string;
-  logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** unset: the server logs at 'log', the CLI at 'warn' */
+  logLevel?: 'error' | 'warn' | 'log' | 'debug';
 }
 
 export class ConfigError extends Error {
@@ -83,8 +84,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push(`DATABASE_URL: expected a postgres:// URL`);
   }
-  const logLevel = (env.LOUPE_LOG_LEVEL ?? 'log') as LoupeConfig['logLevel'];
-  if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
+  const logLevel = (env.LOUPE_LOG_LEVEL || undefined) as LoupeConfig['logLevel'];
+  if (logLevel !== undefined && !['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     problems.push(`LOUPE_LOG_LEVEL=${JSON.stringify(env.LOUPE_LOG_LEVEL)}: expected error, warn, log or debug`);
   }
   const config: LoupeConfig = {

