@@ -9,5 +9,6 @@ export const lazy = {
   catalog: () => require('../eval/standin-catalog-merge') as typeof import('../eval/standin-catalog-merge'),
   extract: () => require('../provider/ollama/tool-calls/extract-jsonl') as typeof import('../provider/ollama/tool-calls/extract-jsonl'),
   bench: () => require('../../bench/run-benchmarks') as typeof import('../../bench/run-benchmarks'),
+  models: () => require('../provider/models.service') as typeof import('../provider/models.service'),
   server: () => require('../server') as typeof import('../server'),
 };

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type LoupeConfig } from '../config/loupe-confi
 import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
+import { registerModelsCommand } from './commands/models.command';
 import { registerServeCommand } from './commands/serve.command';
 import { registerSessionsCommand } from './commands/sessions.command';
 import { registerStandinCommand } from './commands/standin.command';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerEvalCommand(program, getConfig);
   registerSessionsCommand(program, getConfig);
+  registerModelsCommand(program, getConfig);
   registerStandinCommand(program);
   registerToolsCommand(program);
   registerBenchCommand(program, getConfig);

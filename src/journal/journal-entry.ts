@@ -84,7 +84,8 @@ export interface ToolCallRow extends TraceIds {
 }
 
 export interface EventRow extends TraceIds {
-  sessionId: string;
+  /** null for host-level events (model pulls and deletes) */
+  sessionId: string | null;
   seq: number;
   iteration: number | null;
   type: JournalEventType;
@@ -138,7 +139,7 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
   };
 }
 
-export function entrySessionId(e: JournalEntry): string {
+export function entrySessionId(e: JournalEntry): string | null {
   if (e.kind === 'session') return e.row.id;
   if (e.kind === 'message_compacted') return e.sessionId;
   return e.row.sessionId;

@@ -42,6 +42,7 @@ export const JOURNAL_EVENT_TYPES = [
   'tools_available',
   'models_listed',
   'model_pull',
+  'model_deleted',
   'abort',
   'error',
   'session_finished',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
 
 export interface SessionDetail {
@@ -37,6 +37,11 @@ export class SessionQueryRepository {
 
   events(sessionId: string): Promise<EventEntity[]> {
     return this.dataSource.getRepository(EventEntity).find({ where: { sessionId }, order: { seq: 'ASC' } });
+  }
+
+  /** Host-level events (model pulls and deletes), newest first. */
+  hostEvents(limit = 100): Promise<EventEntity[]> {
+    return this.dataSource.getRepository(EventEntity).find({ where: { sessionId: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   countEvents(sessionId: string): Promise<number> {

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 @Entity({ name: 'events' })
 export class EventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' }) id!: string;
-  @Column('uuid', { name: 'session_id' }) sessionId!: string;
+  @Column('uuid', { name: 'session_id', nullable: true }) sessionId!: string | null;
   @Column('int') seq!: number;
   @Column('int', { nullable: true }) iteration!: number | null;
   @Column('text') type!: string;

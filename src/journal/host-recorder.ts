@@ -1,0 +1,22 @@
+// Events that belong to an Ollama host rather than a session (model pulls, deletes): stored with
+// session_id NULL, ordered by created_at and a process-wide sequence.
+import { trace, type Span } from '@opentelemetry/api';
+import type { EventPayload, JournalEventType } from './journal-events';
+import type { JournalSink } from './session-recorder';
+
+let hostSeq = 0;
+
+export class HostRecorder {
+  constructor(private readonly sink: JournalSink, private readonly now = () => new Date()) {}
+
+  event(type: JournalEventType, payload: EventPayload, span?: Span): void {
+    const ctx = (span ?? trace.getActiveSpan())?.spanContext();
+    this.sink.append({
+      kind: 'event',
+      row: {
+        sessionId: null, seq: hostSeq++, iteration: null, type, payload, createdAt: this.now(),
+        traceId: ctx?.traceId ?? '0'.repeat(32), spanId: ctx?.spanId ?? '0'.repeat(16),
+      },
+    });
+  }
+}
