@@ -98,6 +98,12 @@ export class ScenarioRunner {
           maxToolIterations: scenario.config.max_tool_iterations,
           numCtx: scenario.config.num_ctx,
           toolTimeoutMs: scenario.config.tool_timeout_ms,
+          repeatThreshold: scenario.config.repeat_threshold,
+          sameToolThreshold: scenario.config.same_tool_threshold,
+          cycleRepetitions: scenario.config.cycle_repetitions,
+          errorRepeatThreshold: scenario.config.error_repeat_threshold,
+          maxNudges: scenario.config.max_nudges,
+          maxMidChainNudges: scenario.config.max_mid_chain_nudges,
         },
       });
       const triggers = watchTriggers(this.journal.entries$, sessionId, [

@@ -165,14 +165,18 @@ export class DirectProcess implements SessionHandle {
       if (result.toolCalls.length) {
         rt.append({ role: 'assistant', kind: 'assistant', content: result.content, toolCalls: result.toolCalls, thinking: result.thinking }, iteration);
         await executeToolCalls(rt, iteration, result.toolCalls);
-        const decision = evaluateLoopControl(rt.calls, { iteration: step, maxIterations: this.settings.maxToolIterations });
+        const s = this.settings;
+        const decision = evaluateLoopControl(rt.calls, {
+          iteration: step, maxIterations: s.maxToolIterations, repeatThreshold: s.repeatThreshold, sameToolThreshold: s.sameToolThreshold,
+          errorRepeatThreshold: s.errorRepeatThreshold, cycle: { repetitions: s.cycleRepetitions },
+        });
         if (decision.kind !== 'continue') rt.record(decision.kind, { ...decision }, iteration);
         endIteration(rt, iteration, decision.kind === 'continue' ? 'tool_calls' : decision.kind);
         if (decision.kind !== 'continue') return { reason: decision.kind, finalAnswer: '' };
         continue;
       }
 
-      const hallucination = detectHallucinatedToolOutput({ text: result.content, toolsCalledSoFar: rt.toolsCalled, midChainNudgesSoFar: rt.midChainNudges });
+      const hallucination = detectHallucinatedToolOutput({ text: result.content, toolsCalledSoFar: rt.toolsCalled, midChainNudgesSoFar: rt.midChainNudges, maxMidChainNudges: this.settings.maxMidChainNudges });
       if (hallucination) {
         // the fabricated output never enters the context or the transcript: the event keeps the evidence
         rt.record('hallucination_stripped', { markers: hallucination.markers, strippedText: hallucination.strippedText, content: result.content.slice(0, 4000) }, iteration);
@@ -191,7 +195,7 @@ export class DirectProcess implements SessionHandle {
 
       rt.append({ role: 'assistant', kind: 'assistant', content: result.content, thinking: result.thinking }, iteration);
       const nudge = rt.toolsEnabled
-        ? detectNudgeReason({ text: result.content, iteration: step, maxIterations: this.settings.maxToolIterations, toolsCalledSoFar: rt.toolsCalled, nudgesSoFar: rt.nudges })
+        ? detectNudgeReason({ text: result.content, iteration: step, maxIterations: this.settings.maxToolIterations, toolsCalledSoFar: rt.toolsCalled, nudgesSoFar: rt.nudges, maxNudges: this.settings.maxNudges })
         : null;
       if (nudge?.kind === 'nudge') {
         rt.nudges++;

@@ -3,6 +3,9 @@ import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { JournalService } from '../journal/journal.service';
 import { DirectProcess } from './direct-process';
+import {
+  CYCLE_REPETITIONS, ERROR_REPEAT_THRESHOLD, MAX_MID_CHAIN_NUDGES, MAX_NUDGES, REPEAT_BREAK_THRESHOLD, SAME_TOOL_BREAK_THRESHOLD,
+} from './policies';
 import type { DirectProcessOptions, LoopSettings, SessionHandle } from './process-types';
 
 const SHUTDOWN_WAIT_MS = 10_000;
@@ -21,6 +24,12 @@ export class ProcessManager implements OnModuleDestroy {
       maxToolIterations: this.config.loop.maxToolIterations,
       numCtx: this.config.ollama.numCtx,
       toolTimeoutMs: this.config.loop.toolTimeoutMs,
+      repeatThreshold: REPEAT_BREAK_THRESHOLD,
+      sameToolThreshold: SAME_TOOL_BREAK_THRESHOLD,
+      cycleRepetitions: CYCLE_REPETITIONS,
+      errorRepeatThreshold: ERROR_REPEAT_THRESHOLD,
+      maxNudges: MAX_NUDGES,
+      maxMidChainNudges: MAX_MID_CHAIN_NUDGES,
       ...defined,
     };
   }

@@ -32,6 +32,13 @@ export interface LoopSettings {
   maxToolIterations: number;
   numCtx: number;
   toolTimeoutMs: number;
+  /** loop-control thresholds (defaults: the spec's 3 and 5; cycle ×3; repeated error ×3) */
+  repeatThreshold: number;
+  sameToolThreshold: number;
+  cycleRepetitions: number;
+  errorRepeatThreshold: number;
+  maxNudges: number;
+  maxMidChainNudges: number;
 }
 
 export interface SessionResult {
