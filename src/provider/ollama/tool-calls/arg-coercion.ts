@@ -1,0 +1,135 @@
+// Brings argument values to the types the tool's JSON schema asks for. Text formats (XML
+// parameters, ReAct inputs, quoted Python values) deliver strings; a model may also quote a
+// number in JSON. Coercion happens only where the schema says so and the text is unambiguous:
+// "42" → 42 for an integer, "true" → true for a boolean, JSON text → object/array, 7 → "7" for a
+// string. A value the schema already accepts is never touched, so `k="42"` stays "42" when the
+// parameter is a string.
+import type { JsonSchema } from '../../llm-types';
+import { parseLooseJson } from './literal-parser';
+
+export interface Coercion {
+  /** the argument's key; nested values use dotted paths and [i] indexes */
+  key: string;
+  from: string;
+  to: string;
+}
+
+const MAX_DEPTH = 8;
+const INTEGER = /^[+-]?\d+$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export function coerceArgsToSchema(
+  args: Record<string, unknown>,
+  schema: JsonSchema | undefined,
+): { args: Record<string, unknown>; coercions: Coercion[] } {
+  const coercions: Coercion[] = [];
+  if (!schema || !schema.properties || typeof args !== 'object' || args === null) return { args, coercions };
+  const out = coerceObject(args, schema, '', coercions, 0);
+  return { args: out, coercions };
+}
+
+function coerceObject(
+  obj: Record<string, unknown>,
+  schema: JsonSchema,
+  path: string,
+  coercions: Coercion[],
+  depth: number,
+): Record<string, unknown> {
+  const props = schema.properties ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const sub = Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
+    out[key] = sub ? coerceValue(value, sub, path ? `${path}.${key}` : key, coercions, depth + 1) : value;
+  }
+  return out;
+}
+
+function coerceValue(value: unknown, schema: JsonSchema, path: string, coercions: Coercion[], depth: number): unknown {
+  if (depth > MAX_DEPTH || !schema || typeof schema !== 'object') return value;
+  const wanted = wantedTypes(schema);
+  const actual = typeOfValue(value);
+  if (wanted.size === 0 || accepts(wanted, actual)) return descend(value, schema, path, coercions, depth);
+  const converted = convert(value, actual, wanted, schema);
+  if (converted === undefined) return value;
+  coercions.push({ key: path, from: actual, to: converted.type });
+  return descend(converted.value, schema, path, coercions, depth);
+}
+
+function descend(value: unknown, schema: JsonSchema, path: string, coercions: Coercion[], depth: number): unknown {
+  if (Array.isArray(value) && schema.items && typeof schema.items === 'object') {
+    const items = schema.items;
+    return value.map((v, i) => coerceValue(v, items, `${path}[${i}]`, coercions, depth + 1));
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && schema.properties) {
+    return coerceObject(value as Record<string, unknown>, schema, path, coercions, depth);
+  }
+  return value;
+}
+
+/** The JSON types a schema admits, from `type`, `anyOf`/`oneOf` members and `enum` values. */
+function wantedTypes(schema: JsonSchema): Set<string> {
+  const out = new Set<string>();
+  const add = (s: JsonSchema | undefined) => {
+    if (!s || typeof s !== 'object') return;
+    if (typeof s.type === 'string') out.add(s.type);
+    else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === 'string') out.add(t);
+    if (Array.isArray(s.enum)) for (const v of s.enum) out.add(typeOfValue(v));
+  };
+  add(schema);
+  for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) add(member);
+  return out;
+}
+
+function typeOfValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function accepts(wanted: Set<string>, actual: string): boolean {
+  if (wanted.has(actual)) return true;
+  if (actual === 'integer' && wanted.has('number')) return true;
+  return actual === 'undefined';
+}
+
+function convert(
+  value: unknown,
+  actual: string,
+  wanted: Set<string>,
+  schema: JsonSchema,
+): { value: unknown; type: string } | undefined {
+  if (actual === 'string') {
+    const text = (value as string).trim();
+    if (wanted.has('integer') && INTEGER.test(text)) return { value: Number(text), type: 'integer' };
+    if (wanted.has('number') && NUMBER.test(text)) return { value: Number(text), type: 'number' };
+    if (wanted.has('boolean') && /^(true|false)$/i.test(text)) return { value: text.toLowerCase() === 'true', type: 'boolean' };
+    if (wanted.has('null') && /^(null|none)$/i.test(text)) return { value: null, type: 'null' };
+    if (wanted.has('array') || wanted.has('object')) {
+      const parsed = parseLooseJson(text);
+      const parsedType = typeOfValue(parsed);
+      if (parsed !== undefined && wanted.has(parsedType)) return { value: parsed, type: parsedType };
+      // one bare value where a list is wanted: "a.txt" → ["a.txt"]
+      if (wanted.has('array') && parsed === undefined && itemAccepts(schema, 'string')) return { value: [value], type: 'array' };
+    }
+    return undefined;
+  }
+  if ((actual === 'integer' || actual === 'number' || actual === 'boolean') && wanted.has('string')) {
+    return { value: String(value), type: 'string' };
+  }
+  if ((actual === 'object' || actual === 'array') && wanted.has('string')) {
+    // a JSON document given as structure where the tool takes its text (e.g. write a .json file)
+    return { value: JSON.stringify(value), type: 'string' };
+  }
+  if (actual !== 'array' && actual !== 'null' && wanted.has('array') && itemAccepts(schema, actual)) {
+    return { value: [value], type: 'array' };
+  }
+  return undefined;
+}
+
+function itemAccepts(schema: JsonSchema, type: string): boolean {
+  const items = schema.items;
+  if (!items || typeof items !== 'object') return false;
+  const wanted = wantedTypes(items);
+  return wanted.has(type) || (type === 'integer' && wanted.has('number'));
+}

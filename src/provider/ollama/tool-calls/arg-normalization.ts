@@ -1,0 +1,104 @@
+// Maps argument keys a model invented onto the tool's parameter names: file_path → path,
+// text → content, cmd → command. Three tiers, most certain first — same name modulo case and
+// separators, a table of known synonyms, then "the key's words contain the parameter's words"
+// (content_text → content) — and a key moves only when exactly one unfilled parameter fits. A key
+// that already exists is never overwritten; keys with no confident match are left alone.
+import type { LlmToolDefinition } from '../../llm-types';
+import { squash, words } from './name-words';
+
+/** Each group names one concept; a key and a parameter in the same group are interchangeable. */
+const SYNONYM_GROUPS: string[][] = [
+  ['path', 'filepath', 'filename', 'file', 'fname', 'pathname', 'fullpath', 'absolutepath', 'relativepath', 'filelocation'],
+  ['directory', 'dir', 'folder', 'dirpath', 'directorypath', 'folderpath', 'dirname', 'workdir', 'workingdirectory', 'cwd'],
+  ['content', 'contents', 'text', 'body', 'data', 'filecontent', 'filecontents', 'newcontent', 'filetext'],
+  ['command', 'cmd', 'shellcommand', 'commandline', 'script', 'bash', 'shell'],
+  ['query', 'q', 'search', 'searchquery', 'searchterm', 'term', 'keyword', 'keywords', 'question'],
+  ['pattern', 'regex', 'regexp', 'glob', 'searchpattern', 'filepattern'],
+  ['url', 'uri', 'link', 'href', 'website', 'webpage', 'site'],
+  ['oldstring', 'oldstr', 'old', 'oldtext', 'original'],
+  ['newstring', 'newstr', 'new', 'newtext', 'replacement', 'replace', 'replacewith'],
+  ['message', 'msg'],
+  ['location', 'city', 'place', 'loc'],
+  ['timezone', 'tz', 'zone'],
+  ['limit', 'maxresults', 'max', 'count', 'topk', 'maxcount', 'num', 'numresults'],
+  ['language', 'lang'],
+];
+
+const GROUP_OF = new Map<string, number[]>();
+SYNONYM_GROUPS.forEach((group, g) => {
+  for (const word of group) GROUP_OF.set(word, [...(GROUP_OF.get(word) ?? []), g]);
+});
+
+export interface KeyMapping {
+  from: string;
+  to: string;
+}
+
+/** Like normalizeToolArgs, and also says which keys moved. */
+export function normalizeToolArgsWithRepairs(
+  args: Record<string, unknown>,
+  toolDef: LlmToolDefinition | undefined,
+): { args: Record<string, unknown>; mappings: KeyMapping[] } {
+  const props = toolDef?.parameters?.properties;
+  if (!args || typeof args !== 'object' || !props || typeof props !== 'object') return { args, mappings: [] };
+  const params = Object.keys(props);
+  const paramSet = new Set(params);
+  const taken = new Set(Object.keys(args).filter((k) => paramSet.has(k)));
+  const mappings: KeyMapping[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (paramSet.has(key)) {
+      out[key] = value;
+      continue;
+    }
+    const target = pickTarget(key, params.filter((p) => !taken.has(p)));
+    if (target === undefined) {
+      if (!(key in out)) out[key] = value;
+      continue;
+    }
+    taken.add(target);
+    out[target] = value;
+    mappings.push({ from: key, to: target });
+  }
+  return { args: out, mappings };
+}
+
+/** Maps aliased argument keys to the tool's parameter names; see the file comment for the rules. */
+export function normalizeToolArgs(
+  args: Record<string, unknown>,
+  toolDef: LlmToolDefinition | undefined,
+): Record<string, unknown> {
+  try {
+    return normalizeToolArgsWithRepairs(args, toolDef).args;
+  } catch {
+    return args;
+  }
+}
+
+function pickTarget(key: string, free: string[]): string | undefined {
+  if (free.length === 0) return undefined;
+  const k = squash(key);
+  const tiers: Array<(p: string) => boolean> = [
+    (p) => squash(p) === k,
+    (p) => sameGroup(k, squash(p)),
+    (p) => containsWords(words(key), words(p)),
+  ];
+  for (const tier of tiers) {
+    const hits = free.filter(tier);
+    if (hits.length === 1) return hits[0];
+    if (hits.length > 1) return undefined;
+  }
+  return undefined;
+}
+
+function sameGroup(a: string, b: string): boolean {
+  const ga = GROUP_OF.get(a);
+  const gb = GROUP_OF.get(b);
+  return !!ga && !!gb && ga.some((g) => gb.includes(g));
+}
+
+/** every word of the parameter is a word of the key, and the key adds something: memory_key → key */
+function containsWords(keyWords: string[], paramWords: string[]): boolean {
+  if (paramWords.length === 0 || keyWords.length <= paramWords.length) return false;
+  return paramWords.every((w) => keyWords.includes(w));
+}

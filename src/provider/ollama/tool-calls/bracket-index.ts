@@ -1,0 +1,74 @@
+// One linear pass that pairs every `{`/`[` in free text with its closer, string-aware, so the
+// loose scanners can find balanced JSON without re-scanning from each brace (which is quadratic
+// on `{{{{…`). Quotes only open a string where a literal can start (after `{ [ , : ( =`), so an
+// apostrophe in prose ("it's") or a quote in a sentence never desynchronises the pairing.
+
+export interface BracketIndex {
+  /** index of the matching closer for the opener at i, or -1 */
+  matchOf(i: number): number;
+}
+
+const OPEN_CURLY = 123; // {
+const CLOSE_CURLY = 125; // }
+const OPEN_SQUARE = 91; // [
+const CLOSE_SQUARE = 93; // ]
+
+export function buildBracketIndex(text: string): BracketIndex {
+  const match = new Int32Array(text.length).fill(-1);
+  const stack: number[] = [];
+  let curlyOpen = 0;
+  let squareOpen = 0;
+  let lastSignificant = -1; // char code of the last non-space character outside strings
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if ((c === 34 || c === 39) && stack.length > 0 && startsLiteral(lastSignificant)) {
+      i = skipString(text, i);
+      lastSignificant = c;
+      continue;
+    }
+    if (c === OPEN_CURLY || c === OPEN_SQUARE) {
+      stack.push(i);
+      if (c === OPEN_CURLY) curlyOpen++;
+      else squareOpen++;
+    } else if (c === CLOSE_CURLY || c === CLOSE_SQUARE) {
+      const opener = c === CLOSE_CURLY ? OPEN_CURLY : OPEN_SQUARE;
+      // a closer with no opener of its kind open is stray text; otherwise unwind to its opener,
+      // abandoning any mismatched openers in between (counts keep this O(1) per character)
+      if ((opener === OPEN_CURLY ? curlyOpen : squareOpen) > 0) {
+        for (;;) {
+          const top = stack.pop() as number;
+          if (text.charCodeAt(top) === OPEN_CURLY) curlyOpen--;
+          else squareOpen--;
+          if (text.charCodeAt(top) === opener) {
+            match[top] = i;
+            break;
+          }
+        }
+      }
+    }
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) lastSignificant = c;
+    i++;
+  }
+  return { matchOf: (at: number) => (at >= 0 && at < match.length ? match[at] : -1) };
+}
+
+function startsLiteral(prev: number): boolean {
+  // { [ , : ( =
+  return prev === 123 || prev === 91 || prev === 44 || prev === 58 || prev === 40 || prev === 61;
+}
+
+/** Index just past the string starting at `start`; an unterminated string runs to the end. */
+function skipString(text: string, start: number): number {
+  const q = text.charCodeAt(start);
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i += 2;
+    else if (c === q) return i + 1;
+    // a single-quoted string cannot span lines (Python); stop so one stray ' costs one line at most
+    else if (q === 39 && c === 10) return i;
+    else i++;
+  }
+  return text.length;
+}

@@ -1,0 +1,124 @@
+// What can stand inside a call wrapper (<tool_call>, <|python_tag|>, <function_calls>, …): JSON
+// call objects or arrays, Python-style calls, <function=…> or <invoke> XML, GLM's name +
+// <arg_key>/<arg_value> pairs, or a name followed by JSON. The body decides the format, the
+// wrapper only says "this is a call".
+import { callsFromJson, closeOpenJson, readJsonValue } from '../json-calls';
+import { skipSpace } from '../literal-parser';
+import { parsePythonCallList } from '../python-calls';
+import type { RawCall } from '../types';
+import { parseInvokes, parseNameBody, parseXmlFunctions, type BodyParse } from './xml-bodies';
+
+export type BodyKind = 'json' | 'pythonic' | 'xml_function' | 'xml_invoke' | 'arg_key_value';
+
+export interface BlockParse {
+  calls: RawCall[];
+  kind: BodyKind;
+  /** just past the block within the region, closing tag included when there was one */
+  end: number;
+  /** the closing tag was found */
+  closedByTag: boolean;
+  /** the body's own structure is whole (JSON parsed, last value closed) */
+  complete: boolean;
+}
+
+const PYTHONIC_START = /\[?\s*[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\-]*)*\s*\(/uy;
+
+/**
+ * Parses the text after a wrapper's opening marker. `region` runs to the next opening marker of
+ * the same wrapper or the end of the output; `atEnd` says the region is the output's tail.
+ */
+export function parseCallBlock(region: string, closeTags: readonly string[], atEnd: boolean): BlockParse | undefined {
+  let i = skipSpace(region, 0);
+  let fenced = false;
+  if (region.startsWith('```', i)) {
+    const nl = region.indexOf('\n', i);
+    if (nl === -1) return undefined;
+    fenced = true;
+    i = nl + 1;
+  }
+  const body = parseBody(region, i);
+  if (!body) return region[i] === '{' || region[i] === '[' ? repairClosedJson(region, i, closeTags) : undefined;
+  let bodyEnd = skipSpace(region, body.end);
+  if (fenced && region.startsWith('```', bodyEnd)) bodyEnd += 3;
+  else bodyEnd = body.end;
+
+  let closeAt = -1;
+  let closeTag = '';
+  for (const tag of closeTags) {
+    const at = region.indexOf(tag, body.end);
+    if (at !== -1 && (closeAt === -1 || at < closeAt)) {
+      closeAt = at;
+      closeTag = tag;
+    }
+  }
+  if (closeAt !== -1) {
+    // only whitespace or a stray bracket may sit between the body and its closing tag
+    if (!/^[\s\]}`]*$/.test(region.slice(bodyEnd, closeAt))) return undefined;
+    return { ...body, end: closeAt + closeTag.length, closedByTag: true };
+  }
+  let end = bodyEnd;
+  const rest = region.slice(bodyEnd).trim();
+  // output cut off inside the closing tag: "…</tool_"
+  if (atEnd && rest !== '' && closeTags.some((t) => t.startsWith(rest))) end = region.length;
+  return { ...body, end, closedByTag: false };
+}
+
+function parseBody(region: string, i: number): (BodyParse & { kind: BodyKind }) | undefined {
+  const c = region[i];
+  if (c !== '{' && c !== '<') {
+    PYTHONIC_START.lastIndex = i;
+    if (PYTHONIC_START.test(region)) {
+      const list = parsePythonCallList(region, i);
+      if (list) return { calls: list.calls, end: list.end, complete: true, kind: 'pythonic' };
+      if (c !== '[') return undefined; // `name(` that does not parse is nothing else either
+    }
+  }
+  if (c === '{' || c === '[') return parseJsonCalls(region, i);
+  if (region.startsWith('<function=', i)) {
+    const r = parseXmlFunctions(region, i);
+    return r && { ...r, kind: 'xml_function' };
+  }
+  if (region.startsWith('<invoke', i)) {
+    const r = parseInvokes(region, i);
+    return r && { ...r, kind: 'xml_invoke' };
+  }
+  const r = parseNameBody(region, i);
+  if (!r) return undefined;
+  const jsonArgs = r.complete && !region.startsWith('<arg_key>', skipSpace(region, i + r.calls[0].name.length));
+  return { ...r, kind: jsonArgs ? 'json' : 'arg_key_value' };
+}
+
+/** JSON values one after another, as long as each is a call or a list of calls. */
+function parseJsonCalls(region: string, start: number): (BodyParse & { kind: BodyKind }) | undefined {
+  const calls: RawCall[] = [];
+  let i = start;
+  let end = start;
+  while (region[i] === '{' || region[i] === '[') {
+    const v = readJsonValue(region, i);
+    const found = v && callsFromJson(v.value);
+    if (!v || !found) break;
+    calls.push(...found);
+    end = v.end;
+    i = skipSpace(region, end);
+    if (region[i] === ',' || region[i] === ';') i = skipSpace(region, i + 1);
+  }
+  return calls.length ? { calls, end, complete: true, kind: 'json' } : undefined;
+}
+
+/** A JSON body one or two closing brackets short of whole, inside a block its closing tag ends. */
+function repairClosedJson(region: string, start: number, closeTags: readonly string[]): BlockParse | undefined {
+  let closeAt = -1;
+  let closeTag = '';
+  for (const tag of closeTags) {
+    const at = region.indexOf(tag, start);
+    if (at !== -1 && (closeAt === -1 || at < closeAt)) {
+      closeAt = at;
+      closeTag = tag;
+    }
+  }
+  if (closeAt === -1) return undefined;
+  const repaired = closeOpenJson(region.slice(start, closeAt).trim().replace(/`{3}$/, '').trimEnd());
+  const body = repaired === undefined ? undefined : parseJsonCalls(repaired, 0);
+  if (!body || skipSpace(repaired as string, body.end) !== (repaired as string).length) return undefined;
+  return { calls: body.calls, kind: 'json', end: closeAt + closeTag.length, closedByTag: true, complete: true };
+}

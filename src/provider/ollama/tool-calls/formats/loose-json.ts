@@ -1,0 +1,73 @@
+// Bare JSON calls in free text: {"name":…,"arguments":…} objects, lists of them, several in a
+// row, and a list the output cut off after its last whole element. A loose format: only calls
+// naming a declared tool count, so `{"name": "John", "age": 3}` in an answer stays text.
+// Balanced spans come from the bracket index; a total parse budget keeps adversarial nesting
+// (an invalid value inside an invalid value inside …) linear.
+import type { BracketIndex } from '../bracket-index';
+import { callsFromJson } from '../json-calls';
+import { parseLooseJson, skipSpace } from '../literal-parser';
+import type { CallSpan, RawCall } from '../types';
+
+/** the start of something that could be a call object or a list of them */
+const OBJECT_START = /\{\s*(?:["']|[\p{L}_$][\p{L}\p{N}_$]*\s*:)/uy;
+const LIST_START = /\[\s*[{[]/y;
+
+export function scanLooseJson(text: string, index: BracketIndex, isKnown: (call: RawCall) => boolean): CallSpan[] {
+  const spans: CallSpan[] = [];
+  let budget = 8 * text.length + 262144;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if ((c !== '{' && c !== '[') || !looksLikeCallStart(text, i) || budget <= 0) {
+      i++;
+      continue;
+    }
+    const close = index.matchOf(i);
+    if (close === -1) {
+      const tail = c === '[' ? unterminatedList(text, i, index, isKnown) : undefined;
+      if (tail) {
+        spans.push(tail);
+        i = tail.end;
+      } else {
+        i++;
+      }
+      continue;
+    }
+    budget -= close + 1 - i;
+    const value = parseLooseJson(text.slice(i, close + 1));
+    if (value === undefined) {
+      i++; // not JSON as a whole: a call may still sit inside
+      continue;
+    }
+    const calls = callsFromJson(value)?.filter(isKnown);
+    if (calls && calls.length > 0) spans.push({ start: i, end: close + 1, strategy: 'json', calls, explicit: false, closed: true });
+    i = close + 1; // valid JSON that is not a call is data, not a container of calls
+  }
+  return spans;
+}
+
+function looksLikeCallStart(text: string, i: number): boolean {
+  const re = text[i] === '{' ? OBJECT_START : LIST_START;
+  re.lastIndex = i;
+  return re.test(text);
+}
+
+/** `[{…}, {…}` with the closing bracket cut off: the whole elements still count. */
+function unterminatedList(text: string, open: number, index: BracketIndex, isKnown: (call: RawCall) => boolean): CallSpan | undefined {
+  const calls: RawCall[] = [];
+  let j = skipSpace(text, open + 1);
+  let end = open;
+  while (text[j] === '{') {
+    const close = index.matchOf(j);
+    if (close === -1) return undefined;
+    const found = callsFromJson(parseLooseJson(text.slice(j, close + 1)));
+    if (!found) return undefined;
+    calls.push(...found);
+    end = close + 1;
+    j = skipSpace(text, end);
+    if (text[j] === ',') j = skipSpace(text, j + 1);
+  }
+  if (j < text.length || calls.length === 0) return undefined;
+  const known = calls.filter(isKnown);
+  return known.length ? { start: open, end, strategy: 'json', calls: known, explicit: false, closed: true } : undefined;
+}

@@ -1,0 +1,119 @@
+// Calls written as lines of their own, with no marker around them (loose formats: only names of
+// declared tools count):
+//   - Python style, as Llama 3.2/4 answer: `get_weather(city="Paris")` or `[a(x=1), b(y=2)]`
+//   - a tool name on one line and its JSON arguments right after (`read_file\n{"path": "a"}`),
+//     as Qwen 3.5 and Kimi sometimes split them.
+// A call must fill its line: `x = read_file(p)` or "use read_file(path) to…" in prose is not one.
+import type { BracketIndex } from '../bracket-index';
+import { callsFromJson } from '../json-calls';
+import { parseLooseJson, skipSpace } from '../literal-parser';
+import { parsePythonCallList, type ParseProgress } from '../python-calls';
+import type { CallSpan, RawCall } from '../types';
+
+// [ \t]* rather than \s*: a regex run from every line start must not read past its line
+const PYTHONIC_START = /\[?[ \t]*[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\-]*)*[ \t]*\(/uy;
+const NAME_LINE = /[`*'"]*([\p{L}_][\p{L}\p{N}_\-./]*)[`*'"]*[ \t]*:?[ \t]*/uy;
+const BULLET = /(?:[-*•][ \t]+|\d+[.)][ \t]+)?`?/y;
+
+export function scanLooseLines(
+  text: string,
+  index: BracketIndex,
+  isKnownName: (name: string) => boolean,
+  isKnown: (call: RawCall) => boolean,
+): CallSpan[] {
+  const spans: CallSpan[] = [];
+  const progress: ParseProgress = { furthest: 0 };
+  let lineStart = 0;
+  while (lineStart < text.length) {
+    let nl = text.indexOf('\n', lineStart);
+    if (nl === -1) nl = text.length;
+    let p = lineStart;
+    while (p < nl && (text[p] === ' ' || text[p] === '\t')) p++;
+    BULLET.lastIndex = p;
+    const bullet = BULLET.exec(text);
+    const at = p + (bullet ? bullet[0].length : 0);
+    const span =
+      at >= progress.furthest ? (pythonicLine(text, at, progress, isKnown) ?? nameThenJson(text, at, nl, index, isKnownName)) : undefined;
+    if (span) {
+      // the list bullet or backtick around a call goes with it
+      span.start = p;
+      span.end = endOfLineDecoration(text, span.end);
+      spans.push(span);
+      const next = text.indexOf('\n', span.end);
+      lineStart = next === -1 ? text.length : next + 1;
+    } else {
+      lineStart = nl + 1;
+    }
+  }
+  return spans;
+}
+
+function endOfLineDecoration(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && (text[i] === ';' || text[i] === '`' || text[i] === ' ' || text[i] === '\t')) i++;
+  return i;
+}
+
+/** Whatever follows a call on its line must be nothing, a `;`, a closing backtick or a special token. */
+function restOfLineIsEmpty(text: string, from: number): boolean {
+  let i = from;
+  while (i < text.length && text[i] !== '\n') {
+    const c = text[i];
+    if (c === '<' && text.startsWith('<|', i)) return true;
+    if (c !== ' ' && c !== '\t' && c !== '\r' && c !== ';' && c !== '`') return false;
+    i++;
+  }
+  return true;
+}
+
+function pythonicLine(text: string, at: number, progress: ParseProgress, isKnown: (call: RawCall) => boolean): CallSpan | undefined {
+  PYTHONIC_START.lastIndex = at;
+  if (!PYTHONIC_START.test(text)) return undefined;
+  const list = parsePythonCallList(text, at, progress);
+  if (!list) return undefined;
+  // lines inside what was just read are never re-read, whether or not it turns out to be a call
+  if (list.end > progress.furthest) progress.furthest = list.end;
+  if (!restOfLineIsEmpty(text, list.end)) return undefined;
+  const calls = list.calls.map(({ end: _end, ...call }) => call).filter(isKnown);
+  if (calls.length === 0) return undefined;
+  return { start: at, end: list.end, strategy: 'pythonic', calls, explicit: false, closed: true };
+}
+
+function nameThenJson(
+  text: string,
+  at: number,
+  lineEnd: number,
+  index: BracketIndex,
+  isKnownName: (name: string) => boolean,
+): CallSpan | undefined {
+  NAME_LINE.lastIndex = at;
+  const m = NAME_LINE.exec(text);
+  if (!m) return undefined;
+  let i = at + m[0].length;
+  if (i < lineEnd && text[i] !== '{' && text[i] !== '\r') return undefined; // the name is part of a sentence
+  if (!isKnownName(m[1])) return undefined;
+  i = skipSpace(text, i);
+  let fenceOpen = false;
+  if (text.startsWith('```', i)) {
+    const nl = text.indexOf('\n', i);
+    if (nl === -1) return undefined;
+    fenceOpen = true;
+    i = skipSpace(text, nl + 1);
+  }
+  if (text[i] !== '{') return undefined;
+  const close = index.matchOf(i);
+  if (close === -1) return undefined;
+  const value = parseLooseJson(text.slice(i, close + 1));
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  // the JSON may repeat the call in full: name\n{"name": name, "arguments": {…}}
+  const inner = callsFromJson(value);
+  const args = inner?.length === 1 && inner[0].name === m[1] ? inner[0].arguments : value;
+  let end = close + 1;
+  if (fenceOpen) {
+    const j = skipSpace(text, end);
+    if (text.startsWith('```', j)) end = j + 3;
+  }
+  if (!restOfLineIsEmpty(text, end)) return undefined;
+  const call = { name: m[1], arguments: args as Record<string, unknown> };
+  return { start: at, end, strategy: 'name_then_json', calls: [call], explicit: false, closed: true };
+}

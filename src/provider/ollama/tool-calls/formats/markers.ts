@@ -1,0 +1,61 @@
+// Markers left behind on their own: end-of-turn tokens and the section/closing tokens of call
+// formats (a DeepSeek/Kimi section around its calls, a closing token after a call). Special
+// tokens are never prose and always go; an XML-looking closing tag goes only when it directly
+// follows a call, since a reply about markup may mention `</tool_call>` on purpose, and a broken
+// block that stays in the text should stay whole. They yield nothing.
+import { createFinder } from '../marker-finder';
+import type { CallSpan } from '../types';
+
+const SPECIAL_TOKENS = [
+  '<|eot_id|>',
+  '<|eom_id|>',
+  '<|im_end|>',
+  '<|endoftext|>',
+  '<|end▁of▁sentence|>',
+  '<｜end▁of▁sentence｜>',
+  '<|tool▁calls▁begin|>',
+  '<|tool▁calls▁end|>',
+  '<｜tool▁calls▁begin｜>',
+  '<｜tool▁calls▁end｜>',
+  '<|tool_calls_section_begin|>',
+  '<|tool_calls_section_end|>',
+  '<|tool_call_end|>',
+  '<|/tool_call|>',
+  '[/TOOL_CALLS]',
+  '<|python_end|>',
+];
+const CALL_CLOSING_TAGS = [
+  '</tool_call>',
+  '</tool_calls>',
+  '</function_calls>',
+  '</minimax:tool_call>',
+  '</seed:tool_call>',
+  '</TOOLCALL>',
+  '[END_TOOL_REQUEST]',
+];
+
+export function scanMarkers(text: string): CallSpan[] {
+  const spans: CallSpan[] = [];
+  for (const marker of SPECIAL_TOKENS) {
+    const next = createFinder(text, marker);
+    for (let at = next(0); at !== -1; at = next(at + marker.length)) spans.push(markerSpan(at, at + marker.length));
+  }
+  return spans;
+}
+
+/** Closing tags right after a call (a doubled `</tool_call>`, a wrapper closed twice). */
+export function scanDanglingClosers(text: string, callSpans: readonly CallSpan[]): CallSpan[] {
+  const spans: CallSpan[] = [];
+  for (const span of callSpans) {
+    if (span.calls.length === 0) continue;
+    let i = span.end;
+    while (i < text.length && i - span.end < 64 && /\s/.test(text[i])) i++;
+    const tag = CALL_CLOSING_TAGS.find((t) => text.startsWith(t, i));
+    if (tag) spans.push(markerSpan(i, i + tag.length));
+  }
+  return spans;
+}
+
+function markerSpan(start: number, end: number): CallSpan {
+  return { start, end, strategy: null, calls: [], explicit: true, closed: true };
+}

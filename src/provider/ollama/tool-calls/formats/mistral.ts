@@ -1,0 +1,54 @@
+// Mistral's [TOOL_CALLS] marker in its three shapes: a JSON array (`[TOOL_CALLS] [{…}]`, maybe
+// closed by [/TOOL_CALLS]), name + [ARGS] (`[TOOL_CALLS]get_weather[ARGS]{…}`, v11 tokenizers),
+// and name + [CALL_ID]id + [ARGS] (Magistral/Devstral). The format has no closing marker, so the
+// call ends where its JSON ends and text after it stays text.
+import { callsFromJson, readJsonValue } from '../json-calls';
+import { skipSpace } from '../literal-parser';
+import { createFinder } from '../marker-finder';
+import type { CallSpan, RawCall } from '../types';
+
+const MARKER = '[TOOL_CALLS]';
+const CLOSE = '[/TOOL_CALLS]';
+const NAME = /([^\s[\]{}()"',]+)\s*(?:\[CALL_ID\]\s*[^\s[{]*\s*)?(?:\[ARGS\])?\s*(?=\{)/y;
+
+export function scanMistral(text: string): CallSpan[] {
+  const spans: CallSpan[] = [];
+  const nextMarker = createFinder(text, MARKER);
+  let at = nextMarker(0);
+  while (at !== -1) {
+    const following = nextMarker(at + MARKER.length);
+    const region = text.slice(at + MARKER.length, following === -1 ? text.length : following);
+    const parsed = parseRegion(region);
+    if (parsed) {
+      let end = parsed.end;
+      const j = skipSpace(region, end);
+      if (region.startsWith(CLOSE, j)) end = j + CLOSE.length;
+      spans.push({ start: at, end: at + MARKER.length + end, strategy: 'mistral', calls: parsed.calls, explicit: true, closed: true });
+    }
+    at = following;
+  }
+  return spans;
+}
+
+function parseRegion(region: string): { calls: RawCall[]; end: number } | undefined {
+  let i = skipSpace(region, 0);
+  if (region[i] === '[' || region[i] === '{') {
+    const v = readJsonValue(region, i);
+    const calls = v && callsFromJson(v.value);
+    return v && calls ? { calls, end: v.end } : undefined;
+  }
+  // name[ARGS]{…}, possibly several in a row after one marker
+  const calls: RawCall[] = [];
+  let end = i;
+  for (;;) {
+    NAME.lastIndex = i;
+    const m = NAME.exec(region);
+    if (!m) break;
+    const v = readJsonValue(region, i + m[0].length);
+    if (!v || typeof v.value !== 'object' || v.value === null || Array.isArray(v.value)) break;
+    calls.push({ name: m[1], arguments: v.value as Record<string, unknown> });
+    end = v.end;
+    i = skipSpace(region, end);
+  }
+  return calls.length ? { calls, end } : undefined;
+}

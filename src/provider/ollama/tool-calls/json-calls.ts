@@ -1,0 +1,121 @@
+// Recognises the shapes of a tool call once JSON has been parsed: {"name","arguments"} and the
+// many spellings models use for the same thing ("parameters", "args", arguments given as a JSON
+// string, {"function":{…}} / {"type":"function",…} wrappers, {"tool_calls":[…]}, LangChain's
+// {"action","action_input"}), and lists of them.
+import { parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
+import type { RawCall } from './types';
+
+const NAME_KEYS = ['name', 'tool_name', 'function_name', 'tool', 'action', 'function'];
+const ARG_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input', 'action_input', 'params', 'kwargs'];
+const WRAPPER_KEYS = ['tool_calls', 'function_call', 'tool_call', 'calls', 'function'];
+/** keys that describe a call rather than being one of its arguments */
+const META_KEYS = new Set(['type', 'id', 'index', 'call_id', 'tool_call_id']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The calls a parsed JSON value denotes, or undefined when it is not (entirely) calls. */
+export function callsFromJson(value: unknown): RawCall[] | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    const calls: RawCall[] = [];
+    for (const item of value) {
+      const inner = callsFromJson(item);
+      if (!inner) return undefined;
+      calls.push(...inner);
+    }
+    return calls;
+  }
+  if (!isObject(value)) return undefined;
+  for (const key of WRAPPER_KEYS) {
+    const inner = value[key];
+    if ((isObject(inner) || Array.isArray(inner)) && onlyMetaBesides(value, key)) return callsFromJson(inner);
+  }
+  const call = callFromObject(value);
+  return call ? [call] : undefined;
+}
+
+function onlyMetaBesides(obj: Record<string, unknown>, key: string): boolean {
+  return Object.keys(obj).every((k) => k === key || META_KEYS.has(k));
+}
+
+function callFromObject(obj: Record<string, unknown>): RawCall | undefined {
+  const nameKey = NAME_KEYS.find((k) => typeof obj[k] === 'string' && (obj[k] as string).trim() !== '');
+  if (!nameKey) return undefined;
+  const name = (obj[nameKey] as string).trim();
+  const argKey = ARG_KEYS.find((k) => k in obj && k !== nameKey);
+  if (argKey === undefined) {
+    // arguments written flat next to the name: {"name":"read_file","path":"a.txt"}
+    const args: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) if (k !== nameKey && !META_KEYS.has(k)) args[k] = v;
+    return { name, arguments: args };
+  }
+  const raw = obj[argKey];
+  if (raw === null || raw === undefined) return { name, arguments: {} };
+  if (isObject(raw)) {
+    // an echoed tool definition ({"name","description","parameters":{"type":"object","properties"}}) is not a call
+    if (raw.type === 'object' && isObject(raw.properties)) return undefined;
+    return { name, arguments: raw };
+  }
+  if (typeof raw === 'string') {
+    const parsed = raw.trim() === '' ? {} : parseLooseJson(raw);
+    if (isObject(parsed)) return { name, arguments: parsed };
+    return { name, arguments: {}, inputText: raw };
+  }
+  return undefined;
+}
+
+export interface JsonSequence {
+  values: unknown[];
+  /** just past the last value read */
+  end: number;
+}
+
+/**
+ * Reads consecutive JSON values (objects/arrays) from `pos`, separated by whitespace, commas or
+ * semicolons, stopping at the first thing that is not one. Tolerant literals allowed. Callers pass
+ * the block's own slice, so the work stays proportional to the block.
+ */
+export function parseJsonSequence(body: string, pos = 0): JsonSequence {
+  const values: unknown[] = [];
+  let i = skipSpace(body, pos);
+  let end = pos;
+  while (i < body.length && (body[i] === '{' || body[i] === '[')) {
+    const r = readJsonValue(body, i);
+    if (!r) break;
+    values.push(r.value);
+    end = r.end;
+    i = skipSpace(body, r.end);
+    if (body[i] === ',' || body[i] === ';') i = skipSpace(body, i + 1);
+  }
+  return { values, end };
+}
+
+/** One JSON (or tolerant) value at `pos`. */
+export function readJsonValue(text: string, pos: number): { value: unknown; end: number } | undefined {
+  const r = parseLiteral(text, pos);
+  return r.ok ? { value: r.value, end: r.end } : undefined;
+}
+
+/**
+ * `text` with the closing brackets it lacks appended, when only its end is missing — the slip a
+ * model makes when it closes its call tag one brace too early. Undefined when brackets mismatch
+ * or more than `maxMissing` are open (that is a cut-off, not a slip).
+ */
+export function closeOpenJson(text: string, maxMissing = 2): string | undefined {
+  const stack: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') stack.push('}');
+    else if (c === '[') stack.push(']');
+    else if ((c === '}' || c === ']') && stack.pop() !== c) return undefined;
+  }
+  if (inString || stack.length === 0 || stack.length > maxMissing) return undefined;
+  return text + stack.reverse().join('');
+}

@@ -1,0 +1,160 @@
+// Maps the tool name a model wrote onto a declared tool, most certain rule first: exact →
+// case/separator-insensitive → known namespace prefixes → fuzzy, and fuzzy only when a single
+// tool is clearly meant. Unlike corvid's matcher there is no first-substring-wins and no
+// "has a command key so it is run_command": an unclear name stays unresolved.
+import type { LlmToolDefinition } from '../../llm-types';
+import { editDistance, squash, words } from './name-words';
+import type { NameRepairHow } from './types';
+
+export interface NameResolution {
+  name: string;
+  how: 'exact' | NameRepairHow;
+}
+
+export interface ToolResolver {
+  readonly tools: readonly LlmToolDefinition[];
+  resolve(name: string, args?: Record<string, unknown>): NameResolution | undefined;
+  tool(name: string): LlmToolDefinition | undefined;
+}
+
+/** prefixes models put in front of a tool name (OpenAI, Gemini, harmony, generic) */
+const KNOWN_PREFIXES = /^(?:functions|function|default_api|tools|tool|api|mcp)(?:\.|:|\/|__|_)/i;
+/** separators that end a namespace: `filesystem.read_file`, `mcp__fs__read_file`, `fs:read_file` */
+const NAMESPACE_SEPARATOR = /(?:\.|::?|\/|__)/g;
+const MAX_FUZZY_LENGTH = 100;
+
+export function createToolResolver(tools: readonly LlmToolDefinition[] | undefined): ToolResolver {
+  const list = (tools ?? []).filter((t) => t && typeof t.name === 'string' && t.name !== '');
+  const byName = new Map(list.map((t) => [t.name, t] as const));
+  const bySquash = new Map<string, string | null>();
+  for (const t of list) {
+    const key = squash(t.name);
+    bySquash.set(key, bySquash.has(key) && bySquash.get(key) !== t.name ? null : t.name);
+  }
+  const cache = new Map<string, NameResolution | undefined>();
+  // per-tool forms used by the fuzzy rules, computed once and only if a name gets that far
+  let formsCache: Array<{ tool: LlmToolDefinition; squashed: string; sortedWords: string; words: Set<string> }> | undefined;
+  const toolForms = () =>
+    (formsCache ??= list.map((t) => {
+      const w = words(t.name);
+      return { tool: t, squashed: squash(t.name), sortedWords: [...w].sort().join(' '), words: new Set(w) };
+    }));
+
+  const loose = (name: string): string | undefined => {
+    if (byName.has(name)) return name;
+    return bySquash.get(squash(name)) ?? undefined;
+  };
+
+  const resolve = (rawName: string, args?: Record<string, unknown>): NameResolution | undefined => {
+    const name = typeof rawName === 'string' ? rawName.trim() : '';
+    if (name === '' || list.length === 0) return undefined;
+    const cacheKey = args ? undefined : name;
+    if (cacheKey !== undefined && cache.has(cacheKey)) return cache.get(cacheKey);
+    const found = resolveUncached(name, args);
+    if (cacheKey !== undefined) cache.set(cacheKey, found);
+    return found;
+  };
+
+  const resolveUncached = (name: string, args?: Record<string, unknown>): NameResolution | undefined => {
+    if (byName.has(name)) return { name, how: 'exact' };
+    const insensitive = loose(name);
+    if (insensitive) return { name: insensitive, how: 'case' };
+    const prefixed = resolvePrefixed(name);
+    if (prefixed) return { name: prefixed, how: 'prefix' };
+    const fuzzy = resolveFuzzy(name, args);
+    return fuzzy ? { name: fuzzy, how: 'fuzzy' } : undefined;
+  };
+
+  const resolvePrefixed = (name: string): string | undefined => {
+    let stripped = name;
+    while (KNOWN_PREFIXES.test(stripped)) stripped = stripped.replace(KNOWN_PREFIXES, '');
+    if (stripped !== name && stripped !== '') {
+      const hit = loose(stripped);
+      if (hit) return hit;
+    }
+    const segments = name.split(NAMESPACE_SEPARATOR).filter((s) => s !== '');
+    if (segments.length > 1) {
+      const hit = loose(segments[segments.length - 1]);
+      if (hit) return hit;
+    }
+    // the tool is namespaced but the model dropped the namespace: read_file → fs__read_file
+    const lower = name.toLowerCase();
+    if (lower.length >= 3) {
+      // a single `_` is a namespace only when the written name has words of its own (read_file →
+      // fs_read_file); `weather` → get_weather is a guess, left to the fuzzy rules
+      const namespaced = list.filter((t) => {
+        const tl = t.name.toLowerCase();
+        if (tl.length <= lower.length || !tl.endsWith(lower)) return false;
+        const head = tl.slice(0, tl.length - lower.length);
+        return /(?:\.|:|\/|__)$/.test(head) || (head.endsWith('_') && words(name).length >= 2);
+      });
+      if (namespaced.length === 1) return namespaced[0].name;
+      // or the model invented a one-word namespace: corvid_read_file → read_file
+      const invented = list.filter((t) => {
+        const tl = t.name.toLowerCase();
+        const head = lower.slice(0, lower.length - tl.length);
+        return tl.length >= 4 && lower.endsWith(tl) && /^[\p{L}\p{N}]+_$/u.test(head);
+      });
+      if (invented.length === 1) return invented[0].name;
+    }
+    return undefined;
+  };
+
+  const resolveFuzzy = (name: string, args?: Record<string, unknown>): string | undefined => {
+    const key = squash(name);
+    if (key.length < 4 || name.length > MAX_FUZZY_LENGTH) return undefined;
+    // a typo or a plural: one edit on a short name, two on a long one, and only one tool that close
+    const budget = key.length >= 12 ? 2 : 1;
+    let best: string[] = [];
+    let bestDistance = budget + 1;
+    const forms = toolForms();
+    for (const f of forms) {
+      const d = editDistance(key, f.squashed, budget);
+      if (d > budget) continue;
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = [f.tool.name];
+      } else if (d === bestDistance) {
+        best.push(f.tool.name);
+      }
+    }
+    if (best.length === 1) return best[0];
+    if (best.length > 1) return undefined; // two tools equally close: not confident
+    // the same words in another order: file_read → read_file
+    const nameWords = words(name);
+    const sorted = [...nameWords].sort().join(' ');
+    const reordered = forms.filter((f) => f.sortedWords === sorted);
+    if (reordered.length === 1) return reordered[0].tool.name;
+    // a shortened or lengthened name (weather → get_weather) counts only when the arguments fit
+    // that tool's parameters and no other tool's
+    const argKeys = args ? Object.keys(args) : [];
+    if (argKeys.length === 0) return undefined;
+    const candidates = forms.filter((f) => {
+      const related = nameWords.every((w) => f.words.has(w)) || [...f.words].every((w) => nameWords.includes(w));
+      return related && argsFit(argKeys, f.tool);
+    });
+    return candidates.length === 1 ? candidates[0].tool.name : undefined;
+  };
+
+  return { tools: list, resolve, tool: (n: string) => byName.get(n) };
+}
+
+function argsFit(keys: string[], tool: LlmToolDefinition): boolean {
+  const props = tool.parameters?.properties;
+  if (!props) return false;
+  const known = new Set(Object.keys(props).map(squash));
+  return keys.every((k) => known.has(squash(k)));
+}
+
+/** The declared tool a model most likely meant by `name`, or undefined when none clearly is. */
+export function fuzzyMatchToolName(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  tools: readonly LlmToolDefinition[],
+): string | undefined {
+  try {
+    return createToolResolver(tools).resolve(name, args)?.name;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,140 @@
+// Python-style calls as Llama 3.2/4, LFM2, Olmo 3 and the <|python_tag|> format write them:
+// `get_weather(city="Paris", days=3)`, `[a(x=1), b(y="z")]`, `brave_search.call(query="x")`.
+// Values are Python/JSON literals; a quoted value always stays a string (`k="42"` is "42").
+import { parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
+import type { RawCall } from './types';
+
+export interface ParsedPythonCall extends RawCall {
+  end: number;
+}
+
+/** Records how far failed attempts read, so a scanner never re-reads the same region. */
+export interface ParseProgress {
+  furthest: number;
+}
+
+function reached(progress: ParseProgress | undefined, at: number): undefined {
+  if (progress && at > progress.furthest) progress.furthest = at;
+  return undefined;
+}
+
+const CALL_NAME = /[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\-]*)*/uy;
+const KWARG = /([\p{L}_][\p{L}\p{N}_]*)\s*=(?!=)/uy;
+
+/** Reads `name(args)` at `pos`; `end` is just past the closing parenthesis. */
+export function parsePythonCall(
+  text: string,
+  pos: number,
+  progress?: ParseProgress,
+  unwrapPrint = true,
+): ParsedPythonCall | undefined {
+  CALL_NAME.lastIndex = pos;
+  const m = CALL_NAME.exec(text);
+  if (!m) return reached(progress, pos);
+  const i = skipSpace(text, pos + m[0].length);
+  if (text[i] !== '(') return reached(progress, i);
+  // Gemma 3's tool_code wraps the call in print(...)
+  if (m[0] === 'print' && unwrapPrint) {
+    const inner = parsePythonCall(text, skipSpace(text, i + 1), progress, false);
+    const close = inner ? skipSpace(text, inner.end) : -1;
+    if (inner && text[close] === ')') return { ...inner, end: close + 1 };
+  }
+  // Llama's built-in tools are written `brave_search.call(...)`
+  const name = m[0].endsWith('.call') ? m[0].slice(0, -'.call'.length) : m[0];
+  const args = parseArgumentList(text, i + 1, ')', progress);
+  if (!args) return undefined;
+  return { name, arguments: args.kwargs, positional: args.positional.length ? args.positional : undefined, end: args.end };
+}
+
+/**
+ * Reads one or more calls at `pos`: a bracketed list `[a(), b()]`, or calls separated by commas,
+ * semicolons or line breaks. Stops before anything that is not a call.
+ */
+export function parsePythonCallList(
+  text: string,
+  pos: number,
+  progress?: ParseProgress,
+): { calls: ParsedPythonCall[]; end: number } | undefined {
+  const start = skipSpace(text, pos);
+  const bracketed = text[start] === '[';
+  let i = bracketed ? start + 1 : start;
+  const calls: ParsedPythonCall[] = [];
+  for (;;) {
+    i = skipSpace(text, i);
+    const call = parsePythonCall(text, i, progress);
+    if (!call) break;
+    calls.push(call);
+    i = skipSpace(text, call.end);
+    if (text[i] === ',' || text[i] === ';') i++;
+  }
+  if (calls.length === 0) return undefined;
+  if (bracketed) {
+    if (text[i] !== ']') return reached(progress, i);
+    return { calls, end: i + 1 };
+  }
+  return { calls, end: calls[calls.length - 1].end };
+}
+
+interface ArgumentList {
+  kwargs: Record<string, unknown>;
+  positional: unknown[];
+  end: number;
+}
+
+function parseArgumentList(text: string, pos: number, close: string, progress?: ParseProgress): ArgumentList | undefined {
+  const kwargs: Record<string, unknown> = {};
+  const positional: unknown[] = [];
+  let i = pos;
+  for (;;) {
+    i = skipSpace(text, i);
+    if (i >= text.length) return reached(progress, i);
+    if (text[i] === close) return { kwargs, positional, end: i + 1 };
+    KWARG.lastIndex = i;
+    const kw = KWARG.exec(text);
+    if (kw) {
+      const value = parseLiteral(text, i + kw[0].length, { bareWords: true });
+      if (!value.ok) return reached(progress, value.end);
+      kwargs[kw[1]] = value.value;
+      i = value.end;
+    } else {
+      // positional values must be real literals: `read_file(path)` in prose is not a call
+      const value = parseLiteral(text, i);
+      if (!value.ok) return reached(progress, value.end);
+      positional.push(value.value);
+      i = value.end;
+    }
+    i = skipSpace(text, i);
+    if (text[i] === ',') i++;
+    else if (text[i] !== close) return reached(progress, i);
+  }
+}
+
+/**
+ * Parses Python-style keyword arguments (`city="Paris", days=3, tags=['a'], on=True`) into an
+ * object. A JSON/dict object is accepted as is. Never throws: on malformed input it returns the
+ * pairs it could read before the problem.
+ */
+export function parsePythonArgs(argsStr: string): Record<string, unknown> {
+  let text = typeof argsStr === 'string' ? argsStr.trim() : '';
+  if (text === '') return {};
+  if (text.startsWith('{')) {
+    const obj = parseLooseJson(text);
+    if (obj && typeof obj === 'object' && !Array.isArray(obj)) return obj as Record<string, unknown>;
+  }
+  if (text.startsWith('(') && text.endsWith(')')) text = text.slice(1, -1);
+  const out: Record<string, unknown> = {};
+  let i = 0;
+  while (i < text.length) {
+    i = skipSpace(text, i);
+    KWARG.lastIndex = i;
+    const kw = KWARG.exec(text);
+    if (!kw) break;
+    const value = parseLiteral(text, i + kw[0].length, { bareWords: true });
+    if (!value.ok) break;
+    out[kw[1]] = value.value;
+    i = skipSpace(text, value.end);
+    if (text[i] !== ',') break;
+    i++;
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// Types of the text tool-call extractor. Plain data only, so the agent loop can journal them as-is.
+import type { LlmToolCall } from '../../llm-types';
+
+/** The format a call was written in (which scanner recognised it). */
+export type ExtractionStrategy =
+  | 'tool_call_tag' // <tool_call>{json}</tool_call> and other tags wrapping JSON (Hermes, Qwen, Phi-4, Granite…)
+  | 'xml_function' // <function=name><parameter=k>v</parameter></function>, or a JSON body (Qwen3-Coder, Llama)
+  | 'xml_invoke' // <invoke name="x"><parameter name="k">v</parameter></invoke> (MiniMax, Claude-style)
+  | 'arg_key_value' // <tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value> (GLM 4.5+)
+  | 'mistral' // [TOOL_CALLS][…] and [TOOL_CALLS]name[ARGS]{…}
+  | 'python_tag' // <|python_tag|>f(x=1) or JSON (Llama 3.x)
+  | 'pythonic' // [f(a=1), g(b="x")] (Llama 3.2/4, LFM2, Olmo 3)
+  | 'deepseek' // <｜tool▁call▁begin｜>…<｜tool▁sep｜>… (DeepSeek R1 / V3)
+  | 'kimi' // <|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…} (Kimi K2)
+  | 'harmony' // <|channel|>commentary to=functions.name<|message|>{…} (gpt-oss)
+  | 'gemma' // <|tool_call>call:name{…}<tool_call|> (Gemma 4) and <start_function_call> (FunctionGemma)
+  | 'react' // Action: name / Action Input: {…}
+  | 'json' // bare {"name":…,"arguments":…} objects and arrays
+  | 'fenced_json' // the same inside a ``` fence
+  | 'name_then_json'; // a tool name on one line, its JSON arguments on the next
+
+/** How a hallucinated or decorated tool name was mapped onto a declared tool. */
+export type NameRepairHow = 'case' | 'prefix' | 'fuzzy';
+
+export type ExtractionRepair =
+  | { kind: 'tool_name_repaired'; callIndex: number; from: string; to: string; how: NameRepairHow }
+  | { kind: 'tool_args_normalized'; callIndex: number; from: string; to: string }
+  | { kind: 'arg_coerced'; callIndex: number; key: string; from: string; to: string };
+
+export interface ToolCallExtraction {
+  calls: LlmToolCall[];
+  /** the content with calls, their markers and reasoning removed */
+  text: string;
+  /** the format of the first call found, or null when there is none */
+  strategy: ExtractionStrategy | null;
+  /** every format that contributed a call, in order of first appearance */
+  strategies: ExtractionStrategy[];
+  repairs: ExtractionRepair[];
+  /** reasoning written in <think>…</think> (or a model's own channel); never a source of calls */
+  thinking?: string;
+}
+
+export interface ExtractOptions {
+  /** makes ids deterministic in tests; defaults to 'call_' + 8 random [a-z0-9] */
+  generateId?: () => string;
+}
+
+/** A call as a scanner read it, before name resolution and argument repair. */
+export interface RawCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** positional python arguments, mapped onto the schema's parameter order once the tool is known */
+  positional?: unknown[];
+  /** a non-JSON argument text (ReAct "Action Input: some text"), mapped once the tool is known */
+  inputText?: string;
+}
+
+/**
+ * A region of the (reasoning-free) text that a scanner claims. Call spans carry calls;
+ * marker spans (calls empty) only remove special tokens. `keep` is text that replaces the region.
+ */
+export interface CallSpan {
+  start: number;
+  end: number;
+  strategy: ExtractionStrategy | null;
+  calls: RawCall[];
+  /** written with an explicit call marker: keeps calls whose name does not resolve */
+  explicit: boolean;
+  /** false when the block's closing marker is missing (the output was cut off) */
+  closed: boolean;
+  keep?: string;
+}
