@@ -38,7 +38,14 @@ export class ProcessManager implements OnModuleDestroy {
     if (this.running.has(options.sessionId)) throw new Error(`session ${options.sessionId} is already running`);
     const proc = new DirectProcess(options, this.settingsFor(options.config), this.journal);
     this.running.set(options.sessionId, proc);
-    void proc.done.finally(() => this.running.delete(options.sessionId));
+    // a session that fails in an unforeseen way must not take the process down as an unhandled rejection
+    void proc.done.then(
+      () => this.running.delete(options.sessionId),
+      (e: unknown) => {
+        this.running.delete(options.sessionId);
+        this.logger.error(`session ${options.sessionId} failed outside its loop: ${(e as Error)?.stack ?? e}`);
+      },
+    );
     return proc;
   }
 
