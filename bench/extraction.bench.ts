@@ -6,13 +6,9 @@
 import { performance } from 'node:perf_hooks';
 import type { LlmToolDefinition } from '../src/provider/llm-types';
 import { extractToolCallsFromContent } from '../src/provider/ollama/tool-calls';
+import type { BenchFigure } from './run-benchmarks';
 
-export interface BenchFigure {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
+export type { BenchFigure };
 
 export interface ExtractionBenchOptions {
   /** repetitions per throughput figure (the median is reported) */

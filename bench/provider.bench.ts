@@ -9,13 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { OllamaProvider } from '../src/provider/ollama/ollama-provider';
 import { StandinServer } from '../src/standin/standin-server';
 import type { StandinModel } from '../src/standin/standin-script';
+import type { BenchFigure } from './run-benchmarks';
 
-export interface BenchFigure {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
+export type { BenchFigure };
 
 export interface SlotThroughputOptions {
   /** (P, L ms) pairs to measure */

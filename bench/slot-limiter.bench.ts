@@ -5,13 +5,9 @@
 
 import { performance } from 'node:perf_hooks';
 import { SlotLimiter } from '../src/provider/ollama/slot-limiter';
+import type { BenchFigure } from './run-benchmarks';
 
-export interface BenchFigure {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
+export type { BenchFigure };
 
 export interface SlotLimiterBenchOptions {
   /** repetitions per figure (the median is reported) */

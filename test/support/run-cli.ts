@@ -32,3 +32,16 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     else child.stdin.end();
   });
 }
+
+/** Resolves with the URL a child process announces on stderr ("… listening on http://…"). */
+export function waitForListening(child: import('node:child_process').ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/[^\s\u001b]+)/.exec(err);
+      if (m) resolve(m[1].replace('[::1]', '127.0.0.1'));
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+  });
+}
