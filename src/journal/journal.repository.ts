@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
-import { EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
-import type { JournalBatch } from './journal-entry';
+import { IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
+import type { EventRow, JournalBatch } from './journal-entry';
 
 // Postgres caps a statement at 65535 bind parameters; chunk multi-row inserts well below that.
 const ROWS_PER_STATEMENT = 1000;
@@ -17,7 +17,7 @@ export class JournalRepository {
       await this.upsert(m, MessageEntity, batch.messages);
       await this.upsert(m, IterationEntity, batch.iterations);
       await this.upsert(m, ToolCallEntity, batch.toolCalls);
-      await this.insert(m, EventEntity, batch.events);
+      await this.insertEvents(m, batch.events);
       if (batch.compactions.length) {
         await m.query(
           `UPDATE messages AS msg SET compacted_at = v.at
@@ -40,11 +40,21 @@ export class JournalRepository {
     }
   }
 
-  private async insert(m: EntityManager, entity: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      // A retried batch may contain events already written by an attempt whose commit was lost.
-      await m.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_STATEMENT))
-        .orIgnore().updateEntity(false).execute();
-    }
+  /**
+   * Events are most of the volume: one statement with one array parameter per column (unnest)
+   * instead of a parameter per value. A retried batch may hold events an earlier attempt already
+   * committed, hence DO NOTHING on the (session_id, seq) key.
+   */
+  private async insertEvents(m: EntityManager, rows: EventRow[]): Promise<void> {
+    if (!rows.length) return;
+    await m.query(
+      `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[], $8::text[])
+       ON CONFLICT DO NOTHING`,
+      [
+        rows.map((r) => r.sessionId), rows.map((r) => r.seq), rows.map((r) => r.iteration), rows.map((r) => r.type),
+        rows.map((r) => JSON.stringify(r.payload)), rows.map((r) => r.createdAt), rows.map((r) => r.traceId), rows.map((r) => r.spanId),
+      ],
+    );
   }
 }

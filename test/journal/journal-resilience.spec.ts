@@ -122,6 +122,16 @@ describe('journal: batching, ordering, faults', () => {
     await next.close();
   });
 
+  it('stores payloads with quotes, backslashes, unicode and nesting exactly', async () => {
+    const journal = new JournalService(new JournalRepository(direct), configFor());
+    const rec = recorderFor(journal);
+    const payload = { text: 'a "quoted" \\ back\\slash, {braces}, [brackets], \n newline, é 😀', nested: { list: [1, null, 'x'], empty: {} } };
+    rec.event('hallucination_stripped', payload);
+    await journal.flush();
+    const [row] = await direct.query('SELECT payload FROM events WHERE session_id = $1', [rec.sessionId]);
+    expect(row.payload).toEqual(payload);
+  });
+
   it('keeps the fan-out live when writing is switched off (journal-off bench mode)', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
     const seen: string[] = [];
