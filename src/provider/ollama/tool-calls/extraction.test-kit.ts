@@ -1,0 +1,35 @@
+// Shared by the extractor's spec files: a tool set, deterministic ids and a compact check.
+import type { LlmToolDefinition } from '../../llm-types';
+import { extractToolCallsFromContent } from './extract-tool-calls';
+import type { ExtractionStrategy } from './types';
+
+export const tool = (name: string, properties: Record<string, { type: string }> = {}, required: string[] = []): LlmToolDefinition => ({
+  name,
+  description: `test tool ${name}`,
+  parameters: { type: 'object', properties, required },
+});
+
+export const TOOLS: LlmToolDefinition[] = [
+  tool('open_page', { url: { type: 'string' } }, ['url']),
+  tool('save_note', { title: { type: 'string' }, content: { type: 'string' } }, ['title', 'content']),
+  tool('exec_shell', { command: { type: 'string' }, timeout: { type: 'integer' } }, ['command']),
+  tool('lookup_stock', { ticker: { type: 'string' }, days: { type: 'integer' } }, ['ticker']),
+  tool('ping'),
+];
+
+export const fixedIds = () => {
+  let n = 0;
+  return () => `call_test${String(n++).padStart(4, '0')}`;
+};
+
+export type Expected = { calls: Array<[string, Record<string, unknown>]>; text: string; strategies: ExtractionStrategy[] };
+
+export function run(content: string, tools: LlmToolDefinition[] | undefined = TOOLS) {
+  const r = extractToolCallsFromContent(content, tools, { generateId: fixedIds() });
+  return { calls: r.calls.map((c) => [c.name, c.arguments] as [string, Record<string, unknown>]), text: r.text, strategies: r.strategies, full: r };
+}
+
+export function check(content: string, expected: Expected, tools?: LlmToolDefinition[]) {
+  const got = run(content, tools);
+  expect({ calls: got.calls, text: got.text, strategies: got.strategies }).toEqual(expected);
+}
