@@ -92,7 +92,7 @@ export class ScenarioRunner {
       await backend.holdSlots();
       const handle = this.processes.start({
         sessionId, agent: 'loupe', model, prompt: scenario.prompt, systemPrompt: scenario.system,
-        provider: backend.provider, tools, toolAllowList: scenario.tools, councilRole: scenario.councilRole, workspaceDir, trialId,
+        provider: backend.provider, tools, councilRole: scenario.councilRole, workspaceDir, trialId,
         permissions: scenario.permissions, externalMcp: scenario.mcpServers,
         config: {
           maxToolIterations: scenario.config.max_tool_iterations,

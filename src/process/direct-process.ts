@@ -92,7 +92,7 @@ export class DirectProcess implements SessionHandle {
       }
       this.closeOpenWork(rt);
       rt.record('session_finished', {
-        reason: outcome.reason, exitCode, iterations: rt.iterationCount, toolCalls: rt.toolsCalled,
+        reason: outcome.reason, exitCode, iterations: rt.iterationCount, inferences: rt.inferenceCount, toolCalls: rt.toolsCalled,
         nudges: rt.nudges, midChainNudges: rt.midChainNudges, finalAnswerChars: outcome.finalAnswer.length,
         ...(error ? { error } : {}),
       }, null, root);

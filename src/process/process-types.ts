@@ -15,8 +15,6 @@ export interface DirectProcessOptions {
   systemPrompt?: string;
   provider: LlmProvider;
   tools: ToolRegistry;
-  /** tool names the model may call; default: every registry tool */
-  toolAllowList?: readonly string[];
   councilRole?: CouncilRole;
   /** external MCP servers (stdio) whose tools join the session's */
   externalMcp?: ExternalMcpServerConfig[];

@@ -3,6 +3,7 @@
 import { JournalService } from '../../src/journal/journal.service';
 import { SessionQueryRepository } from '../../src/journal/session-query.repository';
 import { ModelsService } from '../../src/provider/models.service';
+import { OllamaProvider } from '../../src/provider/ollama/ollama-provider';
 import { DEFAULT_CATALOG } from '../../src/standin/standin-catalog';
 import { StandinServer } from '../../src/standin/standin-server';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -58,5 +59,30 @@ describe('ModelsService (pull, delete, list) with host-level journal events', ()
     await t.app.get(JournalService).flush();
     const deleted = (await t.app.get(SessionQueryRepository).hostEvents()).filter((e) => e.type === 'model_deleted');
     expect(deleted.map((e) => e.payload.success)).toEqual([false, true]);
+  });
+});
+
+describe('OllamaProvider exposes the spec\'s model-management API', () => {
+  it('delegates refreshModels, getModelDetails, getRunningModels, pullModel, deleteModel, getActivePulls, getPullStatus', async () => {
+    const standin = new StandinServer({
+      catalog: [...DEFAULT_CATALOG, { name: 'tiny:1b', family: 'llama', parameterSize: '1B', capabilities: ['completion'], installed: false }],
+      pull: { stepMs: 1, progressSteps: 2 },
+    });
+    const { url } = await standin.start(0);
+    try {
+      const p = new OllamaProvider({ host: url, localHost: url, requestTimeoutMs: 5000, idleTimeoutMs: 5000, firstByteTimeoutMs: 5000, numGpu: -1, numPredict: 64, numBatch: 512, slotWaitTimeoutMs: 5000 });
+      expect(await p.refreshModels()).toContain('llama3.1:8b');
+      expect((await p.getModelDetails()).find((m) => m.name === 'qwen3:8b')?.family).toBe('qwen3');
+      expect(await p.getRunningModels()).toEqual([]);
+      const progress: string[] = [];
+      await p.pullModel('tiny:1b', (s) => progress.push(s.status));
+      expect(progress.at(-1)).toBe('success');
+      expect(p.getPullStatus('tiny:1b')?.status).toBe('success');
+      expect(p.getActivePulls().map((s) => s.model)).toContain('tiny:1b');
+      expect(await p.deleteModel('tiny:1b')).toEqual({ success: true });
+      p.models.dispose();
+    } finally {
+      await standin.stop();
+    }
   });
 });

@@ -10,10 +10,10 @@ import { normalizeOllamaHost } from './host-routing';
 import { toolCallingDecision, thinkParam } from './model-family';
 import { canonicalModelName, isCloudModel } from './model-name';
 import { resolveModelWeight } from './model-weight';
-import { OllamaModels } from './ollama-models';
+import { OllamaModels, type ModelDetail, type RunningModel } from './ollama-models';
 import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-chat-stream';
 import { ProviderError, toProviderError } from './provider-errors';
-import type { PullTrackerOptions } from './pull-tracker';
+import type { ModelPullStatus, PullTrackerOptions } from './pull-tracker';
 import { planRetry } from './retry-policy';
 import { SlotLimiter } from './slot-limiter';
 import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
@@ -154,6 +154,35 @@ export class OllamaProvider implements LlmProvider {
 
   listModels(): Promise<string[]> {
     return this.models.refreshModels();
+  }
+
+  // The spec's model-management API (ollama-provider.spec.md), delegated to OllamaModels.
+  refreshModels(): Promise<string[]> {
+    return this.models.refreshModels();
+  }
+
+  getModelDetails(): Promise<ModelDetail[]> {
+    return this.models.getModelDetails();
+  }
+
+  getRunningModels(): Promise<RunningModel[]> {
+    return this.models.getRunningModels();
+  }
+
+  pullModel(model: string, onProgress?: (s: ModelPullStatus) => void): Promise<void> {
+    return this.models.pullModel(model, onProgress);
+  }
+
+  deleteModel(model: string): Promise<{ success: boolean; error?: string }> {
+    return this.models.deleteModel(model);
+  }
+
+  getActivePulls(): ModelPullStatus[] {
+    return this.models.getActivePulls();
+  }
+
+  getPullStatus(model: string): ModelPullStatus | undefined {
+    return this.models.getPullStatus(model);
   }
 
   async complete(req: CompletionRequest): Promise<LlmCompletionResult> {
