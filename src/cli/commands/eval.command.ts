@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
+import { ScenarioLoadError } from '../../eval/scenario/scenario-errors';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
+import { standinModelProblems } from '../../eval/standin-model-check';
 import { lazy } from '../lazy';
 import { EXIT } from '../exit-codes';
 import { formatResultsTable, toJsonReport } from '../results-table';
@@ -18,6 +20,10 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       // Bad input stops everything before anything runs (exit 2, thrown as ScenarioLoadError).
       const scenarios = loadScenarios(paths);
       const config = getConfig();
+      if (!config.ollama.host) {
+        const problems = standinModelProblems(scenarios, opts.model);
+        if (problems.length) throw new ScenarioLoadError(problems);
+      }
       const { ScenarioRunner } = lazy.runner();
       const report = await lazy.appContext().withAppContext(config, (app) =>
         app.get(ScenarioRunner).run(scenarios, {

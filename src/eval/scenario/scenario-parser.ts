@@ -104,7 +104,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
     scenario: {
       id: d.id, title: d.title, spec: d.spec, version: d.version, file,
       hash: createHash('sha256').update(text).digest('hex'),
-      model: d.model, prompt: d.prompt, system: d.system, councilRole: d.council_role, config: d.config,
+      model: d.model, modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined, prompt: d.prompt, system: d.system, councilRole: d.council_role, config: d.config,
       workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
       script: toScript(d.script), expect: d.expect,
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,

@@ -13,6 +13,8 @@ export interface Scenario {
   /** sha256 of the file text: results are tied to the exact scenario they ran */
   hash: string;
   model?: string;
+  /** where `model` is written, for errors about it */
+  modelLine?: number;
   prompt: string;
   system?: string;
   councilRole?: 'member' | 'discusser' | 'reviewer';
