@@ -52,6 +52,26 @@ export function runningPostmaster(dataDir: string): { pid: number; port: number 
   return undefined;
 }
 
+function parentPid(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may contain spaces, so split after ')'
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fast shutdown (SIGINT), waiting up to 30 s for the postmaster to exit. */
+async function stopPostmaster(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let waited = 0; waited < 30_000 && alive(pid); waited += 100) await new Promise((r) => setTimeout(r, 100));
+}
+
 function urlFor(port: number): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
 }
@@ -70,8 +90,11 @@ export async function startEmbeddedPostgres(home: string, log: (m: string) => vo
   const dataDir = opts.dataDir ?? dataDirFor(home, log);
   const existing = runningPostmaster(dataDir);
   if (existing) {
-    log(`reusing embedded Postgres already running for ${dataDir} on port ${existing.port}`);
-    return { url: urlFor(existing.port), port: existing.port, owned: false, stop: async () => {} };
+    // Left behind by a Loupe process that was killed (its postmaster now belongs to init): adopt it,
+    // so this run stops it. One started by a live Loupe process stays that process's to stop.
+    const orphan = parentPid(existing.pid) === 1;
+    log(`${orphan ? 'adopting the orphaned' : 'reusing the'} embedded Postgres running for ${dataDir} on port ${existing.port}`);
+    return { url: urlFor(existing.port), port: existing.port, owned: orphan, stop: orphan ? () => stopPostmaster(existing.pid) : async () => {} };
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres(log);
   const port = await freePort();

@@ -103,3 +103,33 @@ describe('zero-install defaults (built CLI)', () => {
     }
   });
 });
+
+describe('a killed Loupe process', () => {
+  it('leaves an orphaned embedded Postgres that the next run adopts and stops', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-killed-'));
+    const home = path.join(tmp, 'home');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'DATABASE_URL' && k !== 'OLLAMA_HOST') env[k] = v;
+    Object.assign(env, { LOUPE_HOME: home, LOUPE_PORT: '0', LOUPE_ADMIN_TOKEN: 't' });
+    const server = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], { env });
+    try {
+      await waitForListening(server);
+      const dataDir = dataDirFor(home, () => {});
+      const before = runningPostmaster(dataDir);
+      expect(before).toBeDefined();
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGKILL');
+      await exited;
+      expect(runningPostmaster(dataDir)?.pid).toBe(before!.pid);
+
+      const list = await runCli(['sessions', 'list', '--json'], { LOUPE_HOME: home, DATABASE_URL: undefined, LOUPE_LOG_LEVEL: 'log' });
+      expect(list.code).toBe(0);
+      expect(list.stderr).toMatch(/adopting the orphaned embedded Postgres/);
+      expect(runningPostmaster(dataDir)).toBeUndefined();
+      if (dataDir !== path.join(home, 'pg')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    } finally {
+      if (server.exitCode === null) server.kill('SIGKILL');
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
