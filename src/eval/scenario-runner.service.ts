@@ -3,6 +3,7 @@
 // checks the expectations against what the journal recorded in Postgres.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { JournalService } from '../journal/journal.service';
@@ -40,7 +41,10 @@ export class ScenarioRunner {
     const realHost = this.config.ollama.host;
     await this.evals.createRun({
       id: runId, scenarioCount: scenarios.length, loupeVersion: process.env.npm_package_version ?? null,
-      options: { models: options.models ?? null, trials, backend: realHost ?? 'standin', scenarios: scenarios.map((s) => s.id) },
+      options: {
+        models: options.models ?? null, trials, backend: realHost ?? 'standin', scenarios: scenarios.map((s) => s.id),
+        ownerPid: process.pid, ownerHost: hostname(),
+      },
     });
     const jobs = scenarios.flatMap((scenario) =>
       (options.models?.length ? options.models : [scenario.model ?? STANDIN_DEFAULT_MODEL]).flatMap((model) =>

@@ -1,6 +1,7 @@
 // The direct process: the agentic loop for Ollama sessions. It orchestrates the phases (slot, context
 // preparation, inference, tools, loop control, epilogue) and records every decision through the
 // journal; the decisions themselves are pure policies (./policies, ../context).
+import { hostname } from 'node:os';
 import { context, SpanKind } from '@opentelemetry/api';
 import { renderForModel } from '../context';
 import type { JournalSink } from '../journal/session-recorder';
@@ -61,7 +62,7 @@ export class DirectProcess implements SessionHandle {
     const council = councilToolPolicy(o.councilRole);
     const recorder = new SessionRecorder(this.journal, {
       id: o.sessionId, pid: this.pid, agent, model: o.model, prompt: o.prompt, councilRole: o.councilRole ?? null,
-      trialId: o.trialId ?? null, workspace: o.workspaceDir ?? null, config: { ...this.settings, host: o.provider.host },
+      trialId: o.trialId ?? null, workspace: o.workspaceDir ?? null, config: { ...this.settings, host: o.provider.host, ownerPid: process.pid, ownerHost: hostname() },
     }, root);
     const rt = new LoopRuntime(o, this.settings, recorder, this.abort.signal, rootCtx, council.toolsEnabled);
     rt.record('session_started', {

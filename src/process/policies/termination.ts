@@ -13,6 +13,8 @@ export const TERMINATION_REASONS = [
   'context_overflow',
   /** the inference slot was not granted in time (corvid's slot_timeout) */
   'slot_timeout',
+  /** the Loupe process running the session died (found and closed by the next start) */
+  'interrupted',
 ] as const;
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
