@@ -26,8 +26,14 @@ function isTimeout(e: unknown): boolean {
 
 export class McpToolSource implements ToolSource {
   private tools: LlmToolDefinition[] = [];
+  /** set when the server's connection closes (it exited or crashed) */
+  private closedAt?: number;
 
-  private constructor(readonly name: string, private readonly client: Client) {}
+  private constructor(readonly name: string, private readonly client: Client) {
+    client.onclose = () => {
+      this.closedAt ??= Date.now();
+    };
+  }
 
   static async connect(name: string, transport: Transport, opts: { timeoutMs?: number } = {}): Promise<McpToolSource> {
     const client = new Client({ name: 'loupe', version: '0.1.0' });
@@ -53,6 +59,9 @@ export class McpToolSource implements ToolSource {
   async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs: number }): Promise<ToolOutcome> {
     const started = Date.now();
     const took = () => Date.now() - started;
+    if (this.closedAt !== undefined) {
+      return { status: 'error', text: `Error: MCP server ${this.name} is not running (its connection closed); its tools are unavailable`, durationMs: 0, server: this.name };
+    }
     // The SDK never removes the abort listener it adds to a request's signal; give it a per-call
     // signal so a long session's signal does not collect one listener per tool call.
     const local = new AbortController();
