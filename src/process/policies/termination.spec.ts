@@ -14,13 +14,14 @@ describe('needsSummaryEpilogue', () => {
     ['provider_error', false],
     ['context_overflow', false],
     ['slot_timeout', false],
+    ['interrupted', false],
   ])('%s → %s', (reason, expected) => {
     expect(needsSummaryEpilogue(reason)).toBe(expected);
   });
 
   it('covers every termination reason in the table above', () => {
     expect([...TERMINATION_REASONS].sort()).toEqual(
-      ['aborted', 'completed', 'context_overflow', 'cycle_break', 'error_repeat_break', 'max_iterations', 'nudges_exhausted', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
+      ['aborted', 'completed', 'context_overflow', 'cycle_break', 'error_repeat_break', 'interrupted', 'max_iterations', 'nudges_exhausted', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
     );
   });
 });
