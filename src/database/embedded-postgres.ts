@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { dataDirFor, loadEmbeddedPostgres } from './postgres-runtime';
+import { processAlive } from '../common/process-alive';
 
 export { dataDirFor };
 
@@ -30,14 +31,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** A running postmaster for this data directory, from its lock file. */
 export function runningPostmaster(dataDir: string): { pid: number; port: number } | undefined {
@@ -45,7 +38,7 @@ export function runningPostmaster(dataDir: string): { pid: number; port: number 
     const lines = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
     const pid = Number(lines[0]);
     const port = Number(lines[3]);
-    if (Number.isInteger(pid) && pid > 0 && Number.isInteger(port) && alive(pid)) return { pid, port };
+    if (Number.isInteger(pid) && pid > 0 && Number.isInteger(port) && processAlive(pid)) return { pid, port };
   } catch {
     // no lock file: nothing running
   }
@@ -69,7 +62,7 @@ async function stopPostmaster(pid: number): Promise<void> {
   } catch {
     return;
   }
-  for (let waited = 0; waited < 30_000 && alive(pid); waited += 100) await new Promise((r) => setTimeout(r, 100));
+  for (let waited = 0; waited < 30_000 && processAlive(pid); waited += 100) await new Promise((r) => setTimeout(r, 100));
 }
 
 function urlFor(port: number): string {

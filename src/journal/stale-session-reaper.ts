@@ -1,15 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { StaleSessionsRepository } from './stale-sessions.repository';
+import { processAlive } from '../common/process-alive';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** At start: sessions left "running" by a dead Loupe process on this host are closed as interrupted. */
 @Injectable()
@@ -25,12 +18,12 @@ export class StaleSessionReaper implements OnApplicationBootstrap {
   async reap(): Promise<string[]> {
     const closed: string[] = [];
     for (const s of await this.stale.runningOnHost(hostname(), process.pid)) {
-      if (alive(s.ownerPid)) continue;
+      if (processAlive(s.ownerPid)) continue;
       await this.stale.markInterrupted(s.id, s.ownerPid);
       closed.push(s.id);
     }
     for (const r of await this.stale.runningEvalRunsOnHost(hostname(), process.pid)) {
-      if (alive(r.ownerPid)) continue;
+      if (processAlive(r.ownerPid)) continue;
       await this.stale.markEvalRunInterrupted(r.id);
       closed.push(`eval run ${r.id}`);
     }
