@@ -66,8 +66,19 @@ function descend(value: unknown, schema: JsonSchema, path: string, coercions: Co
   return value;
 }
 
+const wantedCache = new WeakMap<JsonSchema, Set<string>>();
+
 /** The JSON types a schema admits, from `type`, `anyOf`/`oneOf` members and `enum` values. */
 function wantedTypes(schema: JsonSchema): Set<string> {
+  let cached = wantedCache.get(schema);
+  if (!cached) {
+    cached = computeWantedTypes(schema);
+    wantedCache.set(schema, cached);
+  }
+  return cached;
+}
+
+function computeWantedTypes(schema: JsonSchema): Set<string> {
   const out = new Set<string>();
   const add = (s: JsonSchema | undefined) => {
     if (!s || typeof s !== 'object') return;

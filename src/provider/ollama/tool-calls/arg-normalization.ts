@@ -41,6 +41,15 @@ export function normalizeToolArgsWithRepairs(
 ): { args: Record<string, unknown>; mappings: KeyMapping[] } {
   const props = toolDef?.parameters?.properties;
   if (!args || typeof args !== 'object' || !props || typeof props !== 'object') return { args, mappings: [] };
+  // the usual case: every key is already a parameter
+  let allKnown = true;
+  for (const key in args) {
+    if (!Object.prototype.hasOwnProperty.call(props, key)) {
+      allKnown = false;
+      break;
+    }
+  }
+  if (allKnown) return { args, mappings: [] };
   const params = Object.keys(props);
   const paramSet = new Set(params);
   const taken = new Set(Object.keys(args).filter((k) => paramSet.has(k)));

@@ -13,6 +13,70 @@ const CLOSE_CURLY = 125; // }
 const OPEN_SQUARE = 91; // [
 const CLOSE_SQUARE = 93; // ]
 
+/**
+ * An index that answers the first questions by scanning forward from the bracket asked about
+ * (most replies ask about one or two brackets) and builds the full table only once those scans
+ * have read as much as the table would cost, so a reply full of brackets stays linear.
+ */
+export function createLazyBracketIndex(text: string): BracketIndex {
+  let built: BracketIndex | undefined;
+  let budget = 2 * text.length + 4096;
+  return {
+    matchOf(at: number): number {
+      if (built) return built.matchOf(at);
+      if (budget > 0) {
+        const r = closerFrom(text, at, budget);
+        budget -= r.read;
+        if (r.close !== -2) return r.close;
+      }
+      built = buildBracketIndex(text);
+      return built.matchOf(at);
+    },
+  };
+}
+
+/**
+ * The closer of the bracket at `open`, by the same rules as the table, reading at most `limit`
+ * characters (close -2: gave up). Text before `open` is taken as prose.
+ */
+function closerFrom(text: string, open: number, limit: number): { close: number; read: number } {
+  const first = text.charCodeAt(open);
+  if (first !== OPEN_CURLY && first !== OPEN_SQUARE) return { close: -1, read: 1 };
+  const stack: number[] = [first];
+  let curlyOpen = first === OPEN_CURLY ? 1 : 0;
+  let squareOpen = first === OPEN_SQUARE ? 1 : 0;
+  let lastSignificant = first;
+  let i = open + 1;
+  const stop = Math.min(text.length, open + limit);
+  while (i < stop) {
+    const c = text.charCodeAt(i);
+    if ((c === 34 || c === 39) && startsLiteral(lastSignificant)) {
+      i = skipString(text, i);
+      lastSignificant = c;
+      continue;
+    }
+    if (c === OPEN_CURLY || c === OPEN_SQUARE) {
+      stack.push(c);
+      if (c === OPEN_CURLY) curlyOpen++;
+      else squareOpen++;
+    } else if (c === CLOSE_CURLY || c === CLOSE_SQUARE) {
+      const opener = c === CLOSE_CURLY ? OPEN_CURLY : OPEN_SQUARE;
+      if ((opener === OPEN_CURLY ? curlyOpen : squareOpen) > 0) {
+        for (;;) {
+          const top = stack.pop() as number;
+          if (top === OPEN_CURLY) curlyOpen--;
+          else squareOpen--;
+          if (stack.length === 0) return { close: top === opener ? i : -1, read: i - open + 1 };
+          if (top === opener) break;
+        }
+      }
+    }
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) lastSignificant = c;
+    i++;
+  }
+  return { close: stop === text.length ? -1 : -2, read: stop - open };
+}
+
 export function buildBracketIndex(text: string): BracketIndex {
   const match = new Int32Array(text.length).fill(-1);
   const stack: number[] = [];

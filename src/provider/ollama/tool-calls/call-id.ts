@@ -10,7 +10,7 @@ let offset = 0;
 
 export function createCallId(): string {
   if (offset + 8 > pool.length) {
-    pool = randomBytes(512);
+    pool = randomBytes(4096);
     offset = 0;
   }
   let id = 'call_';

@@ -87,12 +87,28 @@ describe('extractToolCallsFromContent: loose formats need a declared tool', () =
 });
 
 describe('extractToolCallsFromContent: names', () => {
-  it('keeps an unknown name in an explicit-marker format so the loop can answer "Unknown tool"', () => {
-    check('<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call>', {
-      calls: [['teleport', { to: 'mars' }]],
-      text: '',
-      strategies: ['tool_call_tag'],
-    });
+  it('drops a call to a tool that is not declared, not even closely, and records it', () => {
+    const r = run('Going.<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call><tool_call>{"name": "ping", "arguments": {}}</tool_call>');
+    expect(r.calls).toEqual([['ping', {}]]);
+    expect(r.text).toBe('Going.');
+    expect(r.full.dropped).toEqual([{ name: 'teleport', arguments: { to: 'mars' }, strategy: 'tool_call_tag', reason: 'unknown_tool' }]);
+  });
+
+  it('keeps any name in an explicit-marker format when no tools are declared', () => {
+    check('<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call>', { calls: [['teleport', { to: 'mars' }]], text: '', strategies: ['tool_call_tag'] }, []);
+  });
+
+  it('reports no dropped field when nothing was dropped', () => {
+    expect(run('<tool_call>{"name": "ping", "arguments": {}}</tool_call>').full).not.toHaveProperty('dropped');
+  });
+
+  it.each([
+    ['a shortened name whose arguments happen to fit', '<tool_call>{"name": "stock", "arguments": {"ticker": "X"}}</tool_call>'],
+    ['a different tool of the same family', '<tool_call>{"name": "exec_python", "arguments": {"command": "ls"}}</tool_call>'],
+  ])('never runs %s under a guessed name', (_label, content) => {
+    const r = run(content);
+    expect(r.calls).toEqual([]);
+    expect(r.full.dropped?.length).toBe(1);
   });
 
   it.each([

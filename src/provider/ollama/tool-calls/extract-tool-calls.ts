@@ -1,29 +1,46 @@
 // Extracts tool calls that a model wrote as text, in any of the formats local models print.
-// Order of work: take reasoning out (calls drafted while thinking are not calls); let the
-// explicit-marker scanners claim their regions; then, only when tools are declared, the loose
-// scanners (bare JSON, name + JSON, bare Python calls) look at what is left and keep only calls
-// naming a declared tool; finally resolve names, repair argument keys and types, and rebuild the
-// remaining prose. Everything is reported so the agent loop can journal it.
-import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
-import { coerceArgsToSchema } from './arg-coercion';
-import { normalizeToolArgsWithRepairs } from './arg-normalization';
-import { buildBracketIndex, type BracketIndex } from './bracket-index';
+// Order of work: one pass finds which markers occur; reasoning is taken out (calls drafted while
+// thinking are not calls); the explicit-marker scanners whose markers occur claim their regions;
+// then, only when tools are declared, the loose scanners (bare JSON, name + JSON, Python calls)
+// look at what is left and keep only calls naming a declared tool; finally names are resolved,
+// argument keys and types repaired, and the remaining prose rebuilt. Everything is reported so
+// the agent loop can journal it. Most replies have no call at all and leave after the first pass.
+import type { LlmToolDefinition } from '../../llm-types';
+import { createLazyBracketIndex } from './bracket-index';
+import { acceptExplicit, buildCalls } from './call-build';
 import { createCallId } from './call-id';
-import { scanTaggedBlocks } from './formats/tagged-blocks';
-import { scanGemma } from './formats/gemma';
-import { scanHarmony } from './formats/harmony';
+import { apertus } from './formats/apertus';
+import { barTokens } from './formats/bar-tokens';
+import { functionary } from './formats/functionary';
+import { gemma } from './formats/gemma';
+import { harmony } from './formats/harmony';
 import { scanLooseJson } from './formats/loose-json';
 import { scanLooseLines } from './formats/loose-lines';
-import { scanDanglingClosers, scanMarkers } from './formats/markers';
-import { scanMistral } from './formats/mistral';
-import { scanReact } from './formats/react';
-import { scanSpecialTokens } from './formats/special-tokens';
-import { scanXmlTags } from './formats/xml-tags';
-import { createToolResolver, type ToolResolver } from './name-resolution';
-import { splitReasoning } from './reasoning';
-import { addNonOverlapping, selectSpans, tidySpans, withoutOverlap } from './span-selection';
+import { scanDanglingClosers, scanMarkers, SPECIAL_TOKENS } from './formats/markers';
+import { mistral } from './formats/mistral';
+import { scanPythonicLists } from './formats/pythonic-lists';
+import { react } from './formats/react';
+import type { FormatScanner, ScanContext } from './formats/scan-context';
+import { taggedBlocks } from './formats/tagged-blocks';
+import { xmlTags } from './formats/xml-tags';
+import { createFinder } from './marker-finder';
+import { anyMarker, createMarkerFinder } from './marker-scan';
+import { toolResolverFor } from './name-resolution';
+import { REASONING_MARKERS, splitReasoning } from './reasoning';
+import { addNonOverlapping, selectSpans, tidySpans } from './span-selection';
 import { removeRegions } from './text-join';
-import type { CallSpan, ExtractOptions, ExtractionRepair, ExtractionStrategy, RawCall, ToolCallExtraction } from './types';
+import type { CallSpan, ExtractOptions, RawCall, ToolCallExtraction } from './types';
+
+const EXPLICIT_SCANNERS: FormatScanner[] = [taggedBlocks, xmlTags, mistral, barTokens, harmony, gemma, react, functionary, apertus];
+const REASONING = new Set(REASONING_MARKERS);
+
+const findMarkers = createMarkerFinder([...REASONING_MARKERS, ...EXPLICIT_SCANNERS.flatMap((s) => s.triggers), ...SPECIAL_TOKENS]);
+
+/** which scanners each marker wakes */
+const SCANNERS_OF = new Map<string, number[]>();
+EXPLICIT_SCANNERS.forEach((scanner, k) => {
+  for (const t of scanner.triggers) SCANNERS_OF.set(t, [...(SCANNERS_OF.get(t) ?? []), k]);
+});
 
 export function extractToolCallsFromContent(
   content: string,
@@ -39,128 +56,117 @@ export function extractToolCallsFromContent(
 }
 
 function extract(content: string, tools: LlmToolDefinition[] | undefined, options: ExtractOptions): ToolCallExtraction {
-  const { visible, thinking } = splitReasoning(content);
-  const resolver = createToolResolver(tools);
-  const hasTools = resolver.tools.length > 0;
-
-  const candidates = [
-    ...scanTaggedBlocks(visible),
-    ...scanXmlTags(visible),
-    ...scanMistral(visible),
-    ...scanSpecialTokens(visible),
-    ...scanHarmony(visible),
-    ...scanGemma(visible),
-    ...scanReact(visible),
-  ];
-  const refused = new Set(candidates.filter((span) => !acceptExplicit(span, resolver)));
-  const explicit = selectSpans(candidates.filter((span) => !refused.has(span)));
-
-  let spans = explicit;
-  if (hasTools) {
-    const index = lazyBracketIndex(visible);
-    const isKnownName = (name: string) => resolver.resolve(name) !== undefined;
-    const isKnown = (call: RawCall) => resolver.resolve(call.name, call.arguments) !== undefined;
-    const loose = selectSpans([...scanLooseJson(visible, index, isKnown), ...scanLooseLines(visible, index, isKnownName, isKnown)]);
-    // a block refused above (cut off, unknown tool) is not re-read as a loose call either
-    spans = addNonOverlapping(spans, withoutOverlap(loose, selectSpans([...refused])));
+  let markers = findMarkers(content);
+  let visible = content;
+  let thinking: string[] = [];
+  if (anyMarker(markers, REASONING)) {
+    const split = splitReasoning(content);
+    thinking = split.thinking;
+    if (split.visible !== content) {
+      visible = split.visible;
+      markers = findMarkers(visible);
+    }
   }
-  spans = addNonOverlapping(spans, selectSpans(scanDanglingClosers(visible, spans)));
-  spans = tidySpans(visible, addNonOverlapping(spans, selectSpans(scanMarkers(visible))));
+  const resolver = toolResolverFor(tools);
+  const hasTools = resolver.tools.length > 0;
+  const ctx: ScanContext = {
+    text: visible,
+    markers,
+    hasTools,
+    isKnownName: hasTools ? (name) => resolver.resolve(name) !== undefined : () => true,
+  };
+
+  const candidates = scanExplicit(ctx);
+  let refused: CallSpan[] = [];
+  let spans = candidates;
+  if (candidates.length) {
+    refused = candidates.filter((span) => !acceptExplicit(span, resolver));
+    const refusedSet = new Set(refused);
+    spans = selectSpans(refused.length ? candidates.filter((span) => !refusedSet.has(span)) : candidates);
+  }
+  if (hasTools) {
+    // what the explicit scanners claimed (or refused) is blanked out, so loose scanners neither
+    // re-read it nor turn a refused block into a loose call
+    const claimed = refused.length ? selectSpans([...spans, ...refused]) : spans;
+    const loose = gapsHold(visible, claimed, LOOSE_STARTS) ? scanLoose(maskRegions(visible, claimed), ctx) : [];
+    if (loose.length) spans = addNonOverlapping(spans, selectSpans(loose));
+  }
+  if (spans.length) spans = addNonOverlapping(spans, selectSpans(scanDanglingClosers(visible, spans)));
+  const tokens = scanMarkers(visible, markers);
+  if (tokens.length) spans = addNonOverlapping(spans, selectSpans(tokens));
+  if (spans.length) spans = tidySpans(visible, spans);
 
   const built = buildCalls(spans, resolver, options.generateId ?? createCallId);
-  const text = removeRegions(visible, spans);
   const result: ToolCallExtraction = {
     calls: built.calls,
-    text,
+    text: removeRegions(visible, spans),
     strategy: built.strategies[0] ?? null,
     strategies: built.strategies,
     repairs: built.repairs,
   };
   if (thinking.length > 0) result.thinking = thinking.join('\n\n');
+  if (built.dropped.length > 0) result.dropped = built.dropped;
   return result;
 }
 
-/**
- * A closed explicit block is a call even with an unknown name (the loop answers "Unknown tool").
- * A block the output cut off (no closing marker) is trusted only when it names a declared tool
- * and carries the arguments that tool requires: otherwise it is probably half a call.
- */
-function acceptExplicit(span: CallSpan, resolver: ToolResolver): boolean {
-  if (span.calls.length === 0 || span.closed || resolver.tools.length === 0) return true;
-  return span.calls.every((call) => {
-    const found = resolver.resolve(call.name, call.arguments);
-    if (!found) return false;
-    const tool = resolver.tool(found.name);
-    const required = tool?.parameters?.required ?? [];
-    const args = normalizeToolArgsWithRepairs(argumentsOf(call, tool), tool).args;
-    return required.every((key) => key in args);
+/** Runs the scanners whose markers occur (or whose own test says so), in their fixed order. */
+function scanExplicit(ctx: ScanContext): CallSpan[] {
+  let wake: boolean[] | undefined;
+  for (const marker of ctx.markers) {
+    for (const k of SCANNERS_OF.get(marker) ?? []) (wake ??= [])[k] = true;
+  }
+  const spans: CallSpan[] = [];
+  EXPLICIT_SCANNERS.forEach((scanner, k) => {
+    if (wake?.[k] || scanner.applies?.(ctx.text)) spans.push(...scanner.scan(ctx));
   });
+  return spans;
 }
 
-interface BuiltCalls {
-  calls: LlmToolCall[];
-  strategies: ExtractionStrategy[];
-  repairs: ExtractionRepair[];
-}
+/** the characters a loose call starts from: a JSON object or list, or a Python argument list */
+const LOOSE_STARTS = ['{', '[', '('];
 
-function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, generateId: () => string): BuiltCalls {
-  const out: BuiltCalls = { calls: [], strategies: [], repairs: [] };
-  const explicitKeys = new Set<string>();
-  for (const span of spans) {
-    for (const raw of span.calls) {
-      const found = resolver.resolve(raw.name, raw.arguments);
-      if (!found && !span.explicit) continue;
-      const name = found?.name ?? raw.name;
-      const tool = found ? resolver.tool(found.name) : undefined;
-      const callIndex = out.calls.length;
-      const repairs: ExtractionRepair[] = [];
-      if (found && found.how !== 'exact') repairs.push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
-      let args = argumentsOf(raw, tool);
-      if (tool) {
-        const normalized = normalizeToolArgsWithRepairs(args, tool);
-        for (const m of normalized.mappings) repairs.push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
-        const coerced = coerceArgsToSchema(normalized.args, tool.parameters);
-        for (const c of coerced.coercions) repairs.push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
-        args = coerced.args;
-      }
-      // a bare JSON echo of a call already made with markers is the same call, not a second one
-      const key = `${name}\u0000${JSON.stringify(args)}`;
-      if (span.explicit) explicitKeys.add(key);
-      else if (explicitKeys.has(key)) continue;
-      out.calls.push({ id: generateId(), name, arguments: args });
-      out.repairs.push(...repairs);
-      if (span.strategy && !out.strategies.includes(span.strategy)) out.strategies.push(span.strategy);
+/** Whether any of `chars` occurs outside the (sorted, non-overlapping) regions. */
+function gapsHold(text: string, regions: readonly CallSpan[], chars: readonly string[]): boolean {
+  const finds = chars.map((c) => createFinder(text, c));
+  let cursor = 0;
+  for (let k = 0; k <= regions.length; k++) {
+    const gapEnd = k < regions.length ? regions[k].start : text.length;
+    for (const find of finds) {
+      const at = find(cursor);
+      if (at !== -1 && at < gapEnd) return true;
     }
+    if (k < regions.length) cursor = Math.max(cursor, regions[k].end);
   }
-  return out;
+  return false;
 }
 
-/** The call's arguments with positional values and plain-text input placed on the tool's parameters. */
-function argumentsOf(raw: RawCall, tool: LlmToolDefinition | undefined): Record<string, unknown> {
-  const args: Record<string, unknown> = { ...raw.arguments };
-  const params = Object.keys(tool?.parameters?.properties ?? {});
-  const positional = raw.positional ?? [];
-  if (positional.length === 1 && isPlainObject(positional[0]) && Object.keys(args).length === 0) {
-    return { ...(positional[0] as Record<string, unknown>) }; // name({"k": "v"})
+/** `text` with the regions replaced by spaces (line breaks kept, so lines stay lines). */
+function maskRegions(text: string, regions: readonly CallSpan[]): string {
+  if (regions.length === 0) return text;
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const r of regions) {
+    const region = text.slice(r.start, r.end);
+    parts.push(text.slice(cursor, r.start), region.includes('\n') ? region.replace(/[^\n]/g, ' ') : ' '.repeat(region.length));
+    cursor = r.end;
   }
-  positional.forEach((value, i) => {
-    const key = params[i] !== undefined && !(params[i] in args) ? params[i] : `arg${i}`;
-    args[key] = value;
-  });
-  if (raw.inputText !== undefined && Object.keys(args).length === 0) {
-    const required = tool?.parameters?.required ?? [];
-    const target = params.length === 1 ? params[0] : required.length === 1 ? required[0] : 'input';
-    args[target] = raw.inputText;
-  }
-  return args;
+  parts.push(text.slice(cursor));
+  return parts.join('');
 }
 
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Calls without markers, each scanner run only when the characters it starts from occur. */
+function scanLoose(text: string, ctx: ScanContext): CallSpan[] {
+  const hasBrace = text.includes('{');
+  const hasBracket = text.includes('[');
+  const hasParen = text.includes('(');
+  if (!hasBrace && !hasBracket && !hasParen) return [];
+  const isKnown = (call: RawCall) => ctx.isKnownName(call.name);
+  const index = createLazyBracketIndex(text);
+  const spans: CallSpan[] = [];
+  if (hasBrace || hasBracket) spans.push(...scanLooseJson(text, index, isKnown));
+  if (hasParen || hasBrace) spans.push(...scanLooseLines(text, index, ctx.isKnownName, isKnown));
+  if (hasParen && hasBracket) spans.push(...scanPythonicLists(text, isKnown));
+  return spans;
 }
 
-/** The index is built on first use: most replies have no braces at all and never need it. */
-function lazyBracketIndex(text: string): BracketIndex {
-  let built: BracketIndex | undefined;
-  return { matchOf: (i: number) => (built ??= buildBracketIndex(text)).matchOf(i) };
-}
+

@@ -33,3 +33,32 @@ export function check(content: string, expected: Expected, tools?: LlmToolDefini
   const got = run(content, tools);
   expect({ calls: got.calls, text: got.text, strategies: got.strategies }).toEqual(expected);
 }
+
+/** Tools for the per-family tables: typed parameters, so schema typing shows. */
+export const FAMILY_TOOLS: LlmToolDefinition[] = [
+  tool('get_weather', { city: { type: 'string' }, days: { type: 'integer' }, unit: { type: 'string' } }, ['city']),
+  tool('search', { query: { type: 'string' }, limit: { type: 'integer' } }, ['query']),
+  tool('write_file', { path: { type: 'string' }, content: { type: 'string' } }, ['path', 'content']),
+  tool('set_flags', { enabled: { type: 'boolean' }, tags: { type: 'array' }, options: { type: 'object' }, ratio: { type: 'number' } }),
+  tool('python', { code: { type: 'string' } }, ['code']),
+];
+
+export type Calls = Array<[string, Record<string, unknown>]>;
+
+/** One row of a family table: what a reply in that format must yield. */
+export interface FamilyCase {
+  calls: Calls;
+  /** the remaining prose, when the row is about it */
+  text?: string;
+  /** names of calls dropped as unknown */
+  dropped?: string[];
+  /** tools to declare instead of FAMILY_TOOLS ([] for none) */
+  tools?: LlmToolDefinition[];
+}
+
+export function checkFamilyCase(content: string, expected: FamilyCase) {
+  const got = run(content, expected.tools ?? FAMILY_TOOLS);
+  expect(got.calls).toEqual(expected.calls);
+  if (expected.text !== undefined) expect(got.text).toBe(expected.text);
+  expect((got.full.dropped ?? []).map((d) => d.name)).toEqual(expected.dropped ?? []);
+}

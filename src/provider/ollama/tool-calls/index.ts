@@ -2,7 +2,7 @@
 export { extractToolCallsFromContent } from './extract-tool-calls';
 export { parsePythonArgs, parsePythonCall, parsePythonCallList } from './python-calls';
 export { stripJsonToolCallArrays } from './strip-json-arrays';
-export { fuzzyMatchToolName, createToolResolver } from './name-resolution';
+export { fuzzyMatchToolName, createToolResolver, toolResolverFor } from './name-resolution';
 export type { NameResolution, ToolResolver } from './name-resolution';
 export { normalizeToolArgs, normalizeToolArgsWithRepairs } from './arg-normalization';
 export type { KeyMapping } from './arg-normalization';
@@ -12,6 +12,7 @@ export { splitReasoning } from './reasoning';
 export type { ReasoningSplit } from './reasoning';
 export { runExtractJsonl } from './extract-jsonl';
 export type {
+  DroppedCall,
   ExtractOptions,
   ExtractionRepair,
   ExtractionStrategy,

@@ -2,7 +2,7 @@
 // many spellings models use for the same thing ("parameters", "args", arguments given as a JSON
 // string, {"function":{…}} / {"type":"function",…} wrappers, {"tool_calls":[…]}, LangChain's
 // {"action","action_input"}), and lists of them.
-import { parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
+import { looksStrict, parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
 import type { RawCall } from './types';
 
 const NAME_KEYS = ['name', 'tool_name', 'function_name', 'tool', 'action', 'function'];
@@ -92,10 +92,88 @@ export function parseJsonSequence(body: string, pos = 0): JsonSequence {
   return { values, end };
 }
 
-/** One JSON (or tolerant) value at `pos`. */
+/** One JSON (or tolerant) value at `pos`: strict JSON goes to the native parser, the rest to ours. */
 export function readJsonValue(text: string, pos: number): { value: unknown; end: number } | undefined {
+  const c = text[pos];
+  if (c === '{' || c === '[') {
+    const close = matchingBracket(text, pos);
+    // brackets that never balance cannot hold a whole value, however tolerant the parser
+    if (close === -1) return undefined;
+    if (looksStrict(text, pos)) {
+      try {
+        return { value: JSON.parse(text.slice(pos, close + 1)), end: close + 1 };
+      } catch {
+        // not strict JSON: the tolerant parser below may still read it
+      }
+    }
+  }
   const r = parseLiteral(text, pos);
   return r.ok ? { value: r.value, end: r.end } : undefined;
+}
+
+/**
+ * Index of the bracket closing the one at `open` (strings in either quote skipped), or -1.
+ * Bracket kinds are not checked: this only finds the extent, the parser judges it.
+ */
+export function matchingBracket(text: string, open: number, limit = text.length): number {
+  let depth = 0;
+  for (let i = open; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      i++;
+      while (i < limit) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i += 2;
+        else if (d === c) break;
+        else i++;
+      }
+    } else if (c === 123 || c === 91) {
+      depth++;
+    } else if (c === 125 || c === 93) {
+      if (--depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+export interface CallList {
+  calls: RawCall[];
+  /** just past the closing bracket, or past the last whole element when the list was cut off */
+  end: number;
+  /** the closing bracket was found */
+  closed: boolean;
+}
+
+/**
+ * A JSON list of calls read element by element, so that one malformed element costs only itself
+ * and its well-formed siblings still count. `toCalls` turns one element into calls (undefined:
+ * not a call). Undefined when no element is a call or the list itself is not a list.
+ */
+export function readCallList(text: string, open: number, toCalls: (value: unknown) => RawCall[] | undefined = callsFromJson): CallList | undefined {
+  const calls: RawCall[] = [];
+  let i = skipSpace(text, open + 1);
+  let end = open + 1;
+  for (;;) {
+    if (i >= text.length) return calls.length ? { calls, end, closed: false } : undefined;
+    if (text[i] === ']') return calls.length ? { calls, end: i + 1, closed: true } : undefined;
+    const elementEnd = text[i] === '{' || text[i] === '[' ? matchingBracket(text, i) : -1;
+    if (elementEnd === -1) {
+      // a scalar element, or the list was cut off inside an element
+      const v = readJsonValue(text, i);
+      if (!v) return calls.length ? { calls, end, closed: false } : undefined;
+      const found = toCalls(v.value);
+      if (found) calls.push(...found);
+      i = v.end;
+    } else {
+      const found = toCalls(readJsonValue(text.slice(i, elementEnd + 1), 0)?.value);
+      if (found) calls.push(...found);
+      i = elementEnd + 1;
+    }
+    end = i;
+    i = skipSpace(text, i);
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+    else if (text[i] !== ']') return calls.length ? { calls, end, closed: false } : undefined;
+  }
 }
 
 /**

@@ -43,12 +43,34 @@ export function parseLiteral(text: string, pos: number, options: LiteralOptions 
 export function parseLooseJson(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    const r = parseLiteral(trimmed, 0);
-    return r.ok && skipSpace(trimmed, r.end) === trimmed.length ? r.value : undefined;
+  if (looksStrict(trimmed, 0)) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      // not strict after all: the tolerant parser below decides
+    }
   }
+  const r = parseLiteral(trimmed, 0);
+  return r.ok && skipSpace(trimmed, r.end) === trimmed.length ? r.value : undefined;
+}
+
+/**
+ * Whether the value at `pos` opens the way strict JSON does (a quoted key, a closing bracket, a
+ * JSON scalar). The native parser is fast but a failure costs an exception, which is slower than
+ * our own parse of a small value: Python dicts, bare keys and plain words go straight to ours.
+ */
+export function looksStrict(text: string, pos: number): boolean {
+  const c = text.charCodeAt(pos);
+  if (c === 123) {
+    const d = text.charCodeAt(skipSpace(text, pos + 1));
+    return d === 34 || d === 125; // {" or {}
+  }
+  if (c === 91) {
+    const d = text.charCodeAt(skipSpace(text, pos + 1));
+    // [" [{ [[ ]  digits, minus, true/false/null
+    return d === 34 || d === 123 || d === 91 || d === 93 || d === 45 || (d >= 48 && d <= 57) || d === 116 || d === 102 || d === 110;
+  }
+  return c === 34 || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110;
 }
 
 /** Reads a quoted string at `pos` (which holds the quote); Python triple quotes included. */

@@ -1,7 +1,9 @@
 // Maps the tool name a model wrote onto a declared tool, most certain rule first: exact →
-// case/separator-insensitive → known namespace prefixes → fuzzy, and fuzzy only when a single
-// tool is clearly meant. Unlike corvid's matcher there is no first-substring-wins and no
-// "has a command key so it is run_command": an unclear name stays unresolved.
+// case/separator-insensitive → known namespace prefixes → near misses (a typo, a plural, the
+// same words reordered), and only when a single tool is clearly meant. A name that is none of
+// these stays unresolved: a call is never run under a guessed name (no first-substring-wins, no
+// "its arguments fit, so it must be that tool"). Resolvers are cached per tool list, since the
+// agent loop passes the same list on every turn.
 import type { LlmToolDefinition } from '../../llm-types';
 import { editDistance, squash, words } from './name-words';
 import type { NameRepairHow } from './types';
@@ -13,7 +15,7 @@ export interface NameResolution {
 
 export interface ToolResolver {
   readonly tools: readonly LlmToolDefinition[];
-  resolve(name: string, args?: Record<string, unknown>): NameResolution | undefined;
+  resolve(name: string): NameResolution | undefined;
   tool(name: string): LlmToolDefinition | undefined;
 }
 
@@ -22,6 +24,8 @@ const KNOWN_PREFIXES = /^(?:functions|function|default_api|tools|tool|api|mcp)(?
 /** separators that end a namespace: `filesystem.read_file`, `mcp__fs__read_file`, `fs:read_file` */
 const NAMESPACE_SEPARATOR = /(?:\.|::?|\/|__)/g;
 const MAX_FUZZY_LENGTH = 100;
+/** names a model invents are remembered per resolver; past this many the memory starts over */
+const MAX_CACHED_NAMES = 2048;
 
 export function createToolResolver(tools: readonly LlmToolDefinition[] | undefined): ToolResolver {
   const list = (tools ?? []).filter((t) => t && typeof t.name === 'string' && t.name !== '');
@@ -33,35 +37,34 @@ export function createToolResolver(tools: readonly LlmToolDefinition[] | undefin
   }
   const cache = new Map<string, NameResolution | undefined>();
   // per-tool forms used by the fuzzy rules, computed once and only if a name gets that far
-  let formsCache: Array<{ tool: LlmToolDefinition; squashed: string; sortedWords: string; words: Set<string> }> | undefined;
+  let formsCache: Array<{ tool: LlmToolDefinition; squashed: string; sortedWords: string }> | undefined;
   const toolForms = () =>
-    (formsCache ??= list.map((t) => {
-      const w = words(t.name);
-      return { tool: t, squashed: squash(t.name), sortedWords: [...w].sort().join(' '), words: new Set(w) };
-    }));
+    (formsCache ??= list.map((t) => ({ tool: t, squashed: squash(t.name), sortedWords: words(t.name).sort().join(' ') })));
 
   const loose = (name: string): string | undefined => {
     if (byName.has(name)) return name;
     return bySquash.get(squash(name)) ?? undefined;
   };
 
-  const resolve = (rawName: string, args?: Record<string, unknown>): NameResolution | undefined => {
-    const name = typeof rawName === 'string' ? rawName.trim() : '';
-    if (name === '' || list.length === 0) return undefined;
-    const cacheKey = args ? undefined : name;
-    if (cacheKey !== undefined && cache.has(cacheKey)) return cache.get(cacheKey);
-    const found = resolveUncached(name, args);
-    if (cacheKey !== undefined) cache.set(cacheKey, found);
+  const resolve = (rawName: string): NameResolution | undefined => {
+    if (typeof rawName !== 'string' || list.length === 0) return undefined;
+    const exact = byName.get(rawName);
+    if (exact) return { name: exact.name, how: 'exact' };
+    if (cache.has(rawName)) return cache.get(rawName);
+    const name = rawName.trim();
+    const found = name === '' ? undefined : resolveUncached(name);
+    if (cache.size >= MAX_CACHED_NAMES) cache.clear();
+    cache.set(rawName, found);
     return found;
   };
 
-  const resolveUncached = (name: string, args?: Record<string, unknown>): NameResolution | undefined => {
+  const resolveUncached = (name: string): NameResolution | undefined => {
     if (byName.has(name)) return { name, how: 'exact' };
     const insensitive = loose(name);
     if (insensitive) return { name: insensitive, how: 'case' };
     const prefixed = resolvePrefixed(name);
     if (prefixed) return { name: prefixed, how: 'prefix' };
-    const fuzzy = resolveFuzzy(name, args);
+    const fuzzy = resolveFuzzy(name);
     return fuzzy ? { name: fuzzy, how: 'fuzzy' } : undefined;
   };
 
@@ -100,7 +103,7 @@ export function createToolResolver(tools: readonly LlmToolDefinition[] | undefin
     return undefined;
   };
 
-  const resolveFuzzy = (name: string, args?: Record<string, unknown>): string | undefined => {
+  const resolveFuzzy = (name: string): string | undefined => {
     const key = squash(name);
     if (key.length < 4 || name.length > MAX_FUZZY_LENGTH) return undefined;
     // a typo or a plural: one edit on a short name, two on a long one, and only one tool that close
@@ -121,39 +124,41 @@ export function createToolResolver(tools: readonly LlmToolDefinition[] | undefin
     if (best.length === 1) return best[0];
     if (best.length > 1) return undefined; // two tools equally close: not confident
     // the same words in another order: file_read → read_file
-    const nameWords = words(name);
-    const sorted = [...nameWords].sort().join(' ');
+    const sorted = words(name).sort().join(' ');
     const reordered = forms.filter((f) => f.sortedWords === sorted);
-    if (reordered.length === 1) return reordered[0].tool.name;
-    // a shortened or lengthened name (weather → get_weather) counts only when the arguments fit
-    // that tool's parameters and no other tool's
-    const argKeys = args ? Object.keys(args) : [];
-    if (argKeys.length === 0) return undefined;
-    const candidates = forms.filter((f) => {
-      const related = nameWords.every((w) => f.words.has(w)) || [...f.words].every((w) => nameWords.includes(w));
-      return related && argsFit(argKeys, f.tool);
-    });
-    return candidates.length === 1 ? candidates[0].tool.name : undefined;
+    return reordered.length === 1 ? reordered[0].tool.name : undefined;
   };
 
   return { tools: list, resolve, tool: (n: string) => byName.get(n) };
 }
 
-function argsFit(keys: string[], tool: LlmToolDefinition): boolean {
-  const props = tool.parameters?.properties;
-  if (!props) return false;
-  const known = new Set(Object.keys(props).map(squash));
-  return keys.every((k) => known.has(squash(k)));
+const EMPTY_RESOLVER = createToolResolver([]);
+const resolverCache = new WeakMap<readonly LlmToolDefinition[], { members: LlmToolDefinition[]; resolver: ToolResolver }>();
+
+/**
+ * The resolver for a tool list, built once per list. A list that was changed in place since
+ * (a tool added, removed or replaced) gets a fresh one.
+ */
+export function toolResolverFor(tools: readonly LlmToolDefinition[] | undefined): ToolResolver {
+  if (!Array.isArray(tools) || tools.length === 0) return EMPTY_RESOLVER;
+  const hit = resolverCache.get(tools);
+  if (hit && hit.members.length === tools.length && hit.members.every((t, i) => t === tools[i])) return hit.resolver;
+  const resolver = createToolResolver(tools);
+  resolverCache.set(tools, { members: [...tools], resolver });
+  return resolver;
 }
 
-/** The declared tool a model most likely meant by `name`, or undefined when none clearly is. */
+/**
+ * The declared tool a model meant by `name`, or undefined when none clearly is. `args` is
+ * accepted for compatibility and not used: arguments that happen to fit a tool do not name it.
+ */
 export function fuzzyMatchToolName(
   name: string,
-  args: Record<string, unknown> | undefined,
+  _args: Record<string, unknown> | undefined,
   tools: readonly LlmToolDefinition[],
 ): string | undefined {
   try {
-    return createToolResolver(tools).resolve(name, args)?.name;
+    return toolResolverFor(tools).resolve(name)?.name;
   } catch {
     return undefined;
   }

@@ -48,7 +48,8 @@ export function parsePythonCall(
 
 /**
  * Reads one or more calls at `pos`: a bracketed list `[a(), b()]`, or calls separated by commas,
- * semicolons or line breaks. Stops before anything that is not a call.
+ * semicolons or line breaks. Stops before anything that is not a call. In a bracketed list a
+ * malformed call (`b(x=)`) is skipped and the calls around it still count.
  */
 export function parsePythonCallList(
   text: string,
@@ -62,9 +63,14 @@ export function parsePythonCallList(
   for (;;) {
     i = skipSpace(text, i);
     const call = parsePythonCall(text, i, progress);
-    if (!call) break;
-    calls.push(call);
-    i = skipSpace(text, call.end);
+    if (call) {
+      calls.push(call);
+      i = skipSpace(text, call.end);
+    } else {
+      const skipped = bracketed ? endOfMalformedCall(text, i, progress) : -1;
+      if (skipped === -1) break;
+      i = skipSpace(text, skipped);
+    }
     if (text[i] === ',' || text[i] === ';') i++;
   }
   if (calls.length === 0) return undefined;
@@ -73,6 +79,30 @@ export function parsePythonCallList(
     return { calls, end: i + 1 };
   }
   return { calls, end: calls[calls.length - 1].end };
+}
+
+/** Just past the closing parenthesis of a `name(…)` that did not parse, or -1. */
+function endOfMalformedCall(text: string, pos: number, progress?: ParseProgress): number {
+  CALL_NAME.lastIndex = pos;
+  const m = CALL_NAME.exec(text);
+  if (!m) return -1;
+  let i = skipSpace(text, pos + m[0].length);
+  if (text[i] !== '(') return -1;
+  let depth = 0;
+  let end = -1;
+  for (; i < text.length && end === -1; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      for (i++; i < text.length && text[i] !== c && text[i] !== '\n'; i += text[i] === '\\' ? 2 : 1);
+    } else if (c === '(' || c === '[' || c === '{') {
+      depth++;
+    } else if ((c === ')' || c === ']' || c === '}') && --depth === 0) {
+      end = c === ')' ? i + 1 : -2;
+    }
+  }
+  // what was scanned is never scanned again, whether or not it closed
+  reached(progress, end >= 0 ? end : i);
+  return end >= 0 ? end : -1;
 }
 
 interface ArgumentList {

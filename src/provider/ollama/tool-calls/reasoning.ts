@@ -1,7 +1,9 @@
 // Separates reasoning from the answer before any call is looked for: a model that drafts a call
 // while thinking ("maybe <tool_call>{…}</tool_call>?") has not made it. Handles <think> blocks
 // (also when the prompt opened the block, so only `…</think>` appears, and when the output ends
-// inside one), gpt-oss's analysis channel and Gemma 4's thought channel.
+// inside one), Seed-OSS's <seed:think>, Apertus's inner channel, gpt-oss's analysis channel and
+// Gemma 4's thought channel. A harmony analysis message addressed to a tool is a call, not
+// reasoning, and is left in place.
 import { createFinder, type MarkerFinder } from './marker-finder';
 import { joinPieces } from './text-join';
 
@@ -18,16 +20,36 @@ interface ReasoningBlock {
   close: string[];
   /** whether the closing marker is part of the block (harmony's <|start|> begins the next message) */
   consumeClose: boolean[];
+  /** written as ordinary tags, so an unclosed one in mid-answer is more likely prose about the tag */
+  textual?: boolean;
+  harmony?: boolean;
 }
 
 const HARMONY_ENDS = ['<|end|>', '<|start|>', '<|channel|>', '<|return|>', '<|call|>'];
+const HARMONY_ANALYSIS = '<|channel|>analysis<|message|>';
 
 const BLOCKS: ReasoningBlock[] = [
-  { open: '<think>', close: ['</think>'], consumeClose: [true] },
-  { open: '<thinking>', close: ['</thinking>'], consumeClose: [true] },
-  { open: '◁think▷', close: ['◁/think▷'], consumeClose: [true] },
+  { open: '<think>', close: ['</think>'], consumeClose: [true], textual: true },
+  { open: '<thinking>', close: ['</thinking>'], consumeClose: [true], textual: true },
+  { open: '◁think▷', close: ['◁/think▷'], consumeClose: [true], textual: true },
+  { open: '<seed:think>', close: ['</seed:think>'], consumeClose: [true] },
+  { open: '<|inner_prefix|>', close: ['<|inner_suffix|>'], consumeClose: [true] },
   { open: '<|channel>thought', close: ['<channel|>'], consumeClose: [true] },
-  { open: '<|channel|>analysis<|message|>', close: HARMONY_ENDS, consumeClose: [true, false, false, true, true] },
+  { open: HARMONY_ANALYSIS, close: HARMONY_ENDS, consumeClose: [true, false, false, true, true], harmony: true },
+];
+
+/** Closers that, alone at the start, mean the prompt opened the block. */
+const LONE_CLOSERS: Array<[closer: string, opener: string]> = [
+  ['</think>', '<think>'],
+  ['</thinking>', '<thinking>'],
+  ['◁/think▷', '◁think▷'],
+  ['</seed:think>', '<seed:think>'],
+  ['<|inner_suffix|>', '<|inner_prefix|>'],
+];
+
+/** Every literal whose presence means there may be reasoning to take out. */
+export const REASONING_MARKERS = [
+  ...new Set([...BLOCKS.map((b) => b.open.replace(/analysis<\|message\|>$/, '')), ...LONE_CLOSERS.map(([c]) => c)]),
 ];
 
 export function splitReasoning(content: string): ReasoningSplit {
@@ -35,10 +57,8 @@ export function splitReasoning(content: string): ReasoningSplit {
   const pieces: string[] = [];
   let cursor = 0;
 
-  // the prompt may have opened the block: "reasoning…</think>answer"
-  for (const closer of ['</think>', '</thinking>', '◁/think▷']) {
+  for (const [closer, opener] of LONE_CLOSERS) {
     const at = content.indexOf(closer);
-    const opener = closer.replace('/', '');
     if (at !== -1 && !content.slice(0, at).includes(opener)) {
       thinking.push(content.slice(0, at).trim());
       cursor = at + closer.length;
@@ -48,11 +68,12 @@ export function splitReasoning(content: string): ReasoningSplit {
 
   const opens = BLOCKS.map((b) => createFinder(content, b.open));
   const closes = BLOCKS.map((b) => b.close.map((c) => createFinder(content, c)));
+  let searchFrom = cursor;
   for (;;) {
     let which = -1;
     let at = -1;
     opens.forEach((find, k) => {
-      const i = find(cursor);
+      const i = find(searchFrom);
       if (i !== -1 && (at === -1 || i < at)) {
         at = i;
         which = k;
@@ -60,23 +81,42 @@ export function splitReasoning(content: string): ReasoningSplit {
     });
     if (which === -1) break;
     const block = BLOCKS[which];
-    const bodyStart = at + block.open.length;
-    // an unclosed block is reasoning to the end only when it leads the output; in mid-answer an
-    // unclosed <think> is more likely prose about the tag
-    const { end, bodyEnd } = findClose(closes[which], block, bodyStart, content.length);
-    if (bodyEnd === content.length && end === content.length && content.slice(cursor, at).trim() !== '' && which < 3) {
-      break;
-    }
     let blockStart = at;
-    // harmony headers may carry the role first: <|start|>assistant<|channel|>analysis…
-    const prefix = '<|start|>assistant';
-    if (which === 4 && content.startsWith(prefix, at - prefix.length)) blockStart = at - prefix.length;
+    if (block.harmony) {
+      const header = harmonyHeaderStart(content, at, cursor);
+      if (header.addressed) {
+        // an analysis message with a recipient is a tool call (gpt-oss may call from analysis)
+        searchFrom = at + block.open.length;
+        continue;
+      }
+      blockStart = header.start;
+    }
+    const bodyStart = at + block.open.length;
+    const { end, bodyEnd } = findClose(closes[which], block, bodyStart, content.length);
+    // an unclosed block is reasoning to the end only when it leads the output
+    if (block.textual && bodyEnd === content.length && end === content.length && content.slice(cursor, at).trim() !== '') break;
     pieces.push(content.slice(cursor, blockStart));
     thinking.push(content.slice(bodyStart, bodyEnd).trim());
     cursor = end;
+    searchFrom = end;
   }
   pieces.push(content.slice(cursor));
-  return { visible: cursor === 0 ? content : joinPieces(pieces), thinking: thinking.filter((t) => t !== '') };
+  return { visible: cursor === 0 && pieces.length === 1 ? content : joinPieces(pieces), thinking: thinking.filter((t) => t !== '') };
+}
+
+/**
+ * Where the harmony message holding the channel marker at `at` begins (its `<|start|>role`, or
+ * a role-position recipient the reply opened with), and whether it is addressed to a recipient.
+ */
+function harmonyHeaderStart(content: string, at: number, floor: number): { start: number; addressed: boolean } {
+  const lookFrom = Math.max(floor, at - 256);
+  const before = content.slice(lookFrom, at);
+  const startAt = before.lastIndexOf('<|start|>');
+  const lastEnd = Math.max(before.lastIndexOf('<|end|>'), before.lastIndexOf('<|call|>'), before.lastIndexOf('<|return|>'));
+  const head = startAt !== -1 && startAt > lastEnd ? before.slice(startAt) : before.slice(lastEnd === -1 ? 0 : lastEnd);
+  if (/(?:^|[\s>])to=\S/.test(head)) return { start: at, addressed: true };
+  if (startAt !== -1 && startAt > lastEnd && /^<\|start\|>assistant\s*$/.test(head)) return { start: lookFrom + startAt, addressed: false };
+  return { start: at, addressed: false };
 }
 
 function findClose(

@@ -6,7 +6,7 @@ import type { CallSpan } from './types';
 
 /** Non-overlapping spans, earliest first; at equal starts the longer one. */
 export function selectSpans(spans: readonly CallSpan[]): CallSpan[] {
-  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const sorted = isSorted(spans) ? spans : [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
   const out: CallSpan[] = [];
   let lastEnd = -1;
   for (const s of sorted) {
@@ -17,6 +17,15 @@ export function selectSpans(spans: readonly CallSpan[]): CallSpan[] {
     }
   }
   return out;
+}
+
+function isSorted(spans: readonly CallSpan[]): boolean {
+  for (let k = 1; k < spans.length; k++) {
+    const a = spans[k - 1];
+    const b = spans[k];
+    if (a.start > b.start || (a.start === b.start && a.end < b.end)) return false;
+  }
+  return true;
 }
 
 /** `base` plus the spans of `extra` that overlap none of `base` (both sorted, non-overlapping). */
@@ -42,10 +51,11 @@ export function withoutOverlap(spans: readonly CallSpan[], blockers: readonly Ca
 const FENCE_OPEN = /^[ \t]*```[\w+-]*[ \t]*$/;
 const LOOK_LIMIT = 200;
 
-/** Grows call spans over a ``` fence around them and over stray closing brackets after them. */
+/** Grows call spans over a ``` fence around them and over stray closing brackets after them (in place). */
 export function tidySpans(text: string, spans: CallSpan[]): CallSpan[] {
-  const out = spans.map((s) => ({ ...s }));
-  for (let g = 0; g < out.length; g++) {
+  const out = spans;
+  const fences = text.includes('```');
+  for (let g = 0; fences && g < out.length; g++) {
     if (out[g].calls.length === 0) continue;
     // a group: call spans separated only by whitespace or commas
     let last = g;

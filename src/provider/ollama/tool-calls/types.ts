@@ -10,10 +10,13 @@ export type ExtractionStrategy =
   | 'mistral' // [TOOL_CALLS][…] and [TOOL_CALLS]name[ARGS]{…}
   | 'python_tag' // <|python_tag|>f(x=1) or JSON (Llama 3.x)
   | 'pythonic' // [f(a=1), g(b="x")] (Llama 3.2/4, LFM2, Olmo 3)
-  | 'deepseek' // <｜tool▁call▁begin｜>…<｜tool▁sep｜>… (DeepSeek R1 / V3)
+  | 'deepseek' // <｜tool▁call▁begin｜>…<｜tool▁sep｜>… (DeepSeek R1 / V3 / V3.1)
+  | 'step3' // <｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=…> (Step-3)
   | 'kimi' // <|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…} (Kimi K2)
   | 'harmony' // <|channel|>commentary to=functions.name<|message|>{…} (gpt-oss)
   | 'gemma' // <|tool_call>call:name{…}<tool_call|> (Gemma 4) and <start_function_call> (FunctionGemma)
+  | 'apertus' // <|tools_prefix|>[{"name": {…}}]<|tools_suffix|> (Apertus)
+  | 'functionary' // >>>name\n{…} (Functionary v3.2)
   | 'react' // Action: name / Action Input: {…}
   | 'json' // bare {"name":…,"arguments":…} objects and arrays
   | 'fenced_json' // the same inside a ``` fence
@@ -27,6 +30,16 @@ export type ExtractionRepair =
   | { kind: 'tool_args_normalized'; callIndex: number; from: string; to: string }
   | { kind: 'arg_coerced'; callIndex: number; key: string; from: string; to: string };
 
+/** A call the model wrote that was not returned, and why. */
+export interface DroppedCall {
+  /** the name as written */
+  name: string;
+  arguments: Record<string, unknown>;
+  strategy: ExtractionStrategy | null;
+  /** unknown_tool: tools were declared and the name matches none of them, not even closely */
+  reason: 'unknown_tool';
+}
+
 export interface ToolCallExtraction {
   calls: LlmToolCall[];
   /** the content with calls, their markers and reasoning removed */
@@ -38,6 +51,8 @@ export interface ToolCallExtraction {
   repairs: ExtractionRepair[];
   /** reasoning written in <think>…</think> (or a model's own channel); never a source of calls */
   thinking?: string;
+  /** calls written with explicit markers but not returned (present only when there were some) */
+  dropped?: DroppedCall[];
 }
 
 export interface ExtractOptions {
@@ -53,6 +68,12 @@ export interface RawCall {
   positional?: unknown[];
   /** a non-JSON argument text (ReAct "Action Input: some text"), mapped once the tool is known */
   inputText?: string;
+  /**
+   * How the format writes argument values as text, when it does: `decode` (GLM) — a value is
+   * JSON unless the schema says string; `null` (Qwen3-Coder, Seed-OSS, MiniMax) — the word null
+   * is null. Other text values stay strings until the schema types them.
+   */
+  textValues?: 'decode' | 'null';
 }
 
 /**

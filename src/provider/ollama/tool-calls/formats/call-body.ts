@@ -1,12 +1,13 @@
 // What can stand inside a call wrapper (<tool_call>, <|python_tag|>, <function_calls>, …): JSON
-// call objects or arrays, Python-style calls, <function=…> or <invoke> XML, GLM's name +
+// call objects or arrays, Python-style calls, <function=…> or <invoke>-style XML, GLM's name +
 // <arg_key>/<arg_value> pairs, or a name followed by JSON. The body decides the format, the
-// wrapper only says "this is a call".
-import { callsFromJson, closeOpenJson, readJsonValue } from '../json-calls';
+// wrapper only says "this is a call". In a list, a malformed element does not sink the others.
+import { callsFromJson, closeOpenJson, readCallList, readJsonValue } from '../json-calls';
 import { skipSpace } from '../literal-parser';
 import { parsePythonCallList } from '../python-calls';
 import type { RawCall } from '../types';
-import { parseInvokes, parseNameBody, parseXmlFunctions, type BodyParse } from './xml-bodies';
+import { isInvokeStart, parseInvokes } from './invoke-bodies';
+import { parseNameBody, parseXmlFunctions, type BodyParse } from './xml-bodies';
 
 export type BodyKind = 'json' | 'pythonic' | 'xml_function' | 'xml_invoke' | 'arg_key_value';
 
@@ -78,13 +79,13 @@ function parseBody(region: string, i: number): (BodyParse & { kind: BodyKind }) 
     const r = parseXmlFunctions(region, i);
     return r && { ...r, kind: 'xml_function' };
   }
-  if (region.startsWith('<invoke', i)) {
+  if (isInvokeStart(region, i)) {
     const r = parseInvokes(region, i);
-    return r && { ...r, kind: 'xml_invoke' };
+    return r && { ...r, kind: region.startsWith('<function', i) ? 'xml_function' : 'xml_invoke' };
   }
   const r = parseNameBody(region, i);
   if (!r) return undefined;
-  const jsonArgs = r.complete && !region.startsWith('<arg_key>', skipSpace(region, i + r.calls[0].name.length));
+  const jsonArgs = r.complete && r.calls[0].textValues !== 'decode';
   return { ...r, kind: jsonArgs ? 'json' : 'arg_key_value' };
 }
 
@@ -93,16 +94,28 @@ function parseJsonCalls(region: string, start: number): (BodyParse & { kind: Bod
   const calls: RawCall[] = [];
   let i = start;
   let end = start;
+  let complete = true;
   while (region[i] === '{' || region[i] === '[') {
-    const v = readJsonValue(region, i);
-    const found = v && callsFromJson(v.value);
-    if (!v || !found) break;
-    calls.push(...found);
-    end = v.end;
+    if (region[i] === '[') {
+      const list = readCallList(region, i);
+      if (!list) break;
+      calls.push(...list.calls);
+      end = list.end;
+      if (!list.closed) {
+        complete = false;
+        break;
+      }
+    } else {
+      const v = readJsonValue(region, i);
+      const found = v && callsFromJson(v.value);
+      if (!v || !found) break;
+      calls.push(...found);
+      end = v.end;
+    }
     i = skipSpace(region, end);
     if (region[i] === ',' || region[i] === ';') i = skipSpace(region, i + 1);
   }
-  return calls.length ? { calls, end, complete: true, kind: 'json' } : undefined;
+  return calls.length ? { calls, end, complete, kind: 'json' } : undefined;
 }
 
 /** A JSON body one or two closing brackets short of whole, inside a block its closing tag ends. */

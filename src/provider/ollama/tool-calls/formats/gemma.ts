@@ -5,6 +5,7 @@
 import { parseLiteral, skipSpace } from '../literal-parser';
 import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
+import type { FormatScanner, ScanContext } from './scan-context';
 
 interface GemmaStyle {
   open: string;
@@ -18,9 +19,13 @@ const STYLES: GemmaStyle[] = [
 ];
 const CALL = /\s*(?:call:)?([^\s{}<>()[\],:"']+)\s*(?=\{)/y;
 
-export function scanGemma(text: string): CallSpan[] {
+export const gemma: FormatScanner = { triggers: STYLES.map((s) => s.open), scan: scanGemma };
+
+function scanGemma(ctx: ScanContext): CallSpan[] {
+  const { text } = ctx;
   const spans: CallSpan[] = [];
   for (const style of STYLES) {
+    if (!ctx.markers.has(style.open)) continue;
     const nextOpen = createFinder(text, style.open);
     let at = nextOpen(0);
     while (at !== -1) {

@@ -1,17 +1,30 @@
-// gpt-oss's harmony format: messages `[<|start|>role]<|channel|>name [to=recipient]
-// [<|constrain|>json]<|message|>body<|end|>|<|call|>|<|return|>`. A message with a recipient is a
-// call (`to=functions.get_weather` → get_weather, body = JSON arguments); any other message keeps
-// its body as text and loses its headers. Analysis messages were taken out as reasoning already.
+// gpt-oss's harmony format: messages `[<|start|>role [to=recipient]]<|channel|>channel
+// [to=recipient] [<|constrain|>]type<|message|>body<|end|>|<|call|>|<|return|>`. The recipient may
+// stand in the role part (also at the very start of a reply whose prompt ended with
+// `<|start|>assistant`) or after the channel name, on the commentary or the analysis channel. A
+// message to `functions.x` (or to another tool, not to a role) is a call to x with JSON arguments;
+// a tool's own message (`<|start|>functions.x to=assistant`) is not. Any other message keeps its
+// body as text and loses its headers. Unaddressed analysis was taken out as reasoning already.
 import { readJsonValue } from '../json-calls';
 import { skipSpace } from '../literal-parser';
 import { findFirst, finders } from '../marker-finder';
 import type { CallSpan } from '../types';
+import type { FormatScanner, ScanContext } from './scan-context';
 
 const START = '<|start|>';
 const CHANNEL = '<|channel|>';
 const MESSAGE = '<|message|>';
 const CONSTRAIN = '<|constrain|>';
 const TERMINATORS = ['<|end|>', '<|call|>', '<|return|>'];
+const ROLES = new Set(['assistant', 'user', 'system', 'developer']);
+/** a recipient written in the role part before the first token of the reply */
+const LEADING_RECIPIENT = /^\s*(?:assistant)?\s*to=[^\s<]+\s*$/;
+const MAX_LEADING = 256;
+
+export const harmony: FormatScanner = {
+  triggers: [MESSAGE],
+  scan: scanHarmony,
+};
 
 interface OpenMessage {
   headerStart: number;
@@ -19,12 +32,13 @@ interface OpenMessage {
   bodyStart: number;
 }
 
-export function scanHarmony(text: string): CallSpan[] {
-  if (!text.includes(MESSAGE)) return [];
+function scanHarmony(ctx: ScanContext): CallSpan[] {
+  const { text } = ctx;
   const spans: CallSpan[] = [];
   const tokens = finders(text, [START, CHANNEL, MESSAGE, CONSTRAIN, ...TERMINATORS]);
   let pos = 0;
   let headerStart = -1;
+  let lastEnd = 0;
   let open: OpenMessage | undefined;
   for (;;) {
     const t = findFirst(tokens, pos);
@@ -35,17 +49,21 @@ export function scanHarmony(text: string): CallSpan[] {
       if (terminates || t.marker === START || t.marker === CHANNEL) {
         spans.push(finish(text, open, t.at, terminates ? pos : t.at, true));
         open = undefined;
+        lastEnd = terminates ? pos : t.at;
         headerStart = terminates ? -1 : t.at;
       }
       continue;
     }
     if (t.marker === MESSAGE) {
-      const hs = headerStart === -1 ? t.at : headerStart;
+      let hs = headerStart === -1 ? t.at : headerStart;
+      // ` to=functions.x<|channel|>…`: the recipient came before the first token
+      if (hs > lastEnd && hs - lastEnd <= MAX_LEADING && LEADING_RECIPIENT.test(text.slice(lastEnd, hs))) hs = lastEnd;
       open = { headerStart: hs, header: text.slice(hs, t.at), bodyStart: pos };
       headerStart = -1;
     } else if (terminates) {
       spans.push({ start: t.at, end: pos, strategy: null, calls: [], explicit: true, closed: true });
       headerStart = -1;
+      lastEnd = pos;
     } else if (headerStart === -1) {
       headerStart = t.at;
     }
@@ -54,11 +72,25 @@ export function scanHarmony(text: string): CallSpan[] {
   return spans;
 }
 
+/** The tool a header addresses, or undefined for a message to a role or to nobody. */
+function recipientOf(header: string): string | undefined {
+  const m = /(?:^|[\s>])to=([^\s<]+)/.exec(header);
+  if (!m) return undefined;
+  const recipient = m[1];
+  if (recipient.startsWith('functions.')) return recipient.slice('functions.'.length) || undefined;
+  return ROLES.has(recipient.toLowerCase()) ? undefined : recipient;
+}
+
+/** The role a <|start|> header names: a message written by a tool is a result, not a call. */
+function roleOf(header: string): string | undefined {
+  return /^<\|start\|>\s*([^\s<]+)/.exec(header)?.[1];
+}
+
 function finish(text: string, msg: OpenMessage, bodyEnd: number, end: number, closed: boolean): CallSpan {
   const body = text.slice(msg.bodyStart, bodyEnd);
-  const recipient = /to=([^\s<]+)/.exec(msg.header)?.[1];
-  if (recipient) {
-    const name = recipient.replace(/^functions\./, '');
+  const role = roleOf(msg.header);
+  const name = role === undefined || role === 'assistant' ? recipientOf(msg.header) : undefined;
+  if (name) {
     const i = skipSpace(body, 0);
     if (i === body.length) {
       return { start: msg.headerStart, end, strategy: 'harmony', calls: [{ name, arguments: {} }], explicit: true, closed };

@@ -4,21 +4,27 @@
 // Balanced spans come from the bracket index; a total parse budget keeps adversarial nesting
 // (an invalid value inside an invalid value inside …) linear.
 import type { BracketIndex } from '../bracket-index';
-import { callsFromJson } from '../json-calls';
+import { callsFromJson, readCallList } from '../json-calls';
 import { parseLooseJson, skipSpace } from '../literal-parser';
+import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
-/** the start of something that could be a call object or a list of them */
+/** the start of something that could be a call object */
 const OBJECT_START = /\{\s*(?:["']|[\p{L}_$][\p{L}\p{N}_$]*\s*:)/uy;
-const LIST_START = /\[\s*[{[]/y;
 
 export function scanLooseJson(text: string, index: BracketIndex, isKnown: (call: RawCall) => boolean): CallSpan[] {
   const spans: CallSpan[] = [];
   let budget = 8 * text.length + 262144;
+  const nextCurly = createFinder(text, '{');
+  const nextSquare = createFinder(text, '[');
   let i = 0;
-  while (i < text.length) {
+  while (i < text.length && budget > 0) {
+    const curly = nextCurly(i);
+    const square = nextSquare(i);
+    if (curly === -1 && square === -1) break;
+    i = curly === -1 ? square : square === -1 ? curly : Math.min(curly, square);
     const c = text[i];
-    if ((c !== '{' && c !== '[') || !looksLikeCallStart(text, i) || budget <= 0) {
+    if (!looksLikeCallStart(text, i)) {
       i++;
       continue;
     }
@@ -36,7 +42,15 @@ export function scanLooseJson(text: string, index: BracketIndex, isKnown: (call:
     budget -= close + 1 - i;
     const value = parseLooseJson(text.slice(i, close + 1));
     if (value === undefined) {
-      i++; // not JSON as a whole: a call may still sit inside
+      // a list of calls with one malformed element still holds its well-formed siblings
+      const list = c === '[' ? readCallList(text.slice(i, close + 1), 0) : undefined;
+      const listed = list?.closed ? list.calls.filter(isKnown) : [];
+      if (listed.length > 0 && listed.length === list?.calls.length) {
+        spans.push({ start: i, end: close + 1, strategy: 'json', calls: listed, explicit: false, closed: true });
+        i = close + 1;
+      } else {
+        i++; // not JSON as a whole: a call may still sit inside
+      }
       continue;
     }
     const calls = callsFromJson(value)?.filter(isKnown);
@@ -46,10 +60,11 @@ export function scanLooseJson(text: string, index: BracketIndex, isKnown: (call:
   return spans;
 }
 
+/** `{"…` or `{key:` opens a call object; `[{` a list of them (a list of lists is not a call list). */
 function looksLikeCallStart(text: string, i: number): boolean {
-  const re = text[i] === '{' ? OBJECT_START : LIST_START;
-  re.lastIndex = i;
-  return re.test(text);
+  if (text[i] === '[') return text[skipSpace(text, i + 1)] === '{';
+  OBJECT_START.lastIndex = i;
+  return OBJECT_START.test(text);
 }
 
 /** `[{…}, {…}` with the closing bracket cut off: the whole elements still count. */

@@ -4,25 +4,26 @@
 // follows a call, since a reply about markup may mention `</tool_call>` on purpose, and a broken
 // block that stays in the text should stay whole. They yield nothing.
 import { createFinder } from '../marker-finder';
+import type { MarkerSet } from '../marker-scan';
 import type { CallSpan } from '../types';
 
-const SPECIAL_TOKENS = [
+export const SPECIAL_TOKENS = [
   '<|eot_id|>',
   '<|eom_id|>',
   '<|im_end|>',
   '<|endoftext|>',
   '<|end▁of▁sentence|>',
   '<｜end▁of▁sentence｜>',
-  '<|tool▁calls▁begin|>',
-  '<|tool▁calls▁end|>',
-  '<｜tool▁calls▁begin｜>',
-  '<｜tool▁calls▁end｜>',
   '<|tool_calls_section_begin|>',
   '<|tool_calls_section_end|>',
   '<|tool_call_end|>',
   '<|/tool_call|>',
   '[/TOOL_CALLS]',
   '<|python_end|>',
+  '<seed:eos>', // Seed-OSS
+  '[e~[', // MiniMax
+  '<|assistant_end|>', // Apertus
+  '<|observation|>', // GLM, after its calls
 ];
 const CALL_CLOSING_TAGS = [
   '</tool_call>',
@@ -31,12 +32,16 @@ const CALL_CLOSING_TAGS = [
   '</minimax:tool_call>',
   '</seed:tool_call>',
   '</TOOLCALL>',
+  '</steptml:toolcall>',
+  '</longcat_tool_call>',
+  '</｜DSML｜function_calls>',
   '[END_TOOL_REQUEST]',
 ];
 
-export function scanMarkers(text: string): CallSpan[] {
+export function scanMarkers(text: string, markers: MarkerSet): CallSpan[] {
   const spans: CallSpan[] = [];
   for (const marker of SPECIAL_TOKENS) {
+    if (!markers.has(marker)) continue;
     const next = createFinder(text, marker);
     for (let at = next(0); at !== -1; at = next(at + marker.length)) spans.push(markerSpan(at, at + marker.length));
   }
@@ -50,6 +55,7 @@ export function scanDanglingClosers(text: string, callSpans: readonly CallSpan[]
     if (span.calls.length === 0) continue;
     let i = span.end;
     while (i < text.length && i - span.end < 64 && /\s/.test(text[i])) i++;
+    if (text[i] !== '<' && text[i] !== '[') continue;
     const tag = CALL_CLOSING_TAGS.find((t) => text.startsWith(t, i));
     if (tag) spans.push(markerSpan(i, i + tag.length));
   }

@@ -7,6 +7,7 @@ import { skipSpace } from '../literal-parser';
 import { createFinder, findFirst, finders } from '../marker-finder';
 import { parsePythonCall } from '../python-calls';
 import type { CallSpan, RawCall } from '../types';
+import type { FormatScanner, ScanContext } from './scan-context';
 
 const LABELS: Array<{ action: string; input: string; lineStart: boolean }> = [
   { action: 'Action:', input: 'Action Input:', lineStart: true },
@@ -18,11 +19,15 @@ const PLAIN_NAME = /^[\p{L}\p{N}_.\-:/]+$/u;
 /** a name line longer than this is prose, not a tool name (and is never scanned further) */
 const MAX_NAME_LINE = 300;
 
-export function scanReact(text: string): CallSpan[] {
+export const react: FormatScanner = { triggers: LABELS.map((l) => l.action), scan: scanReact };
+
+function scanReact(ctx: ScanContext): CallSpan[] {
+  const { text } = ctx;
   const spans: CallSpan[] = [];
   const stops = finders(text, STOPS);
   const nextLineBreak = createFinder(text, '\n');
   for (const label of LABELS) {
+    if (!ctx.markers.has(label.action)) continue;
     const next = createFinder(text, label.action);
     let at = next(0);
     while (at !== -1) {

@@ -1,10 +1,12 @@
 // Calls inside wrapper markers: <tool_call>…</tool_call> (Hermes, Qwen, GLM, Qwen3-Coder) and
 // the other tags and special tokens models wrap calls in. Explicit markers: a call in them is
-// meant as a call even when its name is unknown. A missing closing tag (output cut off) is
-// tolerated when the body itself is whole.
+// meant as a call. A missing closing tag (output cut off) is tolerated when the body itself is
+// whole. Generic tags some models use (<tool>, <json>, …) are weak: their calls count only when
+// they name a declared tool.
 import { createFinder } from '../marker-finder';
 import type { CallSpan, ExtractionStrategy } from '../types';
 import { parseCallBlock, type BodyKind } from './call-body';
+import type { FormatScanner, ScanContext } from './scan-context';
 
 interface Wrapper {
   open: string;
@@ -12,6 +14,10 @@ interface Wrapper {
   strategy: ExtractionStrategy;
   /** the format has no closing marker of its own: a whole body is a closed call */
   closeOptional?: boolean;
+  /** a generic tag: its calls count only when they name a declared tool */
+  weak?: boolean;
+  /** a body that is not a call is source code for this tool (Llama/Functionary ipython) */
+  rawCodeTool?: string;
 }
 
 const WRAPPERS: Wrapper[] = [
@@ -25,32 +31,60 @@ const WRAPPERS: Wrapper[] = [
   { open: '```tool_call', close: ['```'], strategy: 'tool_call_tag' },
   { open: '<minimax:tool_call>', close: ['</minimax:tool_call>'], strategy: 'tool_call_tag' },
   { open: '<seed:tool_call>', close: ['</seed:tool_call>'], strategy: 'tool_call_tag' }, // Seed-OSS
+  { open: '<steptml:toolcall>', close: ['</steptml:toolcall>'], strategy: 'step3' }, // Step deep-research
+  { open: '<longcat_tool_call>', close: ['</longcat_tool_call>'], strategy: 'tool_call_tag' }, // LongCat
   { open: '<TOOLCALL>', close: ['</TOOLCALL>'], strategy: 'tool_call_tag' }, // Nemotron
   { open: '<function_calls>', close: ['</function_calls>'], strategy: 'tool_call_tag' }, // Olmo 3, Claude-style
+  // DeepSeek V3.2 (the closing tag is sometimes written without its namespace)
+  { open: '<｜DSML｜function_calls>', close: ['</｜DSML｜function_calls>', '</function_calls>'], strategy: 'tool_call_tag' },
+  { open: '<|DSML|function_calls>', close: ['</|DSML|function_calls>', '</function_calls>'], strategy: 'tool_call_tag' },
   // Phi-4-mini closes its tag, Granite does not
   { open: '<|tool_call|>', close: ['<|/tool_call|>', '<|end_tool_call|>'], strategy: 'tool_call_tag', closeOptional: true },
   { open: '<|tool_call_start|>', close: ['<|tool_call_end|>'], strategy: 'tool_call_tag' }, // LFM2
   { open: '<|START_ACTION|>', close: ['<|END_ACTION|>'], strategy: 'tool_call_tag' }, // Command R7B
   { open: '<|action_start|><|plugin|>', close: ['<|action_end|>'], strategy: 'tool_call_tag' }, // InternLM
-  { open: '<|python_tag|>', close: ['<|eom_id|>', '<|eot_id|>'], strategy: 'python_tag', closeOptional: true },
+  { open: 'functools[', close: [], strategy: 'tool_call_tag', closeOptional: true }, // Firefunction v2, Phi-4-mini
+  { open: '<|python_tag|>', close: ['<|eom_id|>', '<|eot_id|>'], strategy: 'python_tag', closeOptional: true, rawCodeTool: 'python' },
   { open: '<|python_start|>', close: ['<|python_end|>'], strategy: 'python_tag', closeOptional: true }, // Llama 4
+  // tags the Hermes 2 Pro parser of llama.cpp also accepts around a {"name": …} object
+  { open: '<tool>', close: ['</tool>'], strategy: 'tool_call_tag', weak: true },
+  { open: '<tools>', close: ['</tools>'], strategy: 'tool_call_tag', weak: true },
+  { open: '<json>', close: ['</json>'], strategy: 'tool_call_tag', weak: true },
+  { open: '<JSON>', close: ['</JSON>'], strategy: 'tool_call_tag', weak: true },
+  { open: '<xml>', close: ['</xml>'], strategy: 'tool_call_tag', weak: true },
+  { open: '<response>', close: ['</response>'], strategy: 'tool_call_tag', weak: true },
 ];
 
-export function scanTaggedBlocks(text: string): CallSpan[] {
+const WRAPPER_OF = new Map(WRAPPERS.map((w) => [w.open, w]));
+
+export const taggedBlocks: FormatScanner = {
+  triggers: WRAPPERS.map((w) => w.open),
+  scan: scanTaggedBlocks,
+};
+
+function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
+  const { text } = ctx;
   const spans: CallSpan[] = [];
   // re-reading past the next opener (see below) is paid from a budget, so it stays linear
   let budget = 8 * text.length + 65536;
-  for (const wrapper of WRAPPERS) {
+  for (const marker of ctx.markers) {
+    const wrapper = WRAPPER_OF.get(marker);
+    if (!wrapper) continue;
     const nextOpen = createFinder(text, wrapper.open);
+    // `functools[` opens the list its body is: the bracket belongs to the body
+    const bodyOffset = wrapper.open.endsWith('[') ? wrapper.open.length - 1 : wrapper.open.length;
     let at = nextOpen(0);
     while (at !== -1) {
-      const bodyStart = at + wrapper.open.length;
-      const following = nextOpen(bodyStart);
+      const bodyStart = at + bodyOffset;
+      const following = nextOpen(at + wrapper.open.length);
       const regionEnd = following === -1 ? text.length : following;
       const region = text.slice(bodyStart, regionEnd);
       if (following !== -1 && region.trim() === '') {
-        // a stuttered opener (<tool_call><tool_call>{…}) is dropped with the call that follows
-        spans.push({ start: at, end: following, strategy: null, calls: [], explicit: true, closed: true });
+        // a stuttered opener (<tool_call><tool_call>{…}) is dropped with the call that follows;
+        // a run of them is one region
+        const last = spans[spans.length - 1];
+        if (last && last.calls.length === 0 && last.end === at) last.end = following;
+        else spans.push({ start: at, end: following, strategy: null, calls: [], explicit: true, closed: true });
         at = following;
         continue;
       }
@@ -60,14 +94,19 @@ export function scanTaggedBlocks(text: string): CallSpan[] {
         budget -= text.length - bodyStart;
         block = parseCallBlock(text.slice(bodyStart), wrapper.close, true);
       }
-      if (block && block.calls.length > 0 && (block.complete || block.closedByTag)) {
+      if (wrapper.rawCodeTool && !isWholeCall(block, region, wrapper, ctx)) {
+        spans.push(rawCodeSpan(text, at, bodyStart, regionEnd, wrapper));
+        at = following;
+        continue;
+      }
+      if (block && block.calls.length > 0 && (block.complete || block.closedByTag) && (!wrapper.weak || block.kind === 'json')) {
         const strategy = strategyOf(block.kind, wrapper.strategy);
         spans.push({
           start: at,
           end: bodyStart + block.end,
           strategy,
           calls: block.calls,
-          explicit: true,
+          explicit: !wrapper.weak,
           closed: block.closedByTag || (wrapper.closeOptional === true && block.complete),
         });
       }
@@ -77,9 +116,34 @@ export function scanTaggedBlocks(text: string): CallSpan[] {
   return spans;
 }
 
+/** Whether a <|python_tag|> body is a call (JSON, or Python calls of declared tools) filling the block. */
+function isWholeCall(block: ReturnType<typeof parseCallBlock>, region: string, wrapper: Wrapper, ctx: ScanContext): boolean {
+  if (!block || block.calls.length === 0) return false;
+  if (!block.closedByTag && region.slice(block.end).trim() !== '') return false;
+  return block.kind !== 'pythonic' || block.calls.every((c) => ctx.isKnownName(c.name));
+}
+
+/** The block's text as source code for the wrapper's code tool. */
+function rawCodeSpan(text: string, at: number, bodyStart: number, regionEnd: number, wrapper: Wrapper): CallSpan {
+  let codeEnd = regionEnd;
+  let end = regionEnd;
+  for (const tag of wrapper.close) {
+    const i = text.indexOf(tag, bodyStart);
+    if (i !== -1 && i < codeEnd) {
+      codeEnd = i;
+      end = i + tag.length;
+    }
+  }
+  const code = text.slice(bodyStart, codeEnd).trim();
+  if (code === '') return { start: at, end, strategy: null, calls: [], explicit: true, closed: true };
+  const call = { name: wrapper.rawCodeTool as string, arguments: { code } };
+  return { start: at, end, strategy: wrapper.strategy, calls: [call], explicit: true, closed: true };
+}
+
 /** JSON bodies are named after their wrapper; other bodies after their own format. */
 function strategyOf(kind: BodyKind, wrapperStrategy: ExtractionStrategy): ExtractionStrategy {
   if (kind === 'json') return wrapperStrategy;
   if (kind === 'pythonic') return wrapperStrategy === 'python_tag' ? 'python_tag' : 'pythonic';
+  if (wrapperStrategy === 'step3') return 'step3';
   return kind;
 }

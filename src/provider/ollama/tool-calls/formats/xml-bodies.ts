@@ -1,8 +1,10 @@
-// The XML-ish call bodies: Qwen3-Coder/Nemotron `<function=name><parameter=k>v</parameter>`
-// (or a JSON body, as Llama's custom-tool format writes it), MiniMax/Claude-style
-// `<invoke name="x"><parameter name="k">v</parameter></invoke>`, and GLM's
-// `name<arg_key>k</arg_key><arg_value>v</arg_value>`. Parameter values stay strings here; the
-// schema decides later whether "42" is a number. Every function works on one block's own text.
+// The XML-ish call bodies with the name in the tag: Qwen3-Coder/Seed-OSS/Nemotron
+// `<function=name><parameter=k>v</parameter>` (or a JSON body, as Llama's custom-tool format and
+// Functionary v3.1 write it), and GLM's `name<arg_key>k</arg_key><arg_value>v</arg_value>`.
+// Values stay text here; the schema decides later whether "42" is a number (GLM writes non-string
+// values as JSON, so its values are decoded unless the schema says string). Qwen3-Coder writes a
+// value verbatim between two line breaks of its own, so only those go. Every function works on
+// one block's own text, and a broken element is skipped without losing its siblings.
 import { createFinder, type MarkerFinder } from '../marker-finder';
 import { skipSpace } from '../literal-parser';
 import { parseJsonSequence } from '../json-calls';
@@ -16,7 +18,7 @@ export interface BodyParse {
   complete: boolean;
 }
 
-/** One leading and one trailing line break belong to the markup, not to the value. */
+/** One leading and one trailing line break belong to the markup; the rest is the value, verbatim. */
 function trimValue(value: string): string {
   return value.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
 }
@@ -43,18 +45,30 @@ export function parseXmlFunctions(body: string, pos: number): BodyParse | undefi
   let end = pos;
   let complete = true;
   while (body.startsWith('<function=', i)) {
-    const nameEnd = body.indexOf('>', i);
-    const name = nameEnd === -1 ? '' : body.slice(i + '<function='.length, nameEnd).trim();
-    if (name === '' || name.includes('\n') || name.length > 200) break;
+    const nameEnd = find.next('>', i);
+    if (nameEnd === -1) break;
+    const name = body.slice(i + '<function='.length, nameEnd).trim();
     const close = find.next('</function>', nameEnd + 1);
+    if (name === '' || name.includes('\n') || name.length > 200) {
+      // an element without a usable name: skipped when it is closed, its siblings still count
+      if (close === -1) break;
+      end = close + '</function>'.length;
+      i = skipSpace(body, end);
+      continue;
+    }
     const nextOpen = find.next('<function=', nameEnd + 1);
     const innerEnd = close !== -1 && (nextOpen === -1 || close < nextOpen) ? close : nextOpen !== -1 ? nextOpen : body.length;
     const inner = parseFunctionInner(body, nameEnd + 1, innerEnd, find);
-    if (!inner) break;
-    calls.push({ name, arguments: inner.args });
     const closed = innerEnd === close;
-    complete = closed || inner.complete;
-    end = closed ? close + '</function>'.length : inner.end;
+    if (inner) {
+      calls.push({ name, arguments: inner.args, textValues: 'null' });
+      complete = closed || inner.complete;
+      end = closed ? close + '</function>'.length : inner.end;
+    } else if (closed) {
+      end = close + '</function>'.length; // a broken element: skipped, its siblings still count
+    } else {
+      break;
+    }
     i = skipSpace(body, end);
   }
   return calls.length ? { calls, end, complete } : undefined;
@@ -95,47 +109,14 @@ function parseFunctionInner(
   return { args, end: Math.max(end, first), complete };
 }
 
-const INVOKE_OPEN = /<invoke\s+name\s*=\s*["']?([^"'>\n]+)["']?\s*>/y;
-const PARAM_OPEN = /<parameter\s+name\s*=\s*["']?([^"'>\n]+)["']?\s*>/y;
+const GLM_NAME = /[^\s<>{}()[\]"',\\]+/y;
 
-/** `<invoke name="x"><parameter name="k">v</parameter></invoke>` elements from `pos`. */
-export function parseInvokes(body: string, pos: number): BodyParse | undefined {
-  const find = new Finders(body);
-  const calls: RawCall[] = [];
+/** Whitespace, and the two-character `\n` some GLM outputs carry instead of a line break. */
+function skipGlmSpace(body: string, pos: number): number {
   let i = skipSpace(body, pos);
-  let end = pos;
-  let complete = true;
-  for (;;) {
-    INVOKE_OPEN.lastIndex = i;
-    const open = INVOKE_OPEN.exec(body);
-    if (!open) break;
-    const args: Record<string, unknown> = {};
-    let j = skipSpace(body, i + open[0].length);
-    const close = find.next('</invoke>', j);
-    const limit = close === -1 ? body.length : close;
-    complete = close !== -1;
-    for (;;) {
-      PARAM_OPEN.lastIndex = j;
-      const param = PARAM_OPEN.exec(body);
-      if (!param || j >= limit) break;
-      const valueStart = j + param[0].length;
-      const valueEnd = find.next('</parameter>', valueStart, limit);
-      if (valueEnd === -1) {
-        complete = false;
-        j = limit;
-        break;
-      }
-      args[param[1].trim()] = trimValue(body.slice(valueStart, valueEnd));
-      j = skipSpace(body, valueEnd + '</parameter>'.length);
-    }
-    calls.push({ name: open[1].trim(), arguments: args });
-    end = close === -1 ? j : close + '</invoke>'.length;
-    i = skipSpace(body, end);
-  }
-  return calls.length ? { calls, end, complete } : undefined;
+  while (body[i] === '\\' && body[i + 1] === 'n') i = skipSpace(body, i + 2);
+  return i;
 }
-
-const GLM_NAME = /[^\s<>{}()[\]"',]+/y;
 
 /**
  * GLM's `name` + `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs, or a name followed by a
@@ -147,7 +128,7 @@ export function parseNameBody(body: string, pos: number): BodyParse | undefined 
   const m = GLM_NAME.exec(body);
   if (!m) return undefined;
   const name = m[0];
-  i = skipSpace(body, i + name.length);
+  i = skipGlmSpace(body, i + name.length);
   if (body[i] === '{') {
     const seq = parseJsonSequence(body.slice(i));
     const obj = seq.values[0];
@@ -162,16 +143,18 @@ export function parseNameBody(body: string, pos: number): BodyParse | undefined 
     const keyEnd = find.next('</arg_key>', i);
     if (keyEnd === -1) return undefined;
     const key = body.slice(i + '<arg_key>'.length, keyEnd).trim();
-    let j = skipSpace(body, keyEnd + '</arg_key>'.length);
+    let j = skipGlmSpace(body, keyEnd + '</arg_key>'.length);
     if (!body.startsWith('<arg_value>', j)) return undefined;
     j += '<arg_value>'.length;
     const valueEnd = find.next('</arg_value>', j);
     if (valueEnd === -1) return undefined; // cut off inside a value
-    args[key] = trimValue(body.slice(j, valueEnd));
+    args[key] = body.slice(j, valueEnd).trim();
     end = valueEnd + '</arg_value>'.length;
     sawPair = true;
-    i = skipSpace(body, end);
+    i = skipGlmSpace(body, end);
   }
   if (!sawPair) return { calls: [{ name, arguments: {} }], end: m.index + name.length, complete: false };
-  return { calls: [{ name, arguments: args }], end, complete: true };
+  // a trailing escaped \n belongs to the markup too
+  const tail = body.slice(end, i).includes('\\n') ? i : end;
+  return { calls: [{ name, arguments: args, textValues: 'decode' }], end: tail, complete: true };
 }

@@ -1,36 +1,50 @@
-// <function=name>…</function> and <invoke name="…">…</invoke> written without a <tool_call>
-// wrapper around them, as Qwen3-Coder and MiniMax often do. (Inside a wrapper, the wrapper's scan
-// claims them first.)
+// Call elements written without a wrapper around them: Qwen3-Coder's <function=name>…</function>,
+// MiniMax's <invoke name="…">, Step-3's <steptml:invoke>, DeepSeek V3.2's <｜DSML｜invoke> and
+// Hermes-style <function name="…">{…}</function>. (Inside a wrapper, the wrapper's scan claims
+// them first.)
 import { createFinder } from '../marker-finder';
-import type { CallSpan } from '../types';
-import { parseInvokes, parseXmlFunctions, type BodyParse } from './xml-bodies';
+import type { CallSpan, ExtractionStrategy } from '../types';
+import { isInvokeStart, parseInvokes } from './invoke-bodies';
+import type { FormatScanner, ScanContext } from './scan-context';
+import { parseXmlFunctions, type BodyParse } from './xml-bodies';
 
-export function scanXmlTags(text: string): CallSpan[] {
-  return [
-    ...scanElements(text, '<function=', '</function>', (r) => parseXmlFunctions(r, 0), 'xml_function'),
-    ...scanElements(text, '<invoke', '</invoke>', (r) => parseInvokes(r, 0), 'xml_invoke'),
-  ];
+interface Element {
+  open: string;
+  close: string;
+  parse: (region: string) => BodyParse | undefined;
+  strategy: ExtractionStrategy;
 }
 
-function scanElements(
-  text: string,
-  open: string,
-  close: string,
-  parse: (region: string) => BodyParse | undefined,
-  strategy: 'xml_function' | 'xml_invoke',
-): CallSpan[] {
+const invokes = (region: string) => (isInvokeStart(region, 0) ? parseInvokes(region, 0) : undefined);
+
+const ELEMENTS: Element[] = [
+  { open: '<function=', close: '</function>', parse: (r) => parseXmlFunctions(r, 0), strategy: 'xml_function' },
+  { open: '<function name=', close: '</function>', parse: invokes, strategy: 'xml_function' },
+  { open: '<invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' },
+  { open: '<steptml:invoke', close: 'invoke>', parse: invokes, strategy: 'step3' },
+  { open: '<｜DSML｜invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' },
+  { open: '<|DSML|invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' },
+];
+
+export const xmlTags: FormatScanner = {
+  triggers: ELEMENTS.map((e) => e.open),
+  scan: (ctx) => ELEMENTS.flatMap((e) => (ctx.markers.has(e.open) ? scanElements(ctx, e) : [])),
+};
+
+function scanElements(ctx: ScanContext, element: Element): CallSpan[] {
+  const { text } = ctx;
   const spans: CallSpan[] = [];
-  const nextOpen = createFinder(text, open);
+  const nextOpen = createFinder(text, element.open);
   let at = nextOpen(0);
   while (at !== -1) {
-    const following = nextOpen(at + open.length);
+    const following = nextOpen(at + element.open.length);
     const regionEnd = following === -1 ? text.length : following;
     const region = text.slice(at, regionEnd);
-    const parsed = parse(region);
+    const parsed = element.parse(region);
     if (parsed && parsed.calls.length > 0) {
-      const closed = region.endsWith(close, parsed.end);
+      const closed = region.slice(0, parsed.end).endsWith(element.close);
       if (closed || parsed.complete) {
-        spans.push({ start: at, end: at + parsed.end, strategy, calls: parsed.calls, explicit: true, closed });
+        spans.push({ start: at, end: at + parsed.end, strategy: element.strategy, calls: parsed.calls, explicit: true, closed });
       }
     }
     at = following;

@@ -1,0 +1,103 @@
+// Turns what the scanners read into the calls the loop runs: names resolved against the declared
+// tools (an explicit call to a tool that is not declared, not even closely, is dropped and
+// recorded — never run under a guessed name), positional and plain-text arguments placed on the
+// tool's parameters, text values decoded as their format writes them, keys repaired and values
+// typed by the schema. Every repair is reported with the index of its call.
+import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
+import { coerceArgsToSchema } from './arg-coercion';
+import { normalizeToolArgsWithRepairs } from './arg-normalization';
+import type { ToolResolver } from './name-resolution';
+import { decodeTextValues } from './text-values';
+import type { CallSpan, DroppedCall, ExtractionRepair, ExtractionStrategy, RawCall } from './types';
+
+export interface BuiltCalls {
+  calls: LlmToolCall[];
+  strategies: ExtractionStrategy[];
+  repairs: ExtractionRepair[];
+  dropped: DroppedCall[];
+}
+
+/**
+ * A closed explicit block is a call. A block the output cut off (no closing marker) is trusted
+ * only when it names a declared tool and carries the arguments that tool requires: otherwise it
+ * is probably half a call.
+ */
+export function acceptExplicit(span: CallSpan, resolver: ToolResolver): boolean {
+  if (span.calls.length === 0 || span.closed || resolver.tools.length === 0) return true;
+  return span.calls.every((call) => {
+    const found = resolver.resolve(call.name);
+    if (!found) return false;
+    const tool = resolver.tool(found.name);
+    const required = tool?.parameters?.required ?? [];
+    const args = normalizeToolArgsWithRepairs(argumentsOf(call, tool), tool).args;
+    return required.every((key) => key in args);
+  });
+}
+
+export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, generateId: () => string): BuiltCalls {
+  const out: BuiltCalls = { calls: [], strategies: [], repairs: [], dropped: [] };
+  const hasTools = resolver.tools.length > 0;
+  // only a reply with both kinds of call needs the echo check below
+  const mixed = spans.some((s) => !s.explicit && s.calls.length) && spans.some((s) => s.explicit && s.calls.length);
+  let explicitKeys: Set<string> | undefined;
+  for (const span of spans) {
+    for (const raw of span.calls) {
+      const found = resolver.resolve(raw.name);
+      if (!found) {
+        if (!span.explicit) continue;
+        if (hasTools) {
+          out.dropped.push({ name: raw.name, arguments: raw.arguments, strategy: span.strategy, reason: 'unknown_tool' });
+          continue;
+        }
+      }
+      const name = found?.name ?? raw.name;
+      const tool = found ? resolver.tool(found.name) : undefined;
+      const callIndex = out.calls.length;
+      const repairs: ExtractionRepair[] = [];
+      if (found && found.how !== 'exact') repairs.push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
+      let args = decodeTextValues(argumentsOf(raw, tool), raw.textValues, tool?.parameters);
+      if (tool) {
+        const normalized = normalizeToolArgsWithRepairs(args, tool);
+        for (const m of normalized.mappings) repairs.push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
+        const coerced = coerceArgsToSchema(normalized.args, tool.parameters);
+        for (const c of coerced.coercions) repairs.push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
+        args = coerced.args;
+      }
+      // a bare JSON echo of a call already made with markers is the same call, not a second one
+      if (mixed) {
+        const key = `${name}\u0000${JSON.stringify(args)}`;
+        if (span.explicit) (explicitKeys ??= new Set()).add(key);
+        else if (explicitKeys?.has(key)) continue;
+      }
+      out.calls.push({ id: generateId(), name, arguments: args });
+      if (repairs.length) out.repairs.push(...repairs);
+      if (span.strategy && !out.strategies.includes(span.strategy)) out.strategies.push(span.strategy);
+    }
+  }
+  return out;
+}
+
+/** The call's arguments with positional values and plain-text input placed on the tool's parameters. */
+function argumentsOf(raw: RawCall, tool: LlmToolDefinition | undefined): Record<string, unknown> {
+  const positional = raw.positional ?? [];
+  if (positional.length === 0 && raw.inputText === undefined) return { ...raw.arguments };
+  const args: Record<string, unknown> = { ...raw.arguments };
+  const params = Object.keys(tool?.parameters?.properties ?? {});
+  if (positional.length === 1 && isPlainObject(positional[0]) && Object.keys(args).length === 0) {
+    return { ...(positional[0] as Record<string, unknown>) }; // name({"k": "v"})
+  }
+  positional.forEach((value, i) => {
+    const key = params[i] !== undefined && !(params[i] in args) ? params[i] : `arg${i}`;
+    args[key] = value;
+  });
+  if (raw.inputText !== undefined && Object.keys(args).length === 0) {
+    const required = tool?.parameters?.required ?? [];
+    const target = params.length === 1 ? params[0] : required.length === 1 ? required[0] : 'input';
+    args[target] = raw.inputText;
+  }
+  return args;
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

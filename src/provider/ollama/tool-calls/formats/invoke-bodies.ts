@@ -1,0 +1,138 @@
+// Call elements that carry the tool name in an attribute:
+//   MiniMax-M2 / Claude-style  <invoke name="x"><parameter name="k">v</parameter></invoke>
+//   Step-3                     <steptml:invoke name="x"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>
+//   DeepSeek V3.2              <｜DSML｜invoke name="x"><｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter></｜DSML｜invoke>
+//   Hermes-style               <function name="x">{"k": "v"}</function>
+// The body is parameter elements or one JSON object. These formats do not write values
+// verbatim (the servers strip them), so surrounding whitespace goes; DSML's string="false" marks
+// a JSON value. Each element stands alone: a broken one is skipped and its siblings still count.
+import { readJsonValue } from '../json-calls';
+import { parseLooseJson, skipSpace } from '../literal-parser';
+import { createFinder, type MarkerFinder } from '../marker-finder';
+import type { RawCall } from '../types';
+import type { BodyParse } from './xml-bodies';
+
+const OPEN = /<(steptml:|｜DSML｜|\|DSML\|)?(invoke|function)(\s[^<>]*)?>/y;
+const PARAM_OPEN = /<(?:steptml:|｜DSML｜|\|DSML\|)?parameter(\s[^<>]*)?>/y;
+const ATTRIBUTE = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g;
+const PREFIXES = ['', 'steptml:', '｜DSML｜', '|DSML|'];
+/** the start of an element this module reads */
+export const INVOKE_START = /<(?:steptml:|｜DSML｜|\|DSML\|)?(?:invoke[\s>]|function\s+name\s*=)/y;
+
+/** The closing tags of an element, whichever namespace prefix the model closed it with. */
+class Closers {
+  private readonly finders = new Map<string, MarkerFinder[]>();
+  constructor(private readonly text: string) {}
+  next(tag: string, from: number, limit: number): { at: number; end: number } | undefined {
+    let list = this.finders.get(tag);
+    if (!list) {
+      list = PREFIXES.map((p) => createFinder(this.text, `</${p}${tag}>`));
+      this.finders.set(tag, list);
+    }
+    let best: { at: number; end: number } | undefined;
+    list.forEach((find, k) => {
+      const at = find(from);
+      if (at !== -1 && at < limit && (!best || at < best.at)) best = { at, end: at + PREFIXES[k].length + tag.length + 3 };
+    });
+    return best;
+  }
+}
+
+function attributes(source: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!source) return out;
+  ATTRIBUTE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ATTRIBUTE.exec(source)) !== null) out[m[1].toLowerCase()] = m[2] ?? m[3] ?? m[4] ?? '';
+  return out;
+}
+
+/** Whether `text` holds an element this module reads at `pos`. */
+export function isInvokeStart(text: string, pos: number): boolean {
+  INVOKE_START.lastIndex = pos;
+  return INVOKE_START.test(text);
+}
+
+/** Consecutive call elements from `pos` (whitespace between them allowed). */
+export function parseInvokes(body: string, pos: number): BodyParse | undefined {
+  const closers = new Closers(body);
+  const calls: RawCall[] = [];
+  let i = skipSpace(body, pos);
+  let end = pos;
+  let complete = true;
+  for (;;) {
+    OPEN.lastIndex = i;
+    const open = OPEN.exec(body);
+    if (!open) break;
+    const tag = open[2];
+    const name = attributes(open[3]).name?.trim();
+    const close = closers.next(tag, i + open[0].length, body.length);
+    if (!name) {
+      // not a call element (a bare <function>, an invoke without a name): skip it if it is closed
+      if (!close) break;
+      i = end = skipSpace(body, close.end);
+      continue;
+    }
+    const limit = close ? close.at : body.length;
+    const inner = parseInner(body, i + open[0].length, limit, closers, open[1] ?? '');
+    if (inner) {
+      calls.push({ name, arguments: inner.args, ...(open[1] ? {} : { textValues: 'null' as const }) });
+      complete = close !== undefined && inner.complete;
+    }
+    if (!close) {
+      end = inner ? inner.end : end;
+      complete = false;
+      break;
+    }
+    end = close.end;
+    i = skipSpace(body, end);
+  }
+  return calls.length ? { calls, end, complete } : undefined;
+}
+
+function parseInner(
+  body: string,
+  start: number,
+  limit: number,
+  closers: Closers,
+  prefix: string,
+): { args: Record<string, unknown>; end: number; complete: boolean } | undefined {
+  let j = skipSpace(body, start);
+  if (body[j] === '{') {
+    const v = readJsonValue(body.slice(j, limit), 0);
+    if (!v || typeof v.value !== 'object' || v.value === null || Array.isArray(v.value)) return undefined;
+    if (skipSpace(body, j + v.end) < limit) return undefined;
+    return { args: v.value as Record<string, unknown>, end: j + v.end, complete: true };
+  }
+  const args: Record<string, unknown> = {};
+  let complete = true;
+  while (j < limit) {
+    PARAM_OPEN.lastIndex = j;
+    const param = PARAM_OPEN.exec(body);
+    if (!param) break;
+    const attrs = attributes(param[1]);
+    const valueStart = j + param[0].length;
+    const close = closers.next('parameter', valueStart, limit);
+    if (!close) {
+      complete = false;
+      j = limit;
+      break;
+    }
+    if (attrs.name === undefined) return undefined; // a parameter without a name: the element is broken
+    args[attrs.name.trim()] = readValue(body.slice(valueStart, close.at), attrs, prefix);
+    j = skipSpace(body, close.end);
+  }
+  // anything but parameters before the closing tag means the element is not what it claims
+  if (j < limit && body.slice(j, limit).trim() !== '') return undefined;
+  return { args, end: j, complete };
+}
+
+function readValue(raw: string, attrs: Record<string, string>, prefix: string): unknown {
+  const value = raw.trim();
+  // DSML says per parameter whether the value is a string; anything else is JSON
+  if (prefix.includes('DSML') && attrs.string === 'false') {
+    const parsed = parseLooseJson(value);
+    return parsed === undefined ? value : parsed;
+  }
+  return value;
+}

@@ -1,0 +1,21 @@
+// What every format scanner is given: the (reasoning-free) text, which markers occur in it, and
+// whether a name belongs to a declared tool — for the few formats whose markers are ambiguous
+// on their own (raw code after <|python_tag|>, a bare `name\n{…}` at the start of a reply).
+import type { MarkerSet } from '../marker-scan';
+import type { CallSpan } from '../types';
+
+export interface ScanContext {
+  text: string;
+  markers: MarkerSet;
+  hasTools: boolean;
+  /** a declared tool answers to this name; always true when no tools were declared */
+  isKnownName(name: string): boolean;
+}
+
+export interface FormatScanner {
+  /** the scanner runs only when one of these occurs in the text (or `applies` says so) */
+  triggers: readonly string[];
+  /** a cheap extra test, for formats recognised by where they stand rather than by a marker */
+  applies?(text: string): boolean;
+  scan(ctx: ScanContext): CallSpan[];
+}

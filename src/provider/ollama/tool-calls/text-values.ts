@@ -1,0 +1,39 @@
+// Argument values that a format writes as text, decoded the way that format means them. GLM
+// writes every non-string value as JSON (`<arg_value>42</arg_value>`, `[1, 2]`, `true`), so a
+// value is decoded unless the tool's schema says the parameter is a string; without a schema,
+// anything that reads as JSON is JSON. Qwen3-Coder, Seed-OSS and MiniMax write a null argument as
+// the word null. Everything else stays text here and is typed by the schema afterwards.
+import type { JsonSchema } from '../../llm-types';
+import { parseLooseJson } from './literal-parser';
+import type { RawCall } from './types';
+
+export function decodeTextValues(
+  args: Record<string, unknown>,
+  mode: RawCall['textValues'],
+  schema: JsonSchema | undefined,
+): Record<string, unknown> {
+  if (mode === undefined) return args;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') {
+      out[key] = value;
+    } else if (mode === 'null') {
+      out[key] = value.trim().toLowerCase() === 'null' ? null : value;
+    } else {
+      out[key] = wantsString(schema?.properties?.[key]) ? value : decoded(value);
+    }
+  }
+  return out;
+}
+
+function decoded(value: string): unknown {
+  const parsed = parseLooseJson(value);
+  return parsed === undefined ? value : parsed;
+}
+
+function wantsString(schema: JsonSchema | undefined): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('string')) return true;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some((s) => s && (s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'))));
+}
