@@ -50,26 +50,43 @@ export function normalizeToolArgsWithRepairs(
     }
   }
   if (allKnown) return { args, mappings: [] };
+  // the same invented keys come back turn after turn: their mapping is worked out once per tool
+  const keys = Object.keys(args);
+  const signature = keys.join('\u0000');
+  let perTool = mappingCache.get(props);
+  if (!perTool) mappingCache.set(props, (perTool = new Map()));
+  let mappings = perTool.get(signature);
+  if (!mappings) {
+    mappings = mapKeys(keys, props);
+    if (perTool.size < 256) perTool.set(signature, mappings);
+  }
+  if (mappings.length === 0) return { args, mappings: [] };
+  const moved = new Map(mappings.map((m) => [m.from, m.to] as const));
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const target = moved.get(key);
+    if (target !== undefined) out[target] = args[key];
+    else if (!(key in out)) out[key] = args[key];
+  }
+  return { args: out, mappings: [...mappings] };
+}
+
+const mappingCache = new WeakMap<object, Map<string, KeyMapping[]>>();
+
+/** Which of `keys` move to which parameter (see the file comment for the rules). */
+function mapKeys(keys: readonly string[], props: Record<string, unknown>): KeyMapping[] {
   const params = Object.keys(props);
   const paramSet = new Set(params);
-  const taken = new Set(Object.keys(args).filter((k) => paramSet.has(k)));
+  const taken = new Set(keys.filter((k) => paramSet.has(k)));
   const mappings: KeyMapping[] = [];
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    if (paramSet.has(key)) {
-      out[key] = value;
-      continue;
-    }
+  for (const key of keys) {
+    if (paramSet.has(key)) continue;
     const target = pickTarget(key, params.filter((p) => !taken.has(p)));
-    if (target === undefined) {
-      if (!(key in out)) out[key] = value;
-      continue;
-    }
+    if (target === undefined) continue;
     taken.add(target);
-    out[target] = value;
     mappings.push({ from: key, to: target });
   }
-  return { args: out, mappings };
+  return mappings;
 }
 
 /** Maps aliased argument keys to the tool's parameter names; see the file comment for the rules. */

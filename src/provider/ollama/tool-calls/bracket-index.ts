@@ -8,6 +8,14 @@ export interface BracketIndex {
   matchOf(i: number): number;
 }
 
+/** An index that also remembers the values parsed from its balanced spans. */
+export interface JsonIndex extends BracketIndex {
+  /** the literal spanning the opener at i to its closer (parsed once), or undefined */
+  valueAt(i: number): unknown;
+}
+
+import { parseLooseJson } from './literal-parser';
+
 const OPEN_CURLY = 123; // {
 const CLOSE_CURLY = 125; // }
 const OPEN_SQUARE = 91; // [
@@ -18,10 +26,18 @@ const CLOSE_SQUARE = 93; // ]
  * (most replies ask about one or two brackets) and builds the full table only once those scans
  * have read as much as the table would cost, so a reply full of brackets stays linear.
  */
-export function createLazyBracketIndex(text: string): BracketIndex {
+export function createLazyBracketIndex(text: string): JsonIndex {
   let built: BracketIndex | undefined;
   let budget = 2 * text.length + 4096;
+  const values = new Map<number, unknown>();
   return {
+    valueAt(at: number): unknown {
+      if (values.has(at)) return values.get(at);
+      const close = this.matchOf(at);
+      const value = close === -1 ? undefined : parseLooseJson(text.slice(at, close + 1));
+      values.set(at, value);
+      return value;
+    },
     matchOf(at: number): number {
       if (built) return built.matchOf(at);
       if (budget > 0) {

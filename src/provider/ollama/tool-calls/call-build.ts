@@ -80,7 +80,7 @@ export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, g
 /** The call's arguments with positional values and plain-text input placed on the tool's parameters. */
 function argumentsOf(raw: RawCall, tool: LlmToolDefinition | undefined): Record<string, unknown> {
   const positional = raw.positional ?? [];
-  if (positional.length === 0 && raw.inputText === undefined) return { ...raw.arguments };
+  if (positional.length === 0 && raw.inputText === undefined) return raw.arguments; // scanners build fresh objects
   const args: Record<string, unknown> = { ...raw.arguments };
   const params = Object.keys(tool?.parameters?.properties ?? {});
   if (positional.length === 1 && isPlainObject(positional[0]) && Object.keys(args).length === 0) {

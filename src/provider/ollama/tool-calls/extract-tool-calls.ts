@@ -60,7 +60,7 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   let visible = content;
   let thinking: string[] = [];
   if (anyMarker(markers, REASONING)) {
-    const split = splitReasoning(content);
+    const split = splitReasoning(content, markers);
     thinking = split.thinking;
     if (split.visible !== content) {
       visible = split.visible;
@@ -69,21 +69,27 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   }
   const resolver = toolResolverFor(tools);
   const hasTools = resolver.tools.length > 0;
+  let wrapped: CallSpan[] = [];
   const ctx: ScanContext = {
     text: visible,
     markers,
     hasTools,
     isKnownName: hasTools ? (name) => resolver.resolve(name) !== undefined : () => true,
+    claimedUntil: (pos) => claimedEnd(wrapped, pos),
   };
 
-  const candidates = scanExplicit(ctx);
-  let refused: CallSpan[] = [];
-  let spans = candidates;
-  if (candidates.length) {
-    refused = candidates.filter((span) => !acceptExplicit(span, resolver));
-    const refusedSet = new Set(refused);
-    spans = selectSpans(refused.length ? candidates.filter((span) => !refusedSet.has(span)) : candidates);
-  }
+  // elements inside a wrapper that will be kept are not read again on their own
+  const refusedSet = new Set<CallSpan>();
+  let wrappers: CallSpan[] = [];
+  const candidates = scanExplicit(ctx, (spans) => {
+    for (const span of spans) if (!acceptExplicit(span, resolver)) refusedSet.add(span);
+    wrappers = spans;
+    wrapped = selectSpans(spans.filter((s) => s.calls.length > 0 && !refusedSet.has(s)));
+  });
+  const judged = new Set(wrappers);
+  for (const span of candidates) if (!judged.has(span) && !acceptExplicit(span, resolver)) refusedSet.add(span);
+  const refused = refusedSet.size ? candidates.filter((span) => refusedSet.has(span)) : [];
+  let spans = candidates.length ? selectSpans(refused.length ? candidates.filter((span) => !refusedSet.has(span)) : candidates) : candidates;
   if (hasTools) {
     // what the explicit scanners claimed (or refused) is blanked out, so loose scanners neither
     // re-read it nor turn a refused block into a loose call
@@ -110,16 +116,32 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
 }
 
 /** Runs the scanners whose markers occur (or whose own test says so), in their fixed order. */
-function scanExplicit(ctx: ScanContext): CallSpan[] {
+function scanExplicit(ctx: ScanContext, onWrapped: (spans: CallSpan[]) => void): CallSpan[] {
   let wake: boolean[] | undefined;
   for (const marker of ctx.markers) {
     for (const k of SCANNERS_OF.get(marker) ?? []) (wake ??= [])[k] = true;
   }
   const spans: CallSpan[] = [];
   EXPLICIT_SCANNERS.forEach((scanner, k) => {
-    if (wake?.[k] || scanner.applies?.(ctx.text)) spans.push(...scanner.scan(ctx));
+    if (!wake?.[k] && !scanner.applies?.(ctx.text)) return;
+    const found = scanner.scan(ctx);
+    spans.push(...found);
+    if (scanner === taggedBlocks) onWrapped(found);
   });
   return spans;
+}
+
+/** The end of the region in `regions` (sorted, non-overlapping) that contains `pos`, or -1. */
+function claimedEnd(regions: readonly CallSpan[], pos: number): number {
+  let lo = 0;
+  let hi = regions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (regions[mid].end <= pos) lo = mid + 1;
+    else if (regions[mid].start > pos) hi = mid - 1;
+    else return regions[mid].end;
+  }
+  return -1;
 }
 
 /** the characters a loose call starts from: a JSON object or list, or a Python argument list */
@@ -164,8 +186,10 @@ function scanLoose(text: string, ctx: ScanContext): CallSpan[] {
   const index = createLazyBracketIndex(text);
   const spans: CallSpan[] = [];
   if (hasBrace || hasBracket) spans.push(...scanLooseJson(text, index, isKnown));
-  if (hasParen || hasBrace) spans.push(...scanLooseLines(text, index, ctx.isKnownName, isKnown));
-  if (hasParen && hasBracket) spans.push(...scanPythonicLists(text, isKnown));
+  const lines = hasParen || hasBrace ? scanLooseLines(text, index, ctx.isKnownName, isKnown) : [];
+  spans.push(...lines);
+  // a list that fills its line was read by the line scanner already
+  if (hasParen && hasBracket) spans.push(...scanPythonicLists(text, isKnown, (pos) => claimedEnd(lines, pos)));
   return spans;
 }
 

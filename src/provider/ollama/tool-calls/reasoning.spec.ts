@@ -11,6 +11,22 @@ describe('splitReasoning', () => {
     ['<thinking> tags', '<thinking>hm</thinking>Yes.', 'Yes.', ['hm']],
     ['gpt-oss analysis channel', '<|start|>assistant<|channel|>analysis<|message|>reason<|end|>rest', 'rest', ['reason']],
     ['Gemma 4 thought channel', '<|channel>thought\nidea<channel|>Done.', 'Done.', ['idea']],
+    ['Seed-OSS think block', '<seed:think>weigh</seed:think>Reply.', 'Reply.', ['weigh']],
+    ['a Seed-OSS block the prompt opened', 'weigh</seed:think>Reply.', 'Reply.', ['weigh']],
+    ['Apertus inner channel', '<|inner_prefix|>plan<|inner_suffix|>Reply.', 'Reply.', ['plan']],
+    ['an unclosed special-token block mid-answer is still reasoning', 'Reply. <seed:think>more', 'Reply.', ['more']],
+    [
+      'a harmony analysis message addressed to a tool is a call, not reasoning',
+      '<|channel|>analysis to=functions.f<|message|>{}<|call|>',
+      '<|channel|>analysis to=functions.f<|message|>{}<|call|>',
+      [],
+    ],
+    [
+      'the same with the recipient in the role part',
+      '<|start|>assistant to=functions.f<|channel|>analysis<|message|>{}<|call|>',
+      '<|start|>assistant to=functions.f<|channel|>analysis<|message|>{}<|call|>',
+      [],
+    ],
   ])('%s', (_label, content, visible, thinking) => {
     expect(splitReasoning(content)).toEqual({ visible, thinking });
   });

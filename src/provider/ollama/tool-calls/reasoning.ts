@@ -47,17 +47,26 @@ const LONE_CLOSERS: Array<[closer: string, opener: string]> = [
   ['<|inner_suffix|>', '<|inner_prefix|>'],
 ];
 
-/** Every literal whose presence means there may be reasoning to take out. */
-export const REASONING_MARKERS = [
-  ...new Set([...BLOCKS.map((b) => b.open.replace(/analysis<\|message\|>$/, '')), ...LONE_CLOSERS.map(([c]) => c)]),
-];
+/** The marker a block is found by (harmony's analysis opener by its channel token). */
+function markerOf(block: ReasoningBlock): string {
+  return block.harmony ? '<|channel|>' : block.open;
+}
 
-export function splitReasoning(content: string): ReasoningSplit {
+/** Every literal whose presence means there may be reasoning to take out. */
+export const REASONING_MARKERS = [...new Set([...BLOCKS.map(markerOf), ...LONE_CLOSERS.map(([c]) => c)])];
+
+/**
+ * `present`, when given, holds the markers known to occur in `content` (blocks whose markers do
+ * not occur are not looked for).
+ */
+export function splitReasoning(content: string, present?: ReadonlySet<string>): ReasoningSplit {
   const thinking: string[] = [];
   const pieces: string[] = [];
   let cursor = 0;
+  const blocks = present ? BLOCKS.filter((b) => present.has(markerOf(b))) : BLOCKS;
 
   for (const [closer, opener] of LONE_CLOSERS) {
+    if (present && !present.has(closer)) continue;
     const at = content.indexOf(closer);
     if (at !== -1 && !content.slice(0, at).includes(opener)) {
       thinking.push(content.slice(0, at).trim());
@@ -66,8 +75,8 @@ export function splitReasoning(content: string): ReasoningSplit {
     }
   }
 
-  const opens = BLOCKS.map((b) => createFinder(content, b.open));
-  const closes = BLOCKS.map((b) => b.close.map((c) => createFinder(content, c)));
+  const opens = blocks.map((b) => createFinder(content, b.open));
+  const closes = blocks.map((b) => b.close.map((c) => createFinder(content, c)));
   let searchFrom = cursor;
   for (;;) {
     let which = -1;
@@ -80,7 +89,7 @@ export function splitReasoning(content: string): ReasoningSplit {
       }
     });
     if (which === -1) break;
-    const block = BLOCKS[which];
+    const block = blocks[which];
     let blockStart = at;
     if (block.harmony) {
       const header = harmonyHeaderStart(content, at, cursor);

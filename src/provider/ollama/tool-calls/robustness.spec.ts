@@ -28,6 +28,10 @@ const FRAGMENTS = [
   '<|channel|>', '<|message|>', '<|end|>', '<|call|>', 'to=functions.', '<｜tool▁call▁begin｜>', '<｜tool▁sep｜>',
   '<|tool_call_begin|>', '<|tool_call_argument_begin|>', '<|tool_call>', '<tool_call|>', '<|"|>', 'call:', '```json\n', '```',
   'Action: ', '\nAction Input: ', '{', '}', '[', ']', '(', ')', '"', "'", '\\', ':', ',', '=', '\n', ' ', 'read_file', 'set_level',
+  '<｜tool_calls_begin｜>', '<｜tool_call_begin｜>', '<｜tool_sep｜>', '<｜tool_call_end｜>', 'function', '<steptml:invoke name="',
+  '<steptml:parameter name="', '</steptml:parameter>', '</steptml:invoke>', '<seed:think>', '</seed:think>', '<seed:tool_call>',
+  '<|tools_prefix|>', '<|tools_suffix|>', '<|inner_prefix|>', '<|inner_suffix|>', '>>>', 'all\n', 'python\n', '<function name="',
+  '<｜DSML｜invoke name="', '<｜DSML｜parameter name="', '<minimax:tool_call>', '<invoke name="', '<parameter name="', '</invoke>',
   '{"name": "read_file", "arguments": {"path": "x"}}', '"name"', '"arguments"', 'True', 'None', '42', '-1e9', '日本', '😀', '\u0000',
 ];
 
@@ -81,6 +85,14 @@ describe('robustness', () => {
     ['inline action markers on one line', fill('✿FUNCTION✿:x ')],
     ['a call list spread over lines with text after it', `[${fill('read_file(),\n').slice(0, MB - 20)}] and more`],
     ['many valid calls', fill('{"name": "read_file", "arguments": {"path": "a.txt"}}\n')],
+    ['Step-3 calls never closed', fill('<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="read_file"><steptml:parameter name="path">')],
+    ['separators without call tokens', fill('function<｜tool_sep｜>')],
+    ['Functionary parts', fill('>>>read_file\n{"path": ')],
+    ['an Apertus list never closed', `<|tools_prefix|>[${fill('{"read_file": {"path": "a"}}, ')}`],
+    ['invoke elements never closed', fill('<invoke name="read_file"><parameter name="path">')],
+    ['pythonic lists mid-line never closed', fill('see [read_file(path="a", ')],
+    ['a Seed-OSS think block never closed', `<seed:think>${fill('<seed:tool_call><function=read_file>')}`],
+    ['GLM pairs never closed', fill('<tool_call>read_file<arg_key>path</arg_key><arg_value>')],
   ])('handles 1 MB of %s in under 2 s, with and without tools', (_label, input) => {
     for (const tools of [TOOLS, undefined]) {
       const started = performance.now();

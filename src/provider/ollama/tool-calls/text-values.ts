@@ -13,6 +13,7 @@ export function decodeTextValues(
   schema: JsonSchema | undefined,
 ): Record<string, unknown> {
   if (mode === undefined) return args;
+  if (mode === 'null' && !Object.values(args).some((v) => typeof v === 'string' && v.length <= 8 && v.trim().toLowerCase() === 'null')) return args;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (typeof value !== 'string') {

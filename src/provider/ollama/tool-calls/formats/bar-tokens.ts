@@ -21,19 +21,29 @@ interface Token {
   kind: TokenKind;
 }
 
-const KINDS: Record<string, TokenKind> = {
-  tool_calls_begin: 'section',
-  tool_calls: 'section',
-  tool_calls_end: 'section',
-  tool_calls_section_begin: 'section',
-  tool_calls_section_end: 'section',
-  tool_call_begin: 'call_begin',
-  tool_sep: 'sep',
-  tool_call_argument_begin: 'argument_begin',
-  tool_call_end: 'call_end',
-};
+const KINDS = new Map<string, TokenKind>([
+  ['tool_calls_begin', 'section'],
+  ['tool_calls', 'section'],
+  ['tool_calls_end', 'section'],
+  ['tool_calls_section_begin', 'section'],
+  ['tool_calls_section_end', 'section'],
+  ['tool_call_begin', 'call_begin'],
+  ['tool_sep', 'sep'],
+  ['tool_call_argument_begin', 'argument_begin'],
+  ['tool_call_end', 'call_end'],
+]);
 
 const TOKEN = /<[｜|]([A-Za-z▁_ \\]{3,40})[｜|]>/y;
+const kindCache = new Map<string, TokenKind | undefined>();
+
+/** The kind a token's spelling names, whichever separators and case it was written with. */
+function kindOf(spelling: string): TokenKind | undefined {
+  if (kindCache.has(spelling)) return kindCache.get(spelling);
+  const kind = KINDS.get(spelling.replace(/\\_|[▁ _]+/g, '_').toLowerCase());
+  if (kindCache.size < 256) kindCache.set(spelling, kind);
+  return kind;
+}
+
 const MAX_NAME = 200;
 
 export const barTokens: FormatScanner = {
@@ -65,7 +75,8 @@ function scanBarTokens(ctx: ScanContext): CallSpan[] {
     }
     const sep = tokens[sepIndex];
     const bodyLimit = nextBoundary(tokens, sepIndex + 1, text.length);
-    const call = parseCall(text.slice(headerStart, sep.start), text.slice(sep.end, bodyLimit.at), sep.kind);
+    // without its call-begin token a call is recognised only with arguments after the separator
+    const call = parseCall(text.slice(headerStart, sep.start), text.slice(sep.end, bodyLimit.at), sep.kind, t.kind === 'call_begin');
     const callStart = t.kind === 'call_begin' ? t.start : headerStart;
     k = sepIndex;
     if (!call) continue;
@@ -86,10 +97,8 @@ function readTokens(text: string): Token[] {
     if (bar === '｜' || bar === '|') {
       TOKEN.lastIndex = i;
       const m = TOKEN.exec(text);
-      if (m) {
-        const kind = KINDS[m[1].replace(/\\_|[▁ _]+/g, '_').toLowerCase()];
-        if (kind) tokens.push({ start: i, end: i + m[0].length, kind });
-      }
+      const kind = m ? kindOf(m[1]) : undefined;
+      if (m && kind) tokens.push({ start: i, end: i + m[0].length, kind });
     }
     i = text.indexOf('<', i + 1);
   }
@@ -113,6 +122,7 @@ function parseCall(
   header: string,
   body: string,
   sepKind: TokenKind,
+  begun: boolean,
 ): { calls: RawCall[]; end: number; strategy: ExtractionStrategy } | undefined {
   const head = header.trim();
   if (sepKind === 'argument_begin') {
@@ -131,6 +141,7 @@ function parseCall(
     const m = /^[ \t]*([^\s`{<]+)/.exec(body.slice(0, MAX_NAME + 8));
     if (!m || !isName(m[1])) return undefined;
     const rest = readBody(body, m[0].length);
+    if (!begun && rest && Object.keys(rest.args).length === 0 && skipSpace(body, m[0].length) === body.length) return undefined;
     return rest && { calls: [{ name: m[1], arguments: rest.args }], end: rest.end, strategy: rest.steptml ? 'step3' : 'deepseek' };
   }
   if (!isName(head)) return undefined;

@@ -3,7 +3,7 @@
 // <arg_key>/<arg_value> pairs, or a name followed by JSON. The body decides the format, the
 // wrapper only says "this is a call". In a list, a malformed element does not sink the others.
 import { callsFromJson, closeOpenJson, readCallList, readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
+import { looksStrict, skipSpace } from '../literal-parser';
 import { parsePythonCallList } from '../python-calls';
 import type { RawCall } from '../types';
 import { isInvokeStart, parseInvokes } from './invoke-bodies';
@@ -30,6 +30,8 @@ const PYTHONIC_START = /\[?\s*[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\
  */
 export function parseCallBlock(region: string, closeTags: readonly string[], atEnd: boolean): BlockParse | undefined {
   let i = skipSpace(region, 0);
+  const whole = strictJsonBlock(region, i, closeTags);
+  if (whole) return whole;
   let fenced = false;
   if (region.startsWith('```', i)) {
     const nl = region.indexOf('\n', i);
@@ -87,6 +89,36 @@ function parseBody(region: string, i: number): (BodyParse & { kind: BodyKind }) 
   if (!r) return undefined;
   const jsonArgs = r.complete && r.calls[0].textValues !== 'decode';
   return { ...r, kind: jsonArgs ? 'json' : 'arg_key_value' };
+}
+
+/**
+ * The common case read the fast way: the whole body up to the closing tag is one strict JSON
+ * call or list of calls, so the native parser reads it without a bracket scan first.
+ */
+function strictJsonBlock(region: string, i: number, closeTags: readonly string[]): BlockParse | undefined {
+  const c = region[i];
+  if ((c !== '{' && c !== '[') || !looksStrict(region, i)) return undefined;
+  let closeAt = -1;
+  let closeTag = '';
+  for (const tag of closeTags) {
+    const at = region.indexOf(tag, i);
+    if (at !== -1 && (closeAt === -1 || at < closeAt)) {
+      closeAt = at;
+      closeTag = tag;
+    }
+  }
+  if (closeAt === -1) return undefined;
+  let last = closeAt - 1;
+  while (last > i && /\s/.test(region[last])) last--;
+  if (region[last] !== (c === '{' ? '}' : ']')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(region.slice(i, last + 1));
+  } catch {
+    return undefined;
+  }
+  const calls = callsFromJson(value);
+  return calls && { calls, kind: 'json', end: closeAt + closeTag.length, closedByTag: true, complete: true };
 }
 
 /** JSON values one after another, as long as each is a call or a list of calls. */

@@ -3,16 +3,16 @@
 // naming a declared tool count, so `{"name": "John", "age": 3}` in an answer stays text.
 // Balanced spans come from the bracket index; a total parse budget keeps adversarial nesting
 // (an invalid value inside an invalid value inside …) linear.
-import type { BracketIndex } from '../bracket-index';
+import type { JsonIndex } from '../bracket-index';
 import { callsFromJson, readCallList } from '../json-calls';
 import { parseLooseJson, skipSpace } from '../literal-parser';
 import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
 /** the start of something that could be a call object */
-const OBJECT_START = /\{\s*(?:["']|[\p{L}_$][\p{L}\p{N}_$]*\s*:)/uy;
+const OBJECT_START = /\{\s*(?:["']|[A-Za-z_$\u00c0-\uffff][\w$\u00c0-\uffff]*\s*:)/y;
 
-export function scanLooseJson(text: string, index: BracketIndex, isKnown: (call: RawCall) => boolean): CallSpan[] {
+export function scanLooseJson(text: string, index: JsonIndex, isKnown: (call: RawCall) => boolean): CallSpan[] {
   const spans: CallSpan[] = [];
   let budget = 8 * text.length + 262144;
   const nextCurly = createFinder(text, '{');
@@ -40,7 +40,7 @@ export function scanLooseJson(text: string, index: BracketIndex, isKnown: (call:
       continue;
     }
     budget -= close + 1 - i;
-    const value = parseLooseJson(text.slice(i, close + 1));
+    const value = index.valueAt(i);
     if (value === undefined) {
       // a list of calls with one malformed element still holds its well-formed siblings
       const list = c === '[' ? readCallList(text.slice(i, close + 1), 0) : undefined;
@@ -68,7 +68,7 @@ function looksLikeCallStart(text: string, i: number): boolean {
 }
 
 /** `[{…}, {…}` with the closing bracket cut off: the whole elements still count. */
-function unterminatedList(text: string, open: number, index: BracketIndex, isKnown: (call: RawCall) => boolean): CallSpan | undefined {
+function unterminatedList(text: string, open: number, index: JsonIndex, isKnown: (call: RawCall) => boolean): CallSpan | undefined {
   const calls: RawCall[] = [];
   let j = skipSpace(text, open + 1);
   let end = open;

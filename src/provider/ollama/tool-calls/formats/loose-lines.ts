@@ -4,48 +4,72 @@
 //   - a tool name on one line and its JSON arguments right after (`read_file\n{"path": "a"}`),
 //     as Qwen 3.5 and Kimi sometimes split them.
 // A call must fill its line: `x = read_file(p)` or "use read_file(path) to…" in prose is not one.
-import type { BracketIndex } from '../bracket-index';
+import type { JsonIndex } from '../bracket-index';
 import { callsFromJson } from '../json-calls';
-import { parseLooseJson, skipSpace } from '../literal-parser';
+import { skipSpace } from '../literal-parser';
 import { parsePythonCallList, type ParseProgress } from '../python-calls';
+import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
-// [ \t]* rather than \s*: a regex run from every line start must not read past its line
-const PYTHONIC_START = /\[?[ \t]*[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\-]*)*[ \t]*\(/uy;
-const NAME_LINE = /[`*'"]*([\p{L}_][\p{L}\p{N}_\-./]*)[`*'"]*[ \t]*:?[ \t]*/uy;
+// [ \t]* rather than \s*: a regex run from every line start must not read past its line. Names
+// are matched loosely (any non-ASCII character counts as a letter, which is cheaper than Unicode
+// classes): a loose call must name a declared tool anyway.
+const PYTHONIC_START = /\[?[ \t]*([A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*(?:\.[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*)*)[ \t]*\(/y;
+const NAME_LINE = /[`*'"]*([A-Za-z_\u00c0-\uffff][\w\-./\u00c0-\uffff]*)[`*'"]*[ \t]*:?[ \t]*/y;
 const BULLET = /(?:[-*•][ \t]+|\d+[.)][ \t]+)?`?/y;
 
 export function scanLooseLines(
   text: string,
-  index: BracketIndex,
+  index: JsonIndex,
   isKnownName: (name: string) => boolean,
   isKnown: (call: RawCall) => boolean,
 ): CallSpan[] {
   const spans: CallSpan[] = [];
   const progress: ParseProgress = { furthest: 0 };
+  const nextParen = createFinder(text, '(');
+  const nextCurly = createFinder(text, '{');
+  const nextBreak = createFinder(text, '\n');
+  // first non-space position at or after a (forward-moving) position, remembered
+  let nonSpace = -1;
+  const firstNonSpace = (pos: number) => (nonSpace >= pos ? nonSpace : (nonSpace = skipSpace(text, pos)));
   let lineStart = 0;
   while (lineStart < text.length) {
-    let nl = text.indexOf('\n', lineStart);
+    let nl = nextBreak(lineStart);
     if (nl === -1) nl = text.length;
+    // a call line holds a parenthesis or a brace, or is followed by one (or by a fence)
+    const paren = nextParen(lineStart);
+    const curly = nextCurly(lineStart);
+    const after = text[firstNonSpace(nl)];
+    if ((paren === -1 || paren >= nl) && (curly === -1 || curly >= nl) && after !== '{' && after !== '`') {
+      if (paren === -1 && curly === -1) break;
+      lineStart = nl + 1;
+      continue;
+    }
     let p = lineStart;
     while (p < nl && (text[p] === ' ' || text[p] === '\t')) p++;
     BULLET.lastIndex = p;
     const bullet = BULLET.exec(text);
     const at = p + (bullet ? bullet[0].length : 0);
     const span =
-      at >= progress.furthest ? (pythonicLine(text, at, progress, isKnown) ?? nameThenJson(text, at, nl, index, isKnownName)) : undefined;
+      at >= progress.furthest ? (pythonicLine(text, at, progress, isKnownName, isKnown) ?? nameThenJson(text, at, nl, index, isKnownName)) : undefined;
     if (span) {
       // the list bullet or backtick around a call goes with it
       span.start = p;
       span.end = endOfLineDecoration(text, span.end);
       spans.push(span);
-      const next = text.indexOf('\n', span.end);
+      const next = nextBreak(span.end);
       lineStart = next === -1 ? text.length : next + 1;
     } else {
       lineStart = nl + 1;
     }
   }
   return spans;
+}
+
+/** The name of a Python call, as the call parser will read it (`x.call(…)` is x, print(…) wraps). */
+function mayNameTool(name: string, isKnownName: (name: string) => boolean): boolean {
+  if (name === 'print') return true;
+  return isKnownName(name.endsWith('.call') ? name.slice(0, -'.call'.length) : name);
 }
 
 function endOfLineDecoration(text: string, from: number): number {
@@ -66,9 +90,17 @@ function restOfLineIsEmpty(text: string, from: number): boolean {
   return true;
 }
 
-function pythonicLine(text: string, at: number, progress: ParseProgress, isKnown: (call: RawCall) => boolean): CallSpan | undefined {
+function pythonicLine(
+  text: string,
+  at: number,
+  progress: ParseProgress,
+  isKnownName: (name: string) => boolean,
+  isKnown: (call: RawCall) => boolean,
+): CallSpan | undefined {
   PYTHONIC_START.lastIndex = at;
-  if (!PYTHONIC_START.test(text)) return undefined;
+  const start = PYTHONIC_START.exec(text);
+  // `if (…)` and other code: a single call of a name no tool has is not worth parsing
+  if (!start || (text[at] !== '[' && !mayNameTool(start[1], isKnownName))) return undefined;
   const list = parsePythonCallList(text, at, progress);
   if (!list) return undefined;
   // lines inside what was just read are never re-read, whether or not it turns out to be a call
@@ -83,7 +115,7 @@ function nameThenJson(
   text: string,
   at: number,
   lineEnd: number,
-  index: BracketIndex,
+  index: JsonIndex,
   isKnownName: (name: string) => boolean,
 ): CallSpan | undefined {
   NAME_LINE.lastIndex = at;
@@ -103,7 +135,7 @@ function nameThenJson(
   if (text[i] !== '{') return undefined;
   const close = index.matchOf(i);
   if (close === -1) return undefined;
-  const value = parseLooseJson(text.slice(i, close + 1));
+  const value = index.valueAt(i);
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   // the JSON may repeat the call in full: name\n{"name": name, "arguments": {…}}
   const inner = callsFromJson(value);

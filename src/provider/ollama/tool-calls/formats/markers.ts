@@ -14,8 +14,6 @@ export const SPECIAL_TOKENS = [
   '<|endoftext|>',
   '<|end▁of▁sentence|>',
   '<｜end▁of▁sentence｜>',
-  '<|tool_calls_section_begin|>',
-  '<|tool_calls_section_end|>',
   '<|tool_call_end|>',
   '<|/tool_call|>',
   '[/TOOL_CALLS]',

@@ -35,7 +35,7 @@ function scanReact(ctx: ScanContext): CallSpan[] {
       // one action's text ends at the next stop line or the next label, whichever comes first
       const following = next(at + label.action.length);
       const stop = Math.min(findFirst(stops, at)?.at ?? text.length, following === -1 ? text.length : following);
-      const span = !label.lineStart || lineStart !== -1 ? readAction(text, at, label, stops, stop, nextLineBreak) : undefined;
+      const span = !label.lineStart || lineStart !== -1 ? readAction(ctx, at, label, stops, stop, nextLineBreak) : undefined;
       if (span && lineStart !== -1) span.start = lineStart;
       if (span) spans.push(span);
       at = next(span ? span.end : at + label.action.length);
@@ -57,13 +57,14 @@ function skipDecoration(text: string, i: number): number {
 }
 
 function readAction(
-  text: string,
+  ctx: ScanContext,
   at: number,
   label: { action: string; input: string; lineStart: boolean },
   stops: ReturnType<typeof finders>,
   stop: number,
   nextLineBreak: (from: number) => number,
 ): CallSpan | undefined {
+  const { text } = ctx;
   const start = skipDecoration(text, at + label.action.length);
   if (start >= stop) return undefined;
   const lineBreak = nextLineBreak(start);
@@ -93,6 +94,8 @@ function readAction(
   let i = skipSpace(text, lineEnd);
   i = skipDecoration(text, i);
   if (i >= stop || !text.startsWith(label.input, i)) {
+    // an action with no input counts only for a declared tool: skip the rest early
+    if (ctx.hasTools && !ctx.isKnownName(call.name)) return undefined;
     return { start: at, end: lineEnd, strategy: 'react', calls: [call], explicit: true, closed: false };
   }
   const valueStart = skipDecoration(text, i + label.input.length);

@@ -10,6 +10,11 @@ export interface ScanContext {
   hasTools: boolean;
   /** a declared tool answers to this name; always true when no tools were declared */
   isKnownName(name: string): boolean;
+  /**
+   * Where the call region that an earlier scanner (a wrapper) claimed around `pos` ends, or -1:
+   * a scanner for elements that also stand inside wrappers need not read them twice.
+   */
+  claimedUntil(pos: number): number;
 }
 
 export interface FormatScanner {

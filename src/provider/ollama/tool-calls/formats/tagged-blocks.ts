@@ -3,6 +3,7 @@
 // meant as a call. A missing closing tag (output cut off) is tolerated when the body itself is
 // whole. Generic tags some models use (<tool>, <json>, …) are weak: their calls count only when
 // they name a declared tool.
+import { skipSpace } from '../literal-parser';
 import { createFinder } from '../marker-finder';
 import type { CallSpan, ExtractionStrategy } from '../types';
 import { parseCallBlock, type BodyKind } from './call-body';
@@ -66,7 +67,7 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
   const { text } = ctx;
   const spans: CallSpan[] = [];
   // re-reading past the next opener (see below) is paid from a budget, so it stays linear
-  let budget = 8 * text.length + 65536;
+  let budget = 2 * text.length + 65536;
   for (const marker of ctx.markers) {
     const wrapper = WRAPPER_OF.get(marker);
     if (!wrapper) continue;
@@ -79,7 +80,7 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
       const following = nextOpen(at + wrapper.open.length);
       const regionEnd = following === -1 ? text.length : following;
       const region = text.slice(bodyStart, regionEnd);
-      if (following !== -1 && region.trim() === '') {
+      if (following !== -1 && skipSpace(region, 0) === region.length) {
         // a stuttered opener (<tool_call><tool_call>{…}) is dropped with the call that follows;
         // a run of them is one region
         const last = spans[spans.length - 1];
@@ -99,6 +100,7 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
         at = following;
         continue;
       }
+      if (block && isBareName(block) && !plausibleBareCall(region, block, ctx)) block = undefined;
       if (block && block.calls.length > 0 && (block.complete || block.closedByTag) && (!wrapper.weak || block.kind === 'json')) {
         const strategy = strategyOf(block.kind, wrapper.strategy);
         spans.push({
@@ -114,6 +116,19 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
     }
   }
   return spans;
+}
+
+/** GLM's call without arguments: a tool name alone in the block. */
+function isBareName(block: NonNullable<ReturnType<typeof parseCallBlock>>): boolean {
+  return block.kind === 'arg_key_value' && block.calls.length === 1 && block.calls[0].textValues === undefined;
+}
+
+/**
+ * A name alone in a block is a call only as GLM writes one — right after the opening tag — and,
+ * with tools declared, only when it names one: `<tool_call> and </tool_call>` in prose is not.
+ */
+function plausibleBareCall(region: string, block: NonNullable<ReturnType<typeof parseCallBlock>>, ctx: ScanContext): boolean {
+  return region.startsWith(block.calls[0].name) && (!ctx.hasTools || ctx.isKnownName(block.calls[0].name));
 }
 
 /** Whether a <|python_tag|> body is a call (JSON, or Python calls of declared tools) filling the block. */

@@ -20,7 +20,12 @@ export interface BodyParse {
 
 /** One leading and one trailing line break belong to the markup; the rest is the value, verbatim. */
 function trimValue(value: string): string {
-  return value.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+  let start = 0;
+  let end = value.length;
+  if (value[start] === '\r' && value[start + 1] === '\n') start += 2;
+  else if (value[start] === '\n') start++;
+  if (end > start && value[end - 1] === '\n') end -= end - 1 > start && value[end - 2] === '\r' ? 2 : 1;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
 class Finders {

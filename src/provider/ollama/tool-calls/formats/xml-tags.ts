@@ -37,6 +37,11 @@ function scanElements(ctx: ScanContext, element: Element): CallSpan[] {
   const nextOpen = createFinder(text, element.open);
   let at = nextOpen(0);
   while (at !== -1) {
+    const claimed = ctx.claimedUntil(at);
+    if (claimed !== -1) {
+      at = nextOpen(claimed);
+      continue;
+    }
     const following = nextOpen(at + element.open.length);
     const regionEnd = following === -1 ? text.length : following;
     const region = text.slice(at, regionEnd);
