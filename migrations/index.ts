@@ -1,5 +1,6 @@
 // Every migration, in order. Listed as classes (not a glob) so the same list works from ts-jest and dist.
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { HostEvents1763800000000 } from './1763800000000-host-events';
+import { ExactTextAndOwners1763900000000 } from './1763900000000-exact-text-and-owners';
 
-export const MIGRATIONS = [InitialSchema1763700000000, HostEvents1763800000000];
+export const MIGRATIONS = [InitialSchema1763700000000, HostEvents1763800000000, ExactTextAndOwners1763900000000];

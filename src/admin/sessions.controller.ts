@@ -1,5 +1,5 @@
 import { Controller, Get, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Query, UseGuards, DefaultValuePipe } from '@nestjs/common';
-import { SessionQueryRepository, type SessionDetail } from '../journal/session-query.repository';
+import { SessionQueryRepository, type Recorded, type SessionDetail } from '../journal/session-query.repository';
 import type { SessionEntity } from '../database/entities';
 import { AdminAuthGuard } from './admin-auth.guard';
 
@@ -9,7 +9,7 @@ export class SessionsController {
   constructor(private readonly sessions: SessionQueryRepository) {}
 
   @Get()
-  list(@Query('limit', new DefaultValuePipe(50), ParseIntPipe) limit: number): Promise<SessionEntity[]> {
+  list(@Query('limit', new DefaultValuePipe(50), ParseIntPipe) limit: number): Promise<Array<Recorded<SessionEntity>>> {
     return this.sessions.listSessions(Math.min(Math.max(limit, 1), 500));
   }
 

@@ -5,6 +5,7 @@ import { AppModule } from '../app.module';
 import { logLevelsFrom, StderrLogger } from '../common/stderr-logger';
 import type { LoupeConfig } from '../config/loupe-config';
 import { startTelemetry } from '../telemetry/telemetry';
+import { EXIT, setVerdict } from './exit-codes';
 
 export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestApplicationContext) => Promise<T>, opts: { telemetry?: boolean } = {}): Promise<T> {
   // read-only commands skip the OpenTelemetry SDK (about a second of start-up)
@@ -16,7 +17,10 @@ export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestAppl
     if (closing) return;
     closing = true;
     logger.warn(`${sig}: stopping sessions and flushing the journal`);
-    void app.close().then(() => telemetry.shutdown()).finally(() => process.exit(130));
+    void app.close().then(() => telemetry.shutdown()).finally(() => {
+      setVerdict(EXIT.INTERRUPTED);
+      process.exit(EXIT.INTERRUPTED);
+    });
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

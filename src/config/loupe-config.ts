@@ -35,6 +35,8 @@ export interface LoupeConfig {
     maxBatch: number;
   };
   otlpEndpoint?: string;
+  /** how long a dead embedded Postgres may take to come back before the run stops (ms) */
+  embeddedPostgresRestartMs: number;
   /** unset: the server logs at 'log', the CLI at 'warn' */
   logLevel?: 'error' | 'warn' | 'log' | 'debug';
 }
@@ -48,41 +50,72 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** Node fires a timer longer than this after 1 ms: every duration is bounded by it. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * An Ollama base URL: http(s)://host[:port][/path], or host:port as Ollama's own clients accept it.
+ * Returns the normalised URL or undefined when the value is neither.
+ */
+export function parseHttpUrl(raw: string): string | undefined {
+  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : /^[\w.-]+:\d+$|^\[[0-9a-f:]+\]:\d+$/i.test(raw) ? `http://${raw}` : undefined;
+  if (!candidate) return undefined;
+  try {
+    const u = new URL(candidate);
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) return undefined;
+    return candidate.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+function isPostgresUrl(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && Boolean(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeConfig {
   const problems: string[] = [];
-  const int = (name: string, def: number, min = 0): number => {
+  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return def;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) {
-      problems.push(`${name}=${JSON.stringify(raw)}: expected an integer >= ${min}`);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
       return def;
     }
     return n;
   };
-  const num = (name: string, def: number): number => {
+  const ms = (name: string, def: number, min = 1): number => int(name, def, min, MAX_TIMER_MS);
+  const num = (name: string, def: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return def;
     const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0) {
-      problems.push(`${name}=${JSON.stringify(raw)}: expected a number >= 0`);
+    if (!Number.isFinite(n) || n < 0 || n > max) {
+      problems.push(`${name}=${JSON.stringify(raw)}: expected a number from 0 to ${max}`);
       return def;
     }
     return n;
   };
-  const optInt = (name: string, min = 1): number | undefined => {
+  const optInt = (name: string, min: number, max: number): number | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
-    return int(name, 0, min);
+    return int(name, 0, min, max);
   };
   const url = (name: string): string | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
-    return raw;
+    const parsed = parseHttpUrl(raw);
+    if (!parsed) problems.push(`${name}=${JSON.stringify(raw)}: expected an http:// or https:// URL (e.g. http://127.0.0.1:11434) or host:port`);
+    return parsed;
   };
-  const databaseUrl = url('DATABASE_URL');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: expected a postgres:// URL`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !isPostgresUrl(databaseUrl)) {
+    problems.push(`DATABASE_URL: expected a postgres://user:password@host:port/database URL`);
   }
   const logLevel = (env.LOUPE_LOG_LEVEL || undefined) as LoupeConfig['logLevel'];
   if (logLevel !== undefined && !['error', 'warn', 'log', 'debug'].includes(logLevel)) {
@@ -90,37 +123,36 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   }
   const config: LoupeConfig = {
     home: path.resolve(cwd, env.LOUPE_HOME || '.loupe'),
-    port: int('LOUPE_PORT', 3000, 0),
+    port: int('LOUPE_PORT', 3000, 0, 65535),
     adminToken: env.LOUPE_ADMIN_TOKEN || undefined,
     databaseUrl,
     ollama: {
       host: url('OLLAMA_HOST'),
-      localHost: env.OLLAMA_LOCAL_HOST || 'http://localhost:11434',
-      requestTimeoutMs: int('OLLAMA_REQUEST_TIMEOUT', 1_800_000, 1),
-      idleTimeoutMs: int('OLLAMA_IDLE_TIMEOUT', 120_000, 1),
-      firstByteTimeoutMs: int('OLLAMA_FIRST_BYTE_TIMEOUT', 600_000, 1),
-      maxParallel: optInt('OLLAMA_MAX_PARALLEL'),
-      numGpu: Number.isInteger(Number(env.OLLAMA_NUM_GPU)) && env.OLLAMA_NUM_GPU ? Number(env.OLLAMA_NUM_GPU) : -1,
-      numCtx: int('OLLAMA_NUM_CTX', 8192, 256),
-      numPredict: int('OLLAMA_NUM_PREDICT', 2048, 1),
-      numBatch: int('OLLAMA_NUM_BATCH', 512, 1),
-      slotWaitTimeoutMs: int('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000, 1),
-      retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1),
+      localHost: url('OLLAMA_LOCAL_HOST') ?? 'http://localhost:11434',
+      requestTimeoutMs: ms('OLLAMA_REQUEST_TIMEOUT', 1_800_000),
+      idleTimeoutMs: ms('OLLAMA_IDLE_TIMEOUT', 120_000),
+      firstByteTimeoutMs: ms('OLLAMA_FIRST_BYTE_TIMEOUT', 600_000),
+      maxParallel: optInt('OLLAMA_MAX_PARALLEL', 1, 1024),
+      // -1: as many layers on the GPU as fit (Ollama's default); 0: CPU only
+      numGpu: int('OLLAMA_NUM_GPU', -1, -1, 100_000),
+      numCtx: int('OLLAMA_NUM_CTX', 8192, 256, 16_777_216),
+      numPredict: int('OLLAMA_NUM_PREDICT', 2048, 1, 16_777_216),
+      numBatch: int('OLLAMA_NUM_BATCH', 512, 1, 1_048_576),
+      slotWaitTimeoutMs: ms('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000),
+      retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1, 100),
     },
     loop: {
-      maxToolIterations: int('LOUPE_MAX_TOOL_ITERATIONS', 25, 1),
-      toolTimeoutMs: int('LOUPE_TOOL_TIMEOUT_MS', 30_000, 1),
+      maxToolIterations: int('LOUPE_MAX_TOOL_ITERATIONS', 25, 1, 100_000),
+      toolTimeoutMs: ms('LOUPE_TOOL_TIMEOUT_MS', 30_000),
     },
     journal: {
-      flushIntervalMs: int('LOUPE_JOURNAL_FLUSH_MS', 50, 1),
-      maxBatch: int('LOUPE_JOURNAL_MAX_BATCH', 500, 1),
+      flushIntervalMs: ms('LOUPE_JOURNAL_FLUSH_MS', 50),
+      maxBatch: int('LOUPE_JOURNAL_MAX_BATCH', 500, 1, 100_000),
     },
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
+    embeddedPostgresRestartMs: ms('LOUPE_PG_RESTART_TIMEOUT_MS', 30_000),
     logLevel,
   };
-  if (env.OLLAMA_NUM_GPU && !Number.isInteger(Number(env.OLLAMA_NUM_GPU))) {
-    problems.push(`OLLAMA_NUM_GPU=${JSON.stringify(env.OLLAMA_NUM_GPU)}: expected an integer`);
-  }
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

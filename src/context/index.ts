@@ -1,4 +1,5 @@
 export type { MessageKind, MessageUnit, TranscriptMessage } from './transcript';
+export { MESSAGE_KINDS } from './transcript';
 export {
   COMPACTED_PLACEHOLDER,
   SYNTHETIC_INDEX,

@@ -1,16 +1,10 @@
 import type { LlmMessage } from '../provider/llm-types';
 
 // Why a message exists; the provider only sees `role`, the loop and the journal need the rest.
-export type MessageKind =
-  | 'system'
-  | 'prompt'
-  | 'assistant'
-  | 'tool_result'
-  | 'nudge'
-  | 'injected'
-  | 'summary'
-  | 'trim_note'
-  | 'epilogue_request';
+export const MESSAGE_KINDS = [
+  'system', 'prompt', 'assistant', 'tool_result', 'nudge', 'injected', 'summary', 'trim_note', 'epilogue_request',
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export interface TranscriptMessage extends LlmMessage {
   /** position in the full session transcript */

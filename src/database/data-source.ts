@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
 
@@ -13,6 +14,42 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
     logging: false,
     extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
   });
+}
+
+/** A database Loupe cannot reach at start: one line naming where the URL came from, no stack. */
+export class DatabaseUnreachableError extends Error {
+  constructor(source: string, url: string, cause: Error) {
+    super(`cannot connect to ${source} (${redact(url)}): ${cause.message || (cause as NodeJS.ErrnoException).code || cause.name}`);
+    this.name = 'DatabaseUnreachableError';
+  }
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/** Connects and migrates; a connection failure is a DatabaseUnreachableError naming `source`. */
+export async function connectDataSource(url: string, source: string): Promise<DataSource> {
+  const ds = createDataSource(url);
+  try {
+    await ds.initialize();
+  } catch (e) {
+    throw new DatabaseUnreachableError(source, url, e as Error);
+  }
+  await migrate(ds);
+  return ds;
+}
+
+/** After the embedded server came back on another port: new connections go there. */
+export function pointPoolAt(ds: DataSource, url: string): void {
+  const pool = (ds.driver as unknown as { master?: Pool & { options: Record<string, unknown> } }).master;
+  if (pool) pool.options.connectionString = url;
 }
 
 /** Runs pending migrations under an advisory lock so two processes starting together don't race. */

@@ -2,8 +2,9 @@ import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nes
 import { DataSource } from 'typeorm';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
-import { createDataSource, migrate } from './data-source';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres';
+import { DatabaseHealth } from './database-health';
+import { connectDataSource, pointPoolAt } from './data-source';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded/embedded-postgres';
 
 export const EMBEDDED_POSTGRES = Symbol('EMBEDDED_POSTGRES');
 
@@ -12,26 +13,31 @@ const logger = new Logger('Database');
 @Global()
 @Module({
   providers: [
+    DatabaseHealth,
     {
       provide: EMBEDDED_POSTGRES,
       inject: [LOUPE_CONFIG],
       useFactory: async (config: LoupeConfig): Promise<EmbeddedPostgresHandle | null> =>
-        config.databaseUrl ? null : startEmbeddedPostgres(config.home, (m) => logger.log(m)),
+        config.databaseUrl ? null : startEmbeddedPostgres(config.home, (m, level) => (level === 'warn' ? logger.warn(m) : logger.log(m)), { restartDeadlineMs: config.embeddedPostgresRestartMs }),
     },
     {
       provide: DataSource,
-      inject: [LOUPE_CONFIG, EMBEDDED_POSTGRES],
-      useFactory: async (config: LoupeConfig, embedded: EmbeddedPostgresHandle | null): Promise<DataSource> => {
-        const url = config.databaseUrl ?? embedded!.url;
-        const ds = createDataSource(url);
-        await ds.initialize();
-        const ran = await migrate(ds);
-        if (ran.length) logger.log(`applied migrations: ${ran.join(', ')}`);
+      inject: [LOUPE_CONFIG, EMBEDDED_POSTGRES, DatabaseHealth],
+      useFactory: async (config: LoupeConfig, embedded: EmbeddedPostgresHandle | null, health: DatabaseHealth): Promise<DataSource> => {
+        const ds = await connectDataSource(config.databaseUrl ?? embedded!.url, config.databaseUrl ? 'DATABASE_URL' : 'the embedded Postgres');
+        embedded?.events.on('restarted', ({ url, downMs, port, previousPid }) => {
+          pointPoolAt(ds, url);
+          health.restarted$.next({ downMs, port, previousPid });
+        });
+        embedded?.events.on('failed', (e) => {
+          logger.error(e.message);
+          health.fail(e);
+        });
         return ds;
       },
     },
   ],
-  exports: [DataSource, EMBEDDED_POSTGRES],
+  exports: [DataSource, EMBEDDED_POSTGRES, DatabaseHealth],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(
@@ -41,7 +47,7 @@ export class DatabaseModule implements OnApplicationShutdown {
 
   // Runs after every beforeApplicationShutdown hook, so the journal has drained by now.
   async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    if (this.dataSource.isInitialized) await this.dataSource.destroy().catch((e: Error) => logger.warn(`closing the pool: ${e.message}`));
     await this.embedded?.stop();
   }
 }

@@ -31,7 +31,11 @@ export interface EvalRunReport {
   passed: number;
   failed: number;
   errored: number;
+  /** trials never started because the run stopped early */
+  notRun: number;
   trials: TrialReport[];
+  /** why the run stopped before every trial ran (the database failed for good) */
+  stoppedBy?: string;
 }
 
 export interface EvalRunOptions {

@@ -3,16 +3,18 @@
 // checks the expectations against what the journal recorded in Postgres.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
+import { DatabaseHealth } from '../database/database-health';
+import { whileUnavailable } from '../database/database-failure';
 import { JournalService } from '../journal/journal.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
+import type { SessionHandle } from '../process/process-types';
 import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../tools/workspace/workspace-manager';
-import { EvalRepository } from './eval.repository';
+import { EvalRunRecorder } from './eval-recorder';
 import type { EvalRunOptions, EvalRunReport, TrialReport } from './eval-types';
 import { evaluateExpectations, filesNamed } from './expectations/evaluate-expectations';
 import type { Scenario } from './scenario/scenario';
@@ -28,51 +30,58 @@ export class ScenarioRunner {
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
     private readonly journal: JournalService,
     private readonly sessions: SessionQueryRepository,
-    private readonly evals: EvalRepository,
+    private readonly health: DatabaseHealth,
     private readonly processes: ProcessManager,
     private readonly tools: ToolsService,
     private readonly providers: OllamaProviderFactory,
   ) {}
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
-    const runId = randomUUID();
     const started = Date.now();
     const trials = Math.max(1, options.trials ?? 1);
     const realHost = this.config.ollama.host;
-    await this.evals.createRun({
-      id: runId, scenarioCount: scenarios.length, loupeVersion: process.env.npm_package_version ?? null,
-      options: {
-        models: options.models ?? null, trials, backend: realHost ?? 'standin', scenarios: scenarios.map((s) => s.id),
-        ownerPid: process.pid, ownerHost: hostname(),
-      },
+    const recorder = new EvalRunRecorder(this.journal, {
+      id: randomUUID(), scenarioCount: scenarios.length, loupeVersion: process.env.npm_package_version ?? null,
+      options: { models: options.models ?? null, trials, backend: realHost ?? 'standin', scenarios: scenarios.map((s) => s.id) },
     });
     const jobs = scenarios.flatMap((scenario) =>
       (options.models?.length ? options.models : [scenario.model ?? STANDIN_DEFAULT_MODEL]).flatMap((model) =>
         Array.from({ length: trials }, (_, i) => ({ scenario, model, trial: i + 1 }))));
-    const reports: TrialReport[] = new Array(jobs.length);
+    const results: TrialReport[] = new Array(jobs.length);
+    // a database that died for good stops the run: nothing new starts, what runs is stopped
+    let stoppedBy: string | undefined;
+    const running = new Set<SessionHandle>();
+    const onFailure = this.health.failed$.subscribe((e) => {
+      stoppedBy = `the database failed: ${e.message.split('\n')[0]}`;
+      for (const h of running) h.kill('database failed');
+    });
     let next = 0;
     const worker = async () => {
-      while (next < jobs.length) {
+      while (next < jobs.length && !stoppedBy) {
         const i = next++;
         const { scenario, model, trial } = jobs[i];
-        reports[i] = await this.runTrial(runId, scenario, model, trial);
-        options.onTrialFinished?.(reports[i]);
+        results[i] = await this.runTrial(recorder, scenario, model, trial, running);
+        options.onTrialFinished?.(results[i]);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, jobs.length)) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, jobs.length)) }, worker));
+    } finally {
+      onFailure.unsubscribe();
+    }
+    const reports = results.filter(Boolean); // in job order; a stopped run has gaps
     const count = (s: TrialReport['status']) => reports.filter((r) => r.status === s).length;
     const report: EvalRunReport = {
-      runId, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started,
+      runId: recorder.runId, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started,
       backend: realHost ? { kind: 'ollama', host: realHost } : { kind: 'standin' },
-      passed: count('passed'), failed: count('failed'), errored: count('error'), trials: reports,
+      passed: count('passed'), failed: count('failed'), errored: count('error'), notRun: jobs.length - reports.length,
+      trials: reports, stoppedBy,
     };
-    await this.evals.finishRun(runId, {
-      status: 'finished', trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored,
-    });
+    recorder.finish(stoppedBy ? 'failed' : 'finished', { trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored });
     return report;
   }
 
-  private async runTrial(runId: string, scenario: Scenario, model: string, trial: number): Promise<TrialReport> {
+  private async runTrial(recorder: EvalRunRecorder, scenario: Scenario, model: string, trial: number, running: Set<SessionHandle>): Promise<TrialReport> {
     const trialId = randomUUID();
     const sessionId = randomUUID();
     const started = Date.now();
@@ -81,12 +90,13 @@ export class ScenarioRunner {
       sessionId: null, traceId: null, status: 'error', terminationReason: null, expectations: [], failedExpectations: [],
       iterations: 0, events: 0, durationMs: 0,
     };
-    await this.evals.createTrial({
-      id: trialId, runId, scenarioId: scenario.id, scenarioTitle: scenario.title, scenarioFile: scenario.file,
+    recorder.trialStarted({
+      id: trialId, scenarioId: scenario.id, scenarioTitle: scenario.title, scenarioFile: scenario.file,
       scenarioHash: scenario.hash, model, trialIndex: trial,
     });
     let report = base;
     const cleanup: Array<() => Promise<void> | void> = [];
+    let sessionStarted = false;
     try {
       const backend = await prepareBackend(scenario, this.config, this.providers);
       cleanup.push(() => backend.close());
@@ -110,6 +120,9 @@ export class ScenarioRunner {
           maxMidChainNudges: scenario.config.max_mid_chain_nudges,
         },
       });
+      sessionStarted = true;
+      running.add(handle);
+      cleanup.push(() => void running.delete(handle));
       const triggers = watchTriggers(this.journal.entries$, sessionId, [
         ...(scenario.kill ? [{ trigger: scenario.kill, fire: () => handle.kill('killed by scenario') }] : []),
         ...(scenario.inject ?? []).map((i) => ({ trigger: i, fire: () => handle.sendMessage(i.text) })),
@@ -117,7 +130,7 @@ export class ScenarioRunner {
       cleanup.push(() => triggers.stop());
       const result = await handle.done;
       await this.journal.flush();
-      const detail = await this.sessions.getSessionDetail(sessionId);
+      const detail = await whileUnavailable(() => this.sessions.getSessionDetail(sessionId), { deadlineMs: 60_000, health: this.health });
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
       const files = Object.fromEntries(filesNamed(scenario.expect).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
       const expectations = evaluateExpectations(scenario.expect, {
@@ -147,16 +160,12 @@ export class ScenarioRunner {
         }
       }
     }
-    await this.evals.finishTrial(trialId, {
-      sessionId: report.sessionId ?? (await this.recordedOrNull(sessionId)),
+    recorder.trialFinished(trialId, {
+      // the session's rows precede this one in the journal, so the reference holds once written
+      sessionId: sessionStarted ? sessionId : null,
       status: report.status, expectations: report.expectations, failedExpectations: report.failedExpectations,
       iterations: report.iterations, eventCount: report.events, durationMs: report.durationMs, error: report.error ?? null,
     });
-    return report;
-  }
-
-  private async recordedOrNull(sessionId: string): Promise<string | null> {
-    await this.journal.flush().catch(() => undefined);
-    return (await this.sessions.getSession(sessionId)) ? sessionId : null;
+    return { ...report, sessionId: sessionStarted ? sessionId : null };
   }
 }

@@ -1,7 +1,7 @@
 // Events that belong to an Ollama host rather than a session (model pulls, deletes): stored with
 // session_id NULL, ordered by created_at and a process-wide sequence.
 import { trace, type Span } from '@opentelemetry/api';
-import type { EventPayload, JournalEventType } from './journal-events';
+import type { EventType, JournalEventMap } from './journal-events';
 import type { JournalSink } from './session-recorder';
 
 let hostSeq = 0;
@@ -9,7 +9,7 @@ let hostSeq = 0;
 export class HostRecorder {
   constructor(private readonly sink: JournalSink, private readonly now = () => new Date()) {}
 
-  event(type: JournalEventType, payload: EventPayload, span?: Span): void {
+  event<K extends EventType>(type: K, payload: JournalEventMap[K], span?: Span): void {
     const ctx = (span ?? trace.getActiveSpan())?.spanContext();
     this.sink.append({
       kind: 'event',

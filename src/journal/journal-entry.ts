@@ -1,6 +1,6 @@
 // What the journal persists: full-row snapshots (upserted by primary key, last one wins) and
 // append-only events. Plain data; the repository maps them to tables.
-import type { JournalEventType, EventPayload } from './journal-events';
+import type { EventType } from './journal-events';
 
 export interface TraceIds {
   traceId: string;
@@ -21,6 +21,9 @@ export interface SessionRow extends TraceIds {
   trialId: string | null;
   workspace: string | null;
   config: Record<string, unknown>;
+  /** the Loupe process running the session (a dead owner's sessions are closed as interrupted) */
+  ownerPid: number;
+  ownerHost: string;
   iterations: number;
   toolCallCount: number;
   inputTokens: number;
@@ -88,12 +91,52 @@ export interface EventRow extends TraceIds {
   sessionId: string | null;
   seq: number;
   iteration: number | null;
-  type: JournalEventType;
-  payload: EventPayload;
+  type: EventType;
+  /** one of the declared payloads (JournalEventMap[type]); stored as jsonb */
+  payload: Record<string, unknown>;
   createdAt: Date;
 }
 
+export interface EvalRunRow {
+  id: string;
+  status: 'running' | 'finished' | 'interrupted' | 'failed';
+  startedAt: Date;
+  finishedAt: Date | null;
+  scenarioCount: number;
+  trialCount: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  options: Record<string, unknown>;
+  loupeVersion: string | null;
+  ownerPid: number;
+  ownerHost: string;
+}
+
+export interface EvalTrialRow {
+  id: string;
+  runId: string;
+  scenarioId: string;
+  scenarioTitle: string;
+  scenarioFile: string;
+  scenarioHash: string;
+  model: string;
+  trialIndex: number;
+  sessionId: string | null;
+  status: 'running' | 'passed' | 'failed' | 'error';
+  expectations: unknown[];
+  failedExpectations: unknown[];
+  iterations: number;
+  eventCount: number;
+  durationMs: number | null;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
 export type JournalEntry =
+  | { kind: 'eval_run'; row: EvalRunRow }
+  | { kind: 'eval_trial'; row: EvalTrialRow }
   | { kind: 'session'; row: SessionRow }
   | { kind: 'message'; row: MessageRow }
   | { kind: 'iteration'; row: IterationRow }
@@ -103,6 +146,8 @@ export type JournalEntry =
   | { kind: 'message_compacted'; sessionId: string; idx: number; compactedAt: Date };
 
 export interface JournalBatch {
+  evalRuns: EvalRunRow[];
+  evalTrials: EvalTrialRow[];
   sessions: SessionRow[];
   messages: MessageRow[];
   iterations: IterationRow[];
@@ -113,6 +158,8 @@ export interface JournalBatch {
 
 /** Collapses a run of entries into one write: upserts keep only the last snapshot per key. */
 export function toBatch(entries: JournalEntry[]): JournalBatch {
+  const evalRuns = new Map<string, EvalRunRow>();
+  const evalTrials = new Map<string, EvalTrialRow>();
   const sessions = new Map<string, SessionRow>();
   const messages = new Map<string, MessageRow>();
   const iterations = new Map<string, IterationRow>();
@@ -121,6 +168,8 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
   const compactions: JournalBatch['compactions'] = [];
   for (const e of entries) {
     switch (e.kind) {
+      case 'eval_run': evalRuns.set(e.row.id, e.row); break;
+      case 'eval_trial': evalTrials.set(e.row.id, e.row); break;
       case 'session': sessions.set(e.row.id, e.row); break;
       case 'message': messages.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
       case 'iteration': iterations.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
@@ -130,6 +179,8 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
     }
   }
   return {
+    evalRuns: [...evalRuns.values()],
+    evalTrials: [...evalTrials.values()],
     sessions: [...sessions.values()],
     messages: [...messages.values()],
     iterations: [...iterations.values()],
@@ -137,10 +188,4 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
     events,
     compactions,
   };
-}
-
-export function entrySessionId(e: JournalEntry): string | null {
-  if (e.kind === 'session') return e.row.id;
-  if (e.kind === 'message_compacted') return e.sessionId;
-  return e.row.sessionId;
 }

@@ -1,57 +1,44 @@
-// Every event type the loop, the provider and the tools can record, with its payload shape.
-// The journal stores the payload as jsonb; the type name is the contract with dashboards and tests.
+// The one vocabulary: every event type Loupe records, with its payload fields. The loop, the
+// provider, the host and the journal record through it (typed); scenarios check their event names
+// and `with:` fields against it; the README catalogue is generated from it.
+import type { z } from 'zod';
+import { CONTEXT_EVENTS } from './events/context-events';
+import { HOST_EVENTS } from './events/host-events';
+import { INFERENCE_EVENTS } from './events/inference-events';
+import { LOOP_EVENTS } from './events/loop-events';
+import { SESSION_EVENTS } from './events/session-events';
+import { SLOT_EVENTS } from './events/slot-events';
+import { TOOL_EVENTS } from './events/tool-events';
 
-export const JOURNAL_EVENT_TYPES = [
-  'session_started',
-  'slot_wait_started',
-  'slot_acquired',
-  'slot_released',
-  'slot_status',
-  'gpu_detected',
-  'iteration_started',
-  'iteration_finished',
-  'inference_request',
-  'inference_retry',
-  'stream_malformed_line',
-  'tool_calls_extracted',
-  'tool_name_repaired',
-  'tool_args_normalized',
-  'tool_call',
-  'tool_result',
-  'tool_error',
-  'tools_disabled',
-  'approval_requested',
-  'approval_decided',
-  'nudge',
-  'mid_chain_nudge',
-  'hallucination_stripped',
-  'repeat_break',
-  'same_tool_break',
-  'cycle_break',
-  'error_repeat_break',
-  'max_iterations',
-  'summary_epilogue',
-  'trim',
-  'prune',
-  'compaction',
-  'context_overflow',
-  'tool_result_capped',
-  'user_message_injected',
-  'mcp_server_failed',
-  'mcp_server_connected',
-  'tools_available',
-  'models_listed',
-  'model_pull',
-  'model_deleted',
-  'abort',
-  'error',
-  'session_finished',
-] as const;
+export const JOURNAL_EVENTS = {
+  ...SESSION_EVENTS,
+  ...SLOT_EVENTS,
+  ...INFERENCE_EVENTS,
+  ...TOOL_EVENTS,
+  ...LOOP_EVENTS,
+  ...CONTEXT_EVENTS,
+  ...HOST_EVENTS,
+};
 
-export type JournalEventType = (typeof JOURNAL_EVENT_TYPES)[number];
+/** Catalogue sections, in README order. */
+export const EVENT_GROUPS = {
+  'Session lifecycle': SESSION_EVENTS,
+  'Inference slots': SLOT_EVENTS,
+  'Iterations and model calls': INFERENCE_EVENTS,
+  'Tool calls': TOOL_EVENTS,
+  'Loop control': LOOP_EVENTS,
+  'Context management': CONTEXT_EVENTS,
+  'Host and Loupe (no session)': HOST_EVENTS,
+};
 
-export function isJournalEventType(value: string): value is JournalEventType {
-  return (JOURNAL_EVENT_TYPES as readonly string[]).includes(value);
+export type EventType = keyof typeof JOURNAL_EVENTS;
+export type JournalEventMap = { [K in EventType]: z.infer<(typeof JOURNAL_EVENTS)[K]['payload']> };
+
+export const JOURNAL_EVENT_TYPES = Object.keys(JOURNAL_EVENTS) as EventType[];
+
+export function isJournalEventType(value: string): value is EventType {
+  return Object.prototype.hasOwnProperty.call(JOURNAL_EVENTS, value);
 }
 
-export type EventPayload = Record<string, unknown>;
+/** Anything that records events of the vocabulary. */
+export type RecordEvent = <K extends EventType>(type: K, payload: JournalEventMap[K]) => void;

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
-import { IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
+import {
+  EvalRunEntity, EvalTrialEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity,
+} from '../database/entities';
 import type { EventRow, JournalBatch } from './journal-entry';
+import { toStorableRow } from './storable-text';
 
 // Postgres caps a statement at 65535 bind parameters; chunk multi-row inserts well below that.
 const ROWS_PER_STATEMENT = 1000;
@@ -10,13 +13,18 @@ const ROWS_PER_STATEMENT = 1000;
 export class JournalRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Writes one batch atomically: sessions first (every other row references them). */
+  /**
+   * Writes one batch atomically. Runs and sessions first (the other rows reference them); every
+   * field that can hold model or tool text is made storable, its exact value kept in `originals`.
+   */
   async writeBatch(batch: JournalBatch): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      await this.upsert(m, SessionEntity, batch.sessions);
-      await this.upsert(m, MessageEntity, batch.messages);
-      await this.upsert(m, IterationEntity, batch.iterations);
-      await this.upsert(m, ToolCallEntity, batch.toolCalls);
+      await this.upsert(m, EvalRunEntity, batch.evalRuns.map((r) => toStorableRow(r, ['options'])));
+      await this.upsert(m, SessionEntity, batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])));
+      await this.upsert(m, EvalTrialEntity, batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle'])));
+      await this.upsert(m, MessageEntity, batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])));
+      await this.upsert(m, IterationEntity, batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])));
+      await this.upsert(m, ToolCallEntity, batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])));
       await this.insertEvents(m, batch.events);
       if (batch.compactions.length) {
         await m.query(
@@ -45,15 +53,17 @@ export class JournalRepository {
    * instead of a parameter per value. A retried batch may hold events an earlier attempt already
    * committed, hence DO NOTHING on the (session_id, seq) key.
    */
-  private async insertEvents(m: EntityManager, rows: EventRow[]): Promise<void> {
-    if (!rows.length) return;
+  private async insertEvents(m: EntityManager, events: EventRow[]): Promise<void> {
+    if (!events.length) return;
+    const rows = events.map((r) => toStorableRow(r, ['payload']));
     await m.query(
-      `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id)
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[], $8::text[])
+      `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id, originals)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[], $8::text[], $9::text[])
        ON CONFLICT DO NOTHING`,
       [
         rows.map((r) => r.sessionId), rows.map((r) => r.seq), rows.map((r) => r.iteration), rows.map((r) => r.type),
         rows.map((r) => JSON.stringify(r.payload)), rows.map((r) => r.createdAt), rows.map((r) => r.traceId), rows.map((r) => r.spanId),
+        rows.map((r) => r.originals),
       ],
     );
   }

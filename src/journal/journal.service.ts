@@ -1,11 +1,20 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
+import { DatabaseHealth } from '../database/database-health';
+import { HostRecorder } from './host-recorder';
 import { toBatch, type JournalEntry } from './journal-entry';
+import { markReplayed, pendingSpills, readSpill, writeSpill } from './journal-spill';
 import { JournalRepository } from './journal.repository';
+import { classifyDatabaseFailure } from '../database/database-failure';
+
+/** The database could not take these entries now: they go back to the front of the queue. */
+class EntriesUnwritten extends Error {
+  constructor(readonly unwritten: JournalEntry[], readonly reason: Error) {
+    super(reason.message);
+  }
+}
 
 const RETRY_BASE_MS = 100;
 const RETRY_MAX_MS = 5_000;
@@ -13,13 +22,16 @@ const SHUTDOWN_DEADLINE_MS = 30_000;
 
 /**
  * The one way anything is recorded. Entries are accepted synchronously (the loop never waits on
- * Postgres), fanned out to live subscribers at once, and written in batches in emit order. A failed
- * write keeps its batch and retries with backoff (Postgres restarts are survived); at shutdown
- * whatever still cannot be written is spilled to a JSONL file, never dropped.
+ * Postgres), fanned out to live subscribers at once, and written in batches in emit order. A batch
+ * the database cannot take now is kept and retried with backoff (Postgres restarts are survived);
+ * an entry Postgres refuses as data is isolated and recorded as `journal_entry_rejected` with the
+ * evidence, without holding up any other entry; at shutdown whatever still cannot be written is
+ * spilled to a private file, never dropped.
  */
 @Injectable()
-export class JournalService implements BeforeApplicationShutdown, OnApplicationBootstrap {
+export class JournalService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(JournalService.name);
+  private readonly host = new HostRecorder(this);
   private pending: JournalEntry[] = [];
   private writing?: Promise<void>;
   private timer?: NodeJS.Timeout;
@@ -29,33 +41,27 @@ export class JournalService implements BeforeApplicationShutdown, OnApplicationB
   readonly entries$ = new Subject<JournalEntry>();
   enabled = true;
   written = 0;
+  rejected = 0;
 
   constructor(
     private readonly repository: JournalRepository,
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
-  ) {}
-
-  /** Entries spilled by an earlier run that could not reach Postgres are written now. */
-  async onApplicationBootstrap(): Promise<void> {
-    await this.replaySpills();
+    @Optional() private readonly health?: DatabaseHealth,
+  ) {
+    this.health?.failed$.subscribe(() => this.kick());
+    this.health?.restarted$.subscribe((r) => this.host.event('database_restarted', { ...r }));
   }
 
+  /** Entries spilled by an earlier run that could not reach Postgres (called at start, see StartupRecovery). */
   async replaySpills(): Promise<number> {
-    let files: string[];
-    try {
-      files = fs.readdirSync(this.config.home).filter((f) => /^journal-spill-\d+\.jsonl$/.test(f)).sort();
-    } catch {
-      return 0;
-    }
     let replayed = 0;
-    for (const name of files) {
-      const file = path.join(this.config.home, name);
-      const entries = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as JournalEntry);
+    for (const file of pendingSpills(this.config.home)) {
       try {
+        const entries = readSpill(file);
         for (let i = 0; i < entries.length; i += this.config.journal.maxBatch) {
-          await this.repository.writeBatch(toBatch(entries.slice(i, i + this.config.journal.maxBatch)));
+          await this.writeOrIsolate(entries.slice(i, i + this.config.journal.maxBatch));
         }
-        fs.renameSync(file, `${file}.replayed`);
+        markReplayed(file);
         replayed += entries.length;
         this.logger.log(`replayed ${entries.length} spilled journal entries from ${file}`);
       } catch (e) {
@@ -86,6 +92,8 @@ export class JournalService implements BeforeApplicationShutdown, OnApplicationB
   async flush(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.pending.length || this.writing) {
+      const failure = this.health?.failure;
+      if (failure) throw new Error(`journal: ${this.pending.length} entries cannot be written: ${failure.message.split('\n')[0]}`);
       if (Date.now() > deadline) {
         throw new Error(`journal flush timed out with ${this.pending.length} entries unwritten (Postgres unreachable?)`);
       }
@@ -134,34 +142,75 @@ export class JournalService implements BeforeApplicationShutdown, OnApplicationB
 
   private writeNext(): Promise<void> {
     if (this.writing) return this.writing;
+    if (this.health?.failure) return Promise.resolve();
     const batch = this.pending.splice(0, this.config.journal.maxBatch);
     if (!batch.length) return Promise.resolve();
-    this.writing = this.repository
-      .writeBatch(toBatch(batch))
+    this.writing = this.writeOrIsolate(batch)
       .then(() => {
-        this.written += batch.length;
         if (this.consecutiveFailures) this.logger.log(`journal writes recovered after ${this.consecutiveFailures} failures`);
         this.consecutiveFailures = 0;
       })
       .catch(async (e: unknown) => {
-        this.pending.unshift(...batch);
+        const unwritten = e instanceof EntriesUnwritten ? e.unwritten : batch;
+        this.pending.unshift(...unwritten);
         this.consecutiveFailures++;
         const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (this.consecutiveFailures - 1));
-        this.logger.warn(`journal write failed (${batch.length} entries kept, retry in ${delay} ms): ${(e as Error).message}`);
-        await new Promise((r) => setTimeout(r, delay).unref());
+        this.logger.warn(`journal write failed (${unwritten.length} entries kept, retry in ${delay} ms): ${(e as Error).message}`);
+        if (!this.health?.failure) await new Promise((r) => setTimeout(r, delay).unref());
       })
       .finally(() => {
         this.writing = undefined;
-        if (this.pending.length && !this.closed) this.schedule(0);
+        if (this.pending.length && !this.closed && !this.health?.failure) this.schedule(0);
       });
     return this.writing;
   }
 
+  /**
+   * Writes a batch; when Postgres refuses it as data, halves it until the refused entries stand
+   * alone, and records each of those instead. Rejects with the entries not yet written when the
+   * database is unavailable.
+   */
+  private async writeOrIsolate(batch: JournalEntry[]): Promise<void> {
+    try {
+      await this.repository.writeBatch(toBatch(batch));
+      this.written += batch.length;
+      return;
+    } catch (e) {
+      if (classifyDatabaseFailure(e) === 'unavailable') throw new EntriesUnwritten(batch, e as Error);
+      if (batch.length === 1) {
+        this.recordRejection(batch[0], e as Error);
+        return;
+      }
+    }
+    const half = Math.ceil(batch.length / 2);
+    try {
+      await this.writeOrIsolate(batch.slice(0, half));
+    } catch (e) {
+      if (!(e instanceof EntriesUnwritten)) throw e;
+      throw new EntriesUnwritten([...e.unwritten, ...batch.slice(half)], e.reason);
+    }
+    await this.writeOrIsolate(batch.slice(half));
+  }
+
+  private recordRejection(entry: JournalEntry, error: Error): void {
+    this.rejected++;
+    const sessionId = entry.kind === 'message_compacted' ? entry.sessionId : entry.kind === 'eval_run' ? null
+      : entry.kind === 'session' ? entry.row.id : entry.row.sessionId;
+    this.logger.error(`Postgres refused a journal entry (${entry.kind}${sessionId ? ` of session ${sessionId}` : ''}): ${error.message}; recorded as journal_entry_rejected`);
+    if (entry.kind === 'event' && entry.row.type === 'journal_entry_rejected') {
+      this.spill([entry]); // the record of a rejection was refused itself: keep it on disk rather than loop
+      return;
+    }
+    this.host.event('journal_entry_rejected', {
+      entryKind: entry.kind, sessionId, error: error.message, sqlState: (error as { code?: string }).code ?? null,
+      // the entry exactly as it was, as JSON text (its escapes survive any storage)
+      entry: JSON.stringify(entry),
+    });
+  }
+
   private spill(entries: JournalEntry[]): string | undefined {
     if (!entries.length) return undefined;
-    const file = path.join(this.config.home, `journal-spill-${Date.now()}.jsonl`);
-    fs.mkdirSync(this.config.home, { recursive: true });
-    fs.appendFileSync(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const file = writeSpill(this.config.home, entries);
     this.logger.error(`${entries.length} journal entries could not be written to Postgres; saved to ${file}`);
     return file;
   }

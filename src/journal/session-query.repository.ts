@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
+import { restoreOriginals } from './storable-text';
+
+/** A row as it was recorded: values Postgres could only store in readable form are exact again. */
+export type Recorded<T> = Omit<T, 'originals'>;
 
 export interface SessionDetail {
-  session: SessionEntity;
-  messages: MessageEntity[];
-  iterations: IterationEntity[];
-  toolCalls: ToolCallEntity[];
-  events: EventEntity[];
+  session: Recorded<SessionEntity>;
+  messages: Array<Recorded<MessageEntity>>;
+  iterations: Array<Recorded<IterationEntity>>;
+  toolCalls: Array<Recorded<ToolCallEntity>>;
+  events: Array<Recorded<EventEntity>>;
 }
 
 /** Read side of what the journal recorded (CLI, admin API, eval assertions). */
@@ -15,12 +19,14 @@ export interface SessionDetail {
 export class SessionQueryRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  listSessions(limit = 50, offset = 0): Promise<SessionEntity[]> {
-    return this.dataSource.getRepository(SessionEntity).find({ order: { startedAt: 'DESC' }, take: limit, skip: offset });
+  async listSessions(limit = 50, offset = 0): Promise<Array<Recorded<SessionEntity>>> {
+    const rows = await this.dataSource.getRepository(SessionEntity).find({ order: { startedAt: 'DESC' }, take: limit, skip: offset });
+    return rows.map(restoreOriginals);
   }
 
-  getSession(id: string): Promise<SessionEntity | null> {
-    return this.dataSource.getRepository(SessionEntity).findOne({ where: { id } });
+  async getSession(id: string): Promise<Recorded<SessionEntity> | null> {
+    const row = await this.dataSource.getRepository(SessionEntity).findOne({ where: { id } });
+    return row && restoreOriginals(row);
   }
 
   async getSessionDetail(id: string): Promise<SessionDetail | null> {
@@ -32,16 +38,21 @@ export class SessionQueryRepository {
       this.dataSource.getRepository(ToolCallEntity).find({ where: { sessionId: id }, order: { createdAt: 'ASC' } }),
       this.events(id),
     ]);
-    return { session, messages, iterations, toolCalls, events };
+    return {
+      session, messages: messages.map(restoreOriginals), iterations: iterations.map(restoreOriginals),
+      toolCalls: toolCalls.map(restoreOriginals), events,
+    };
   }
 
-  events(sessionId: string): Promise<EventEntity[]> {
-    return this.dataSource.getRepository(EventEntity).find({ where: { sessionId }, order: { seq: 'ASC' } });
+  async events(sessionId: string): Promise<Array<Recorded<EventEntity>>> {
+    const rows = await this.dataSource.getRepository(EventEntity).find({ where: { sessionId }, order: { seq: 'ASC' } });
+    return rows.map(restoreOriginals);
   }
 
-  /** Host-level events (model pulls and deletes), newest first. */
-  hostEvents(limit = 100): Promise<EventEntity[]> {
-    return this.dataSource.getRepository(EventEntity).find({ where: { sessionId: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  /** Host-level events (model pulls and deletes, database restarts, refused entries), newest first. */
+  async hostEvents(limit = 100): Promise<Array<Recorded<EventEntity>>> {
+    const rows = await this.dataSource.getRepository(EventEntity).find({ where: { sessionId: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    return rows.map(restoreOriginals);
   }
 
   countEvents(sessionId: string): Promise<number> {

@@ -1,8 +1,9 @@
 // A session's view of the journal: assigns per-session sequence numbers, stamps every row with the
 // trace/span it belongs to, and keeps the open rows (session, running iterations, live tool calls)
 // so each write is a full snapshot. The agent loop records through this and nothing else.
+import { hostname } from 'node:os';
 import { trace, type Span } from '@opentelemetry/api';
-import type { EventPayload, JournalEventType } from './journal-events';
+import type { EventType, JournalEventMap } from './journal-events';
 import type {
   IterationRow, JournalEntry, MessageRow, SessionRow, ToolCallRow, TraceIds,
 } from './journal-entry';
@@ -12,7 +13,7 @@ export interface JournalSink {
 }
 
 export type NewSession = Omit<SessionRow, 'status' | 'terminationReason' | 'exitCode' | 'error' | 'iterations'
-  | 'toolCallCount' | 'inputTokens' | 'outputTokens' | 'finishedAt' | 'traceId' | 'spanId' | 'startedAt'>;
+  | 'toolCallCount' | 'inputTokens' | 'outputTokens' | 'finishedAt' | 'traceId' | 'spanId' | 'startedAt' | 'ownerPid' | 'ownerHost'>;
 
 export interface RecordOptions {
   iteration?: number | null;
@@ -35,7 +36,7 @@ export class SessionRecorder {
   constructor(private readonly sink: JournalSink, init: NewSession, rootSpan: Span, private readonly now = () => new Date()) {
     this.root = idsOf(rootSpan) ?? { traceId: '0'.repeat(32), spanId: '0'.repeat(16) };
     this.session = {
-      ...init, status: 'running', terminationReason: null, exitCode: null, error: null, iterations: 0,
+      ...init, ownerPid: process.pid, ownerHost: hostname(), status: 'running', terminationReason: null, exitCode: null, error: null, iterations: 0,
       toolCallCount: 0, inputTokens: 0, outputTokens: 0, startedAt: this.now(), finishedAt: null, ...this.root,
     };
     this.sink.append({ kind: 'session', row: { ...this.session } });
@@ -53,7 +54,7 @@ export class SessionRecorder {
     return idsOf(span) ?? idsOf(trace.getActiveSpan()) ?? this.root;
   }
 
-  event(type: JournalEventType, payload: EventPayload = {}, opts: RecordOptions = {}): number {
+  event<K extends EventType>(type: K, payload: JournalEventMap[K], opts: RecordOptions = {}): number {
     const seq = this.seq++;
     this.sink.append({
       kind: 'event',

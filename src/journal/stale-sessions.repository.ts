@@ -13,9 +13,8 @@ export class StaleSessionsRepository {
 
   /** Running sessions started on this host by another process. */
   async runningOnHost(host: string, exceptPid: number): Promise<StaleSession[]> {
-    const rows: Array<{ id: string; owner_pid: string }> = await this.dataSource.query(
-      `SELECT id, config->>'ownerPid' AS owner_pid FROM sessions
-        WHERE status = 'running' AND config->>'ownerHost' = $1 AND (config->>'ownerPid')::int <> $2`,
+    const rows: Array<{ id: string; owner_pid: number }> = await this.dataSource.query(
+      `SELECT id, owner_pid FROM sessions WHERE status = 'running' AND owner_host = $1 AND owner_pid <> $2`,
       [host, exceptPid],
     );
     return rows.map((r) => ({ id: r.id, ownerPid: Number(r.owner_pid) }));
@@ -23,9 +22,8 @@ export class StaleSessionsRepository {
 
   /** Eval runs started on this host by another process and still running. */
   async runningEvalRunsOnHost(host: string, exceptPid: number): Promise<StaleSession[]> {
-    const rows: Array<{ id: string; owner_pid: string }> = await this.dataSource.query(
-      `SELECT id, options->>'ownerPid' AS owner_pid FROM eval_runs
-        WHERE status = 'running' AND options->>'ownerHost' = $1 AND (options->>'ownerPid')::int <> $2`,
+    const rows: Array<{ id: string; owner_pid: number }> = await this.dataSource.query(
+      `SELECT id, owner_pid FROM eval_runs WHERE status = 'running' AND owner_host = $1 AND owner_pid <> $2`,
       [host, exceptPid],
     );
     return rows.map((r) => ({ id: r.id, ownerPid: Number(r.owner_pid) }));

@@ -1,7 +1,6 @@
 // The direct process: the agentic loop for Ollama sessions. It orchestrates the phases (slot, context
 // preparation, inference, tools, loop control, epilogue) and records every decision through the
 // journal; the decisions themselves are pure policies (./policies, ../context).
-import { hostname } from 'node:os';
 import { context, SpanKind } from '@opentelemetry/api';
 import { renderForModel } from '../context';
 import type { JournalSink } from '../journal/session-recorder';
@@ -62,7 +61,7 @@ export class DirectProcess implements SessionHandle {
     const council = councilToolPolicy(o.councilRole);
     const recorder = new SessionRecorder(this.journal, {
       id: o.sessionId, pid: this.pid, agent, model: o.model, prompt: o.prompt, councilRole: o.councilRole ?? null,
-      trialId: o.trialId ?? null, workspace: o.workspaceDir ?? null, config: { ...this.settings, host: o.provider.host, ownerPid: process.pid, ownerHost: hostname() },
+      trialId: o.trialId ?? null, workspace: o.workspaceDir ?? null, config: { ...this.settings, host: o.provider.host },
     }, root);
     const rt = new LoopRuntime(o, this.settings, recorder, this.abort.signal, rootCtx, council.toolsEnabled);
     rt.record('session_started', {
@@ -206,7 +205,7 @@ export class DirectProcess implements SessionHandle {
         continue;
       }
       if (nudge?.kind === 'nudges_exhausted') {
-        rt.record('nudge', { reason: nudge.reason, exhausted: true, nudgesSoFar: nudge.nudgesSoFar, max: nudge.maxNudges }, iteration);
+        rt.record('nudge', { reason: nudge.reason, evidence: nudge.evidence, exhausted: true, nudgesSoFar: nudge.nudgesSoFar, max: nudge.maxNudges }, iteration);
         endIteration(rt, iteration, 'nudges_exhausted');
         return { reason: 'nudges_exhausted', finalAnswer: result.content };
       }

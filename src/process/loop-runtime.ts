@@ -2,7 +2,7 @@
 // every decision goes to the journal (typed event) and onto the current iteration's span.
 import type { Context, Span } from '@opentelemetry/api';
 import type { TranscriptMessage } from '../context';
-import type { JournalEventType } from '../journal/journal-events';
+import type { EventType, JournalEventMap } from '../journal/journal-events';
 import type { SessionRecorder } from '../journal/session-recorder';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { CallRecord } from './policies';
@@ -47,7 +47,7 @@ export class LoopRuntime {
   }
 
   /** Journals a decision or observation and adds it to the iteration span as an event. */
-  record(type: JournalEventType, payload: Record<string, unknown>, iteration?: number | null, span?: Span): void {
+  record<K extends EventType>(type: K, payload: JournalEventMap[K], iteration?: number | null, span?: Span): void {
     const target = span ?? this.iterationSpan;
     this.recorder.event(type, payload, { iteration: iteration ?? null, span: target });
     target?.addEvent(type, toSpanAttributes(payload));

@@ -1,8 +1,13 @@
-import type { JournalEventType } from '../journal/journal-events';
+import type { JournalEventMap } from '../journal/journal-events';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from './llm-types';
 
-/** Something the provider wants recorded (retries, extraction, slot waits, GPU detection). */
-export type ProviderEventSink = (type: JournalEventType, payload: Record<string, unknown>) => void;
+/** The events a provider reports (requests, retries, extraction and its repairs, GPU detection). */
+export type ProviderEventType =
+  | 'inference_request' | 'inference_retry' | 'stream_malformed_line' | 'tool_calls_extracted' | 'tool_name_repaired'
+  | 'tool_args_normalized' | 'tool_args_coerced' | 'tool_call_dropped' | 'gpu_detected';
+
+/** Something the provider wants recorded, in the journal's vocabulary. */
+export type ProviderEventSink = <K extends ProviderEventType>(type: K, payload: JournalEventMap[K]) => void;
 
 export interface CompletionRequest {
   model: string;

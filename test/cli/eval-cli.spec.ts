@@ -20,7 +20,7 @@ describe('loupe eval / sessions (the built CLI)', () => {
     expect(run.stderr).not.toMatch(/ERROR/);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(report.summary).toEqual({ passed: 1, failed: 0, errored: 0, trials: 1 });
+    expect(report.summary).toEqual({ passed: 1, failed: 0, errored: 0, notRun: 0, trials: 1 });
     const [trial] = report.trials;
     expect(trial).toEqual(expect.objectContaining({
       scenarioId: 'direct-process/normal-tool-loop-completion', status: 'passed', passed: true, iterations: 4, failedExpectations: [],

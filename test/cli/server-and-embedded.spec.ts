@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Ollama } from 'ollama';
-import { dataDirFor, runningPostmaster } from '../../src/database/embedded-postgres';
+import { dataDirFor, runningPostmaster } from '../../src/database/embedded/embedded-postgres';
 import { createTestDatabase } from '../support/test-app';
 import { ROOT, runCli, waitForListening } from '../support/run-cli';
 
@@ -105,7 +105,7 @@ describe('zero-install defaults (built CLI)', () => {
 });
 
 describe('a killed Loupe process', () => {
-  it('leaves an orphaned embedded Postgres that the next run adopts and stops', async () => {
+  it('leaves an embedded Postgres behind that the next run uses and, as the last user, stops', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-killed-'));
     const home = path.join(tmp, 'home');
     const env: Record<string, string> = {};
@@ -124,7 +124,7 @@ describe('a killed Loupe process', () => {
 
       const list = await runCli(['sessions', 'list', '--json'], { LOUPE_HOME: home, DATABASE_URL: undefined, LOUPE_LOG_LEVEL: 'log' });
       expect(list.code).toBe(0);
-      expect(list.stderr).toMatch(/adopting the orphaned embedded Postgres/);
+      expect(list.stderr).toMatch(/using the embedded Postgres already running/);
       expect(runningPostmaster(dataDir)).toBeUndefined();
       if (dataDir !== path.join(home, 'pg')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
     } finally {

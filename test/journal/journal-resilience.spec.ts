@@ -8,6 +8,7 @@ import { createDataSource, migrate } from '../../src/database/data-source';
 import { JournalRepository } from '../../src/journal/journal.repository';
 import { JournalService } from '../../src/journal/journal.service';
 import { SessionRecorder } from '../../src/journal/session-recorder';
+import { SessionQueryRepository } from '../../src/journal/session-query.repository';
 import { getTracer } from '../../src/telemetry/telemetry';
 import { createTestDatabase } from '../support/test-app';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -17,6 +18,9 @@ function recorderFor(journal: JournalService): SessionRecorder {
     id: randomUUID(), pid: 1, agent: 'test', model: 'm', prompt: 'p', councilRole: null, trialId: null, workspace: null, config: {},
   }, getTracer().startSpan('test'));
 }
+
+/** A valid tool_result payload, numbered so each event differs. */
+const result = (i: number, name = 'read_file') => ({ id: `call_${i}`, name, status: 'ok', chars: i, durationMs: 0 });
 
 async function countEvents(ds: DataSource, sessionId: string): Promise<{ n: number; seqs: number[] }> {
   const rows: Array<{ seq: number }> = await ds.query('SELECT seq FROM events WHERE session_id = $1 ORDER BY seq', [sessionId]);
@@ -44,7 +48,7 @@ describe('journal: batching, ordering, faults', () => {
   it('writes interleaved sessions in batches, each a gap-free sequence, with upserts collapsed', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
     const sessions = [recorderFor(journal), recorderFor(journal), recorderFor(journal)];
-    for (let i = 0; i < 400; i++) sessions[i % 3].event('tool_result', { i });
+    for (let i = 0; i < 400; i++) sessions[i % 3].event('tool_result', result(i));
     sessions[0].iterationStarted(0, 'm');
     sessions[0].iterationUpdated(0, { outcome: 'final_answer', status: 'finished' }, true);
     for (const s of sessions) s.finish({ terminationReason: 'completed', exitCode: 0 });
@@ -71,15 +75,15 @@ describe('journal: batching, ordering, faults', () => {
     await ds.initialize();
     const journal = new JournalService(new JournalRepository(ds), configFor());
     const rec = recorderFor(journal);
-    for (let i = 0; i < 50; i++) rec.event('tool_result', { phase: 'before', i });
+    for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'before'));
     await journal.flush();
     proxy.cut();
-    for (let i = 0; i < 50; i++) rec.event('tool_result', { phase: 'during', i });
+    for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'during'));
     // writes fail while it is down; the entries stay queued
     await new Promise((r) => setTimeout(r, 300));
     expect(journal.backlog).toBeGreaterThan(0);
     proxy.restore();
-    for (let i = 0; i < 50; i++) rec.event('tool_result', { phase: 'after', i });
+    for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'after'));
     await journal.flush(30_000);
     const { n, seqs } = await countEvents(direct, rec.sessionId);
     expect(n).toBe(150);
@@ -99,13 +103,17 @@ describe('journal: batching, ordering, faults', () => {
     await ds.initialize();
     const journal = new JournalService(new JournalRepository(ds), configFor());
     const rec = recorderFor(journal);
-    rec.event('tool_result', { first: true });
+    rec.event('tool_result', result(0));
     await journal.flush();
     proxy.cut();
-    for (let i = 0; i < 20; i++) rec.event('nudge', { i });
+    for (let i = 0; i < 20; i++) rec.event('tool_result', result(i + 1));
     rec.finish({ terminationReason: 'completed', exitCode: 0 });
     const spilled = await journal.close(500);
     expect(spilled).toBeDefined();
+    // transcripts and tool output: private, and in a directory of its own under LOUPE_HOME
+    expect(path.dirname(spilled!)).toBe(path.join(home, 'journal-spill'));
+    expect(fs.statSync(spilled!).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(spilled!)).mode & 0o777).toBe(0o700);
     expect(fs.readFileSync(spilled!, 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(21);
     expect((await countEvents(direct, rec.sessionId)).n).toBe(1);
     await ds.destroy().catch(() => undefined);
@@ -125,11 +133,63 @@ describe('journal: batching, ordering, faults', () => {
   it('stores payloads with quotes, backslashes, unicode and nesting exactly', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
     const rec = recorderFor(journal);
-    const payload = { text: 'a "quoted" \\ back\\slash, {braces}, [brackets], \n newline, é 😀', nested: { list: [1, null, 'x'], empty: {} } };
+    const payload = { markers: ['[Tool Result]', '{"nested": [1, null]}'], strippedText: 'a "quoted" \\ back\\slash, {braces}, [brackets], \n newline, é 😀', content: '' };
     rec.event('hallucination_stripped', payload);
     await journal.flush();
     const [row] = await direct.query('SELECT payload FROM events WHERE session_id = $1', [rec.sessionId]);
     expect(row.payload).toEqual(payload);
+  });
+
+  it('records NUL bytes, lone surrogates and control characters from models and tools, recoverable exactly', async () => {
+    const journal = new JournalService(new JournalRepository(direct), configFor());
+    const rec = new SessionRecorder(journal, {
+      id: randomUUID(), pid: 1, agent: 'test', model: 'm', prompt: 'prompt with a NUL \u0000 byte', councilRole: null, trialId: null, workspace: null, config: {},
+    }, getTracer().startSpan('test'));
+    const reply = 'model says \u0000 and stops mid-emoji \uD83D';
+    const args = { path: 'bin\u0000ary', note: '\uDE00' };
+    const fileText = '\u0000\u0001\u0002PNG\r\n\u001a\n\u0000\u0000';
+    rec.message({ role: 'assistant', kind: 'assistant', content: reply, toolCalls: [{ id: 'c1', name: 'read_file', arguments: args }], toolCallId: null, toolName: null, thinking: 'think \u0000', iteration: 0 });
+    rec.toolCall({ id: 'c1', iteration: 0, name: 'read_file', arguments: args });
+    rec.toolCall({ id: 'c1', iteration: 0, name: 'read_file', arguments: args, status: 'completed', result: fileText });
+    rec.event('tool_call', { id: 'c1', name: 'read_file', arguments: args });
+    rec.event('hallucination_stripped', { markers: ['k\u0000'], strippedText: '', content: reply });
+    rec.finish({ terminationReason: 'completed', exitCode: 0, error: 'err \u0000' });
+    await journal.flush();
+    expect(journal.rejected).toBe(0);
+
+    const detail = (await new SessionQueryRepository(direct).getSessionDetail(rec.sessionId))!;
+    expect(detail.session.prompt).toBe('prompt with a NUL \u0000 byte');
+    expect(detail.session.error).toBe('err \u0000');
+    expect(detail.messages[0]).toEqual(expect.objectContaining({ content: reply, thinking: 'think \u0000', toolCalls: [{ id: 'c1', name: 'read_file', arguments: args }] }));
+    expect(detail.toolCalls[0]).toEqual(expect.objectContaining({ arguments: args, result: fileText }));
+    expect(detail.events.map((e) => e.payload)).toEqual([{ id: 'c1', name: 'read_file', arguments: args }, { markers: ['k\u0000'], strippedText: '', content: reply }]);
+    // the stored columns stay readable for SQL, dashboards and psql
+    const [raw] = await direct.query('SELECT content FROM messages WHERE session_id = $1', [rec.sessionId]);
+    expect(raw.content).toBe('model says \u2400 and stops mid-emoji \uFFFD');
+  });
+
+  it('isolates an entry Postgres refuses: every other entry and session is written, the refusal recorded with its evidence', async () => {
+    const journal = new JournalService(new JournalRepository(direct), configFor());
+    const a = recorderFor(journal);
+    const b = recorderFor(journal);
+    for (let i = 0; i < 30; i++) {
+      a.event('tool_result', result(i));
+      b.event('tool_result', result(i));
+      // an iteration number past int4 cannot be stored whatever its text: Postgres refuses the row
+      if (i === 10) a.event('tool_result', result(-1), { iteration: 2 ** 31 });
+    }
+    a.finish({ terminationReason: 'completed', exitCode: 0 });
+    b.finish({ terminationReason: 'completed', exitCode: 0 });
+    await journal.flush();
+    expect(journal.rejected).toBe(1);
+    expect((await countEvents(direct, b.sessionId)).n).toBe(30);
+    expect((await countEvents(direct, a.sessionId)).n).toBe(30);
+    const [s] = await direct.query('SELECT status FROM sessions WHERE id = $1', [a.sessionId]);
+    expect(s.status).toBe('finished');
+    const rejected = await direct.query(`SELECT payload FROM events WHERE session_id IS NULL AND type = 'journal_entry_rejected' AND payload->>'sessionId' = $1`, [a.sessionId]);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].payload).toEqual(expect.objectContaining({ entryKind: 'event', sqlState: '22003', error: expect.stringMatching(/out of range/) }));
+    expect(JSON.parse(rejected[0].payload.entry).row).toEqual(expect.objectContaining({ type: 'tool_result', seq: 11, iteration: 2 ** 31, payload: result(-1) }));
   });
 
   it('keeps the fan-out live when writing is switched off (journal-off bench mode)', async () => {
@@ -138,7 +198,7 @@ describe('journal: batching, ordering, faults', () => {
     journal.entries$.subscribe((e) => seen.push(e.kind));
     journal.enabled = false;
     const rec = recorderFor(journal);
-    rec.event('nudge', {});
+    rec.event('tool_result', result(1));
     await journal.flush();
     expect(seen).toEqual(['session', 'event']);
     expect(await direct.query('SELECT 1 FROM sessions WHERE id = $1', [rec.sessionId])).toEqual([]);

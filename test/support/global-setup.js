@@ -10,7 +10,7 @@ module.exports = async function globalSetup() {
     process.env.LOUPE_TEST_DATABASE_URL = process.env.DATABASE_URL;
     return;
   }
-  const built = path.join(__dirname, '..', '..', 'dist', 'src', 'database', 'embedded-postgres.js');
+  const built = path.join(__dirname, '..', '..', 'dist', 'src', 'database', 'embedded', 'embedded-postgres.js');
   if (!fs.existsSync(built)) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
   const { startEmbeddedPostgres } = require(built);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-test-pg-'));

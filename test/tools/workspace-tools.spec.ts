@@ -57,6 +57,38 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
     expect((await tools.execute('read_file', { path: 'link/secret.txt' }, opts)).status).toBe('error');
   });
 
+  it('does not write through a dangling symlink a command left pointing out of the workspace', async () => {
+    const target = path.join(home, 'planted.txt');
+    fs.symlinkSync(target, path.join(dir, 'trap.txt'));
+    fs.symlinkSync(path.join(home, 'newdir'), path.join(dir, 'trapdir'));
+    for (const p of ['trap.txt', 'trapdir/x.txt']) {
+      const w = await tools.execute('write_file', { path: p, content: 'escaped' }, opts);
+      expect(w).toEqual(expect.objectContaining({ status: 'error', text: `Path "${p}" is outside the workspace` }));
+    }
+    expect(fs.existsSync(target)).toBe(false);
+    expect(fs.existsSync(path.join(home, 'newdir'))).toBe(false);
+  });
+
+  it('never shows a host path in an error the model reads', async () => {
+    const long = `${'a'.repeat(300)}/${'b'.repeat(5000)}.txt`;
+    for (const tool of ['read_file', 'write_file', 'list_files']) {
+      const r = await tools.execute(tool, { path: long, content: 'x' }, opts);
+      expect(r.status).toBe('error');
+      expect(r.text).toMatch(/^File name too long: a{200}…$/);
+      expect(r.text).not.toContain(home);
+      expect(r.text).not.toContain(os.tmpdir());
+    }
+  });
+
+  it('reads a binary file as a description, and flags text that is not valid UTF-8', async () => {
+    fs.writeFileSync(path.join(dir, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+    const bin = await tools.execute('read_file', { path: 'image.png' }, opts);
+    expect(bin.text).toMatch(/^\[image\.png is a binary file \(12 bytes, sha256 [0-9a-f]{16}…\); its content is not shown as text\. First bytes: 89 50 4e 47/);
+    fs.writeFileSync(path.join(dir, 'latin1.txt'), Buffer.from('caf\xe9 au lait', 'latin1'));
+    const latin = await tools.execute('read_file', { path: 'latin1.txt' }, opts);
+    expect(latin.text).toBe('[latin1.txt is not valid UTF-8: 1 undecodable byte sequence(s) are shown as \uFFFD]\ncaf\uFFFD au lait');
+  });
+
   it('rejects arguments that do not match the schema', async () => {
     const r = await tools.execute('read_file', { file: 'notes.txt' }, opts);
     expect(r.status).toBe('error');

@@ -4,7 +4,7 @@ import { ScenarioLoadError } from '../../eval/scenario/scenario-errors';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { standinModelProblems } from '../../eval/standin-model-check';
 import { lazy } from '../lazy';
-import { EXIT } from '../exit-codes';
+import { EXIT, setVerdict } from '../exit-codes';
 import { formatResultsTable, toJsonReport } from '../results-table';
 
 export function registerEvalCommand(program: Command, getConfig: () => LoupeConfig): void {
@@ -28,11 +28,12 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       const report = await lazy.appContext().withAppContext(config, (app) =>
         app.get(ScenarioRunner).run(scenarios, {
           models: opts.model, trials: opts.trials, concurrency: opts.concurrency,
-          onTrialFinished: opts.json ? undefined : (t) =>
+          // progress on stderr in every mode: stdout carries only the result (JSON or table)
+          onTrialFinished: (t) =>
             process.stderr.write(`${t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '!'} ${t.scenarioId} [${t.model} #${t.trial}]\n`),
         }));
       process.stdout.write(opts.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : `${formatResultsTable(report)}\n`);
-      process.exitCode = report.failed || report.errored ? EXIT.FAILED : EXIT.OK;
+      setVerdict(report.failed || report.errored || report.notRun || report.stoppedBy ? EXIT.FAILED : EXIT.OK);
     });
 }
 

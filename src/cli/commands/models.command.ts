@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { LoupeConfig } from '../../config/loupe-config';
 import type { ModelsService } from '../../provider/models.service';
 import { lazy } from '../lazy';
-import { EXIT } from '../exit-codes';
+import { EXIT, setVerdict } from '../exit-codes';
 
 function withModels<T>(config: LoupeConfig, fn: (m: ModelsService) => Promise<T>): Promise<T> {
   const { ModelsService: Service } = lazy.models();
@@ -48,7 +48,7 @@ export function registerModelsCommand(program: Command, getConfig: () => LoupeCo
       const result = await withModels(getConfig(), (m) => m.remove(model));
       if (!result.success) {
         process.stderr.write(`could not delete ${model}: ${result.error}\n`);
-        process.exitCode = EXIT.FAILED;
+        setVerdict(EXIT.FAILED);
         return;
       }
       process.stdout.write(`deleted ${model}\n`);

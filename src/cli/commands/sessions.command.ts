@@ -3,7 +3,7 @@ import type { LoupeConfig } from '../../config/loupe-config';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { SessionQueryRepository } from '../../journal/session-query.repository';
 import { lazy } from '../lazy';
-import { EXIT } from '../exit-codes';
+import { EXIT, setVerdict } from '../exit-codes';
 import { positiveInt, UsageError } from './eval.command';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,7 +44,7 @@ export function registerSessionsCommand(program: Command, getConfig: () => Loupe
       const detail = await readSessions(getConfig(), (q) => q.getSessionDetail(id));
       if (!detail) {
         process.stderr.write(`no session ${id}\n`);
-        process.exitCode = EXIT.FAILED;
+        setVerdict(EXIT.FAILED);
         return;
       }
       if (opts.json) {

@@ -13,4 +13,8 @@ export class EvalRunEntity {
   @Column('int') errored!: number;
   @Column('jsonb') options!: Record<string, unknown>;
   @Column('text', { name: 'loupe_version', nullable: true }) loupeVersion!: string | null;
+  @Column('int', { name: 'owner_pid' }) ownerPid!: number;
+  @Column('text', { name: 'owner_host' }) ownerHost!: string;
+  /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
+  @Column('text', { nullable: true }) originals!: string | null;
 }

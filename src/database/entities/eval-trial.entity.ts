@@ -20,4 +20,6 @@ export class EvalTrialEntity {
   @Column('text', { nullable: true }) error!: string | null;
   @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
+  @Column('text', { nullable: true }) originals!: string | null;
 }

@@ -11,4 +11,6 @@ export class EventEntity {
   @Column('timestamptz', { name: 'created_at' }) createdAt!: Date;
   @Column('text', { name: 'trace_id' }) traceId!: string;
   @Column('text', { name: 'span_id' }) spanId!: string;
+  /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
+  @Column('text', { nullable: true }) originals!: string | null;
 }

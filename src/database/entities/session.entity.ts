@@ -23,4 +23,8 @@ export class SessionEntity {
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
   @Column('text', { name: 'trace_id' }) traceId!: string;
   @Column('text', { name: 'span_id' }) spanId!: string;
+  @Column('int', { name: 'owner_pid' }) ownerPid!: number;
+  @Column('text', { name: 'owner_host' }) ownerHost!: string;
+  /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
+  @Column('text', { nullable: true }) originals!: string | null;
 }

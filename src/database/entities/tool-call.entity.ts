@@ -15,4 +15,6 @@ export class ToolCallEntity {
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
   @Column('text', { name: 'trace_id' }) traceId!: string;
   @Column('text', { name: 'span_id' }) spanId!: string;
+  /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
+  @Column('text', { nullable: true }) originals!: string | null;
 }

@@ -1,7 +1,7 @@
 // YAML text → validated Scenario. Every problem is reported with file, line, column and field path.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
 import { formatPath, type ScenarioProblem } from './scenario-errors';
 import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
@@ -84,7 +84,19 @@ export function parseScenario(text: string, file: string, absFile: string = path
       problems: doc.errors.map((e) => ({ file, ...at(e.pos[0]), field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })),
     };
   }
-  const parsed = scenarioSchema.safeParse(doc.toJS());
+  let value: unknown;
+  try {
+    // the yaml library refuses documents whose aliases expand past a limit (a "billion laughs" bomb)
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    let firstAlias: number | undefined;
+    visit(doc, { Alias: (_key, node) => {
+      firstAlias = node.range?.[0];
+      return visit.BREAK;
+    } });
+    return { ok: false, problems: [{ file, ...at(firstAlias), field: '', message: `YAML aliases expand too far (${(e as Error).message})` }] };
+  }
+  const parsed = scenarioSchema.safeParse(value);
   if (!parsed.success) {
     const problems = parsed.error.issues.flatMap((issue): ScenarioProblem[] => {
       if (issue.code === 'unrecognized_keys') {

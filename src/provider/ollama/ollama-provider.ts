@@ -270,12 +270,16 @@ export class OllamaProvider implements LlmProvider {
         source = 'text';
         emit('tool_calls_extracted', { strategy: x.strategy, strategies: x.strategies, count: x.calls.length, names: x.calls.map((c) => c.name) });
         for (const r of x.repairs) {
-          if (r.kind === 'tool_name_repaired') emit('tool_name_repaired', { ...r });
-          else emit('tool_args_normalized', { ...r });
+          // each repair under its own name: dashboards count name repairs and type coercions apart
+          if (r.kind === 'tool_name_repaired') emit('tool_name_repaired', { callIndex: r.callIndex, from: r.from, to: r.to, how: r.how });
+          else if (r.kind === 'arg_coerced') emit('tool_args_coerced', { callIndex: r.callIndex, key: r.key, from: r.from, to: r.to });
+          else emit('tool_args_normalized', { callIndex: r.callIndex, from: r.from, to: r.to });
         }
       } else if (x.thinking) {
         content = x.text;
       }
+      // a call naming no declared tool is never run under a guessed name: the record says so
+      for (const d of x.dropped ?? []) emit('tool_call_dropped', { name: d.name, arguments: d.arguments, strategy: d.strategy, reason: d.reason });
     }
     const total = nsToMs(raw.totalNs);
     const load = nsToMs(raw.loadNs);

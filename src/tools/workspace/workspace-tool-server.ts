@@ -1,11 +1,13 @@
 // The built-in workspace tools (read_file, write_file, list_files) as a real MCP server, built with
 // the official SDK and reached by the loop through the SDK's client like any external server.
+import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { describeCommandResult, runCommand } from './run-command';
-import { resolveInWorkspace, toWorkspaceRelative } from './workspace-paths';
+import { decodeFileText } from './file-text';
+import { resolveInWorkspace, toWorkspaceRelative, workspaceErrorText } from './workspace-paths';
 
 /** Offered by default. `run_command` exists too but only when a session's allow list names it. */
 export const WORKSPACE_TOOL_NAMES = ['read_file', 'write_file', 'list_files'] as const;
@@ -18,19 +20,11 @@ type ToolText = { content: Array<{ type: 'text'; text: string }>; isError?: bool
 const ok = (text: string): ToolText => ({ content: [{ type: 'text', text }] });
 const fail = (text: string): ToolText => ({ content: [{ type: 'text', text }], isError: true });
 
-function describe(e: unknown, requested: string): string {
-  const err = e as NodeJS.ErrnoException;
-  if (err.code === 'ENOENT') return `File not found: ${requested}`;
-  if (err.code === 'EISDIR') return `Is a directory: ${requested}`;
-  if (err.code === 'ENOTDIR') return `Not a directory: ${requested}`;
-  return err.message;
-}
-
 async function guarded(requested: string, fn: () => Promise<ToolText>): Promise<ToolText> {
   try {
     return await fn();
   } catch (e) {
-    return fail(describe(e, requested));
+    return fail(workspaceErrorText(e, requested));
   }
 }
 
@@ -53,8 +47,8 @@ export function createWorkspaceToolServer(root: string, allow: readonly string[]
       const handle = await fs.open(abs, 'r');
       try {
         const buf = Buffer.alloc(Math.min(stat.size, MAX_READ_BYTES));
-        await handle.read(buf, 0, buf.length, 0);
-        const text = buf.toString('utf8');
+        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+        const text = decodeFileText(p, buf.subarray(0, bytesRead), stat.size);
         return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
       } finally {
         await handle.close();
@@ -72,7 +66,13 @@ export function createWorkspaceToolServer(root: string, allow: readonly string[]
     }, async ({ path: p, content }) => guarded(p, async () => {
       const abs = resolveInWorkspace(root, p);
       await fs.mkdir(path.dirname(abs), { recursive: true });
-      await fs.writeFile(abs, content, 'utf8');
+      // O_NOFOLLOW: a link put in place after the path was checked is refused, not followed
+      const handle = await fs.open(abs, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644);
+      try {
+        await handle.writeFile(content, 'utf8');
+      } finally {
+        await handle.close();
+      }
       return ok(`Wrote ${Buffer.byteLength(content, 'utf8')} bytes to ${toWorkspaceRelative(root, abs)}`);
     }));
   }

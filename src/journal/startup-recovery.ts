@@ -1,17 +1,23 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { StaleSessionsRepository } from './stale-sessions.repository';
 import { processAlive } from '../common/process-alive';
+import { JournalService } from './journal.service';
+import { StaleSessionsRepository } from './stale-sessions.repository';
 
-
-/** At start: sessions left "running" by a dead Loupe process on this host are closed as interrupted. */
+/**
+ * At start, in this order: entries an earlier process spilled are written (they may finish its
+ * sessions), then sessions and eval runs still left "running" by a dead Loupe process on this host
+ * are closed as interrupted. The other order would close a session the spill completes, and its
+ * spilled events would collide with the interruption's.
+ */
 @Injectable()
-export class StaleSessionReaper implements OnApplicationBootstrap {
+export class StartupRecovery implements OnApplicationBootstrap {
   private readonly logger = new Logger('Sessions');
 
-  constructor(private readonly stale: StaleSessionsRepository) {}
+  constructor(private readonly journal: JournalService, private readonly stale: StaleSessionsRepository) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.journal.replaySpills();
     await this.reap();
   }
 

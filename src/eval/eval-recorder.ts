@@ -1,0 +1,47 @@
+// An eval run's view of the journal: run and trial rows go through the same batched, retried,
+// spilled path as sessions, so a database restart mid-run loses no result and redoes no trial.
+import { hostname } from 'node:os';
+import type { EvalRunRow, EvalTrialRow } from '../journal/journal-entry';
+import type { JournalSink } from '../journal/session-recorder';
+
+export type NewTrial = Pick<EvalTrialRow, 'id' | 'scenarioId' | 'scenarioTitle' | 'scenarioFile' | 'scenarioHash' | 'model' | 'trialIndex'>;
+export type TrialResult = Pick<EvalTrialRow, 'sessionId' | 'status' | 'expectations' | 'failedExpectations' | 'iterations' | 'eventCount' | 'durationMs' | 'error'>;
+
+export class EvalRunRecorder {
+  private readonly run: EvalRunRow;
+  private readonly trials = new Map<string, EvalTrialRow>();
+
+  constructor(private readonly sink: JournalSink, init: Pick<EvalRunRow, 'id' | 'scenarioCount' | 'options' | 'loupeVersion'>, private readonly now = () => new Date()) {
+    this.run = {
+      ...init, status: 'running', startedAt: this.now(), finishedAt: null, trialCount: 0, passed: 0, failed: 0, errored: 0,
+      ownerPid: process.pid, ownerHost: hostname(),
+    };
+    this.sink.append({ kind: 'eval_run', row: { ...this.run } });
+  }
+
+  get runId(): string {
+    return this.run.id;
+  }
+
+  trialStarted(trial: NewTrial): void {
+    const row: EvalTrialRow = {
+      ...trial, runId: this.run.id, sessionId: null, status: 'running', expectations: [], failedExpectations: [],
+      iterations: 0, eventCount: 0, durationMs: null, error: null, startedAt: this.now(), finishedAt: null,
+    };
+    this.trials.set(trial.id, row);
+    this.sink.append({ kind: 'eval_trial', row: { ...row } });
+  }
+
+  trialFinished(id: string, result: TrialResult): void {
+    const row = this.trials.get(id);
+    if (!row) throw new Error(`trial ${id} was never started`);
+    Object.assign(row, result, { finishedAt: this.now() });
+    this.trials.delete(id);
+    this.sink.append({ kind: 'eval_trial', row: { ...row } });
+  }
+
+  finish(status: EvalRunRow['status'], counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'errored'>): void {
+    Object.assign(this.run, counts, { status, finishedAt: this.now() });
+    this.sink.append({ kind: 'eval_run', row: { ...this.run } });
+  }
+}

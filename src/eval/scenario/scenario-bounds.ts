@@ -1,0 +1,43 @@
+// Numbers in a scenario are bounded at load: a duration Node cannot time (over 2^31-1 ms fires
+// after 1 ms), a negative size or an absurd repeat count is bad input with a location, not a run
+// that misbehaves later.
+import { z } from 'zod';
+import { MAX_TIMER_MS } from '../../config/loupe-config';
+
+/** A duration in milliseconds that a Node timer honours. */
+export const durationMs = (min = 0) => z.number().int().min(min).max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (a longer Node timer fires at once)`);
+
+/** How many requests get a stand-in fault. */
+export const faultTimes = z.number().int().min(1).max(10_000);
+
+export const chunkIndex = z.number().int().min(0).max(1_000_000);
+
+export const tokenCount = z.number().int().min(0).max(100_000_000);
+
+export const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** An expected count: exactly n, or a range. */
+export const count = z.union([
+  z.number().int().min(0).max(1_000_000_000),
+  z.strictObject({ min: z.number().int().min(0).max(1_000_000_000).optional(), max: z.number().int().min(0).max(1_000_000_000).optional() })
+    .refine((c) => c.min === undefined || c.max === undefined || c.min <= c.max, { message: 'min must not exceed max' }),
+]);
+
+/** Why a workspace file name is refused, if it is: it must be relative, inside the workspace, without NUL. */
+export function workspacePathProblem(p: string): string | undefined {
+  if (p.includes('\u0000')) return 'contains a NUL byte';
+  if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)) return 'is absolute; workspace files are relative to the workspace';
+  if (p.startsWith('~')) return 'starts with ~; workspace files are relative to the workspace';
+  const parts = p.split(/[\\/]/);
+  if (parts.includes('..')) return 'leaves the workspace (..)';
+  if (parts.every((part) => part === '' || part === '.')) return 'names no file';
+  return undefined;
+}
+
+/** Workspace files by name, every name checked, so a scenario that would write outside never starts. */
+export const workspaceFiles = z.record(z.string(), z.string()).superRefine((files, ctx) => {
+  for (const name of Object.keys(files)) {
+    const problem = workspacePathProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', path: [name], message: `workspace file "${name}" ${problem}` });
+  }
+});

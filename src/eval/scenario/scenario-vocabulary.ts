@@ -1,0 +1,50 @@
+// A scenario names events, their payload fields and termination reasons; each name is checked
+// against the journal's vocabulary at load, so a typo is bad input (with the closest valid name),
+// never an expectation that passes because it matches nothing.
+import type { z } from 'zod';
+import { unknownNameMessage } from '../../common/closest-name';
+import { JOURNAL_EVENTS, JOURNAL_EVENT_TYPES, isJournalEventType, type EventType } from '../../journal/journal-events';
+import { TERMINATION_REASONS } from '../../process/policies/termination';
+import { isOperatorObject } from '../expectations/payload-match';
+
+export interface VocabularyProblem {
+  /** relative to the field being checked */
+  path: Array<string | number>;
+  message: string;
+}
+
+export function eventTypeProblem(name: string): string | undefined {
+  return isJournalEventType(name) ? undefined : unknownNameMessage('event type', name, JOURNAL_EVENT_TYPES);
+}
+
+export function terminationProblem(reason: string): string | undefined {
+  return (TERMINATION_REASONS as readonly string[]).includes(reason) ? undefined : unknownNameMessage('termination reason', reason, TERMINATION_REASONS);
+}
+
+/** Strips optional/nullable/default wrappers to the schema that says what the value is. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema as z.ZodType & { unwrap?: () => z.ZodType; def: { type: string; innerType?: z.ZodType } };
+  while (s.def.type === 'optional' || s.def.type === 'nullable' || s.def.type === 'default') {
+    s = (s.def.innerType ?? s.unwrap!()) as typeof s;
+  }
+  return s;
+}
+
+/** Every key of a `with:` pattern must be a field the event's payload declares (nested objects too). */
+function fieldProblems(schema: z.ZodType, want: unknown, where: string, path: Array<string | number>): VocabularyProblem[] {
+  if (want === null || typeof want !== 'object') return [];
+  if (!Array.isArray(want) && isOperatorObject(want)) return []; // operators are checked where the pattern is parsed
+  const s = unwrap(schema) as z.ZodType & { def: { type: string }; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+  if (Array.isArray(want)) {
+    return s.def.type === 'array' ? want.flatMap((w, i) => fieldProblems(s.element!, w, where, [...path, i])) : [];
+  }
+  if (s.def.type !== 'object' || !s.shape) return []; // records, unions, unknown: any keys
+  const fields = Object.keys(s.shape);
+  return Object.entries(want).flatMap(([key, value]) => fields.includes(key)
+    ? fieldProblems(s.shape![key], value, where, [...path, key])
+    : [{ path: [...path, key], message: unknownNameMessage(`field of ${where}`, key, fields) }]);
+}
+
+export function payloadFieldProblems(type: EventType, want: Record<string, unknown>): VocabularyProblem[] {
+  return fieldProblems(JOURNAL_EVENTS[type].payload, want, `${type} payloads`, []);
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineEvent } from './define-event';
+
+export const SESSION_EVENTS = {
+  session_started: defineEvent('A session began: its model, host, whether tools are on, and every resolved loop setting.', {
+    model: z.string(), pid: z.number(), host: z.string(), toolsEnabled: z.boolean(), councilRole: z.string().nullable(),
+    settings: z.record(z.string(), z.unknown()),
+  }),
+  tools_available: defineEvent('The tools offered to the model for this session (built-in and external).', { tools: z.array(z.string()) }),
+  models_listed: defineEvent('What the host serves, recorded before anything waits on the model (or why it could not be listed).', {
+    count: z.number().optional(), models: z.array(z.string()).optional(), hasModel: z.boolean().optional(), error: z.string().optional(),
+  }),
+  mcp_server_connected: defineEvent('An external MCP server connected; its tools join the session.', { name: z.string(), tools: z.array(z.string()) }),
+  mcp_server_failed: defineEvent('An external MCP server failed to connect or died; the session goes on without its tools.', {
+    name: z.string(), command: z.string(), error: z.string(), stderr: z.string(),
+  }),
+  user_message_injected: defineEvent('A message sent into the running session was added to the context before an iteration.', {
+    chars: z.number(), waitedMs: z.number(),
+  }),
+  abort: defineEvent('The session was killed (by a person, a scenario trigger or shutdown).', {
+    reason: z.string(), phase: z.enum(['iteration', 'outside_iteration']),
+  }),
+  error: defineEvent('A failure: a provider error that ended the session, a failed epilogue, an internal error or a slot timeout.', {
+    kind: z.string().optional(), message: z.string(), phase: z.string().optional(), retryable: z.boolean().optional(),
+    status: z.number().optional(), retryAfterMs: z.number().optional(), code: z.string().optional(), waitedMs: z.number().optional(),
+  }),
+  session_finished: defineEvent('The session ended: its termination reason and counters. Always the last event of a session.', {
+    reason: z.string(), exitCode: z.number(), iterations: z.number(), inferences: z.number(), toolCalls: z.number(),
+    nudges: z.number(), midChainNudges: z.number(), finalAnswerChars: z.number(), error: z.string().optional(),
+  }),
+};

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineEvent } from './define-event';
+
+export const TOOL_EVENTS = {
+  tool_call: defineEvent('The model called a tool.', { id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+  approval_decided: defineEvent('A tool call was allowed or denied, by whom, and by which rule.', {
+    id: z.string(), name: z.string(), decision: z.enum(['allow', 'deny']), rule: z.enum(['tool', 'default']), by: z.enum(['policy']),
+  }),
+  tool_result: defineEvent('A tool call succeeded.', {
+    id: z.string(), name: z.string(), status: z.string(), chars: z.number(), durationMs: z.number(),
+  }),
+  tool_error: defineEvent('A tool call failed, timed out, was denied or named an unknown tool; the error text goes to the model.', {
+    id: z.string(), name: z.string(), status: z.string(), chars: z.number(), durationMs: z.number(), error: z.string(),
+  }),
+  tool_result_capped: defineEvent('A tool result was cut to the cap (30% of the window, less under budget pressure).', {
+    id: z.string(), name: z.string(), originalChars: z.number(), keptChars: z.number(), omittedChars: z.number(), maxChars: z.number(),
+  }),
+};

@@ -1,0 +1,49 @@
+import { isStorable, restoreOriginals, storableJson, storableString, toStorableRow } from './storable-text';
+
+describe('storable text', () => {
+  it.each([
+    ['plain text', 'hello é 😀', true],
+    ['a NUL byte', 'a\u0000b', false],
+    ['a lone high surrogate (a reply cut mid-emoji)', 'cut \uD83D', false],
+    ['a lone low surrogate', '\uDE00 tail', false],
+    ['a whole surrogate pair', '\uD83D\uDE00', true],
+    ['the replacement and NUL-symbol characters themselves', '\uFFFD \u2400', true],
+  ])('%s: storable = %s', (_name, text, storable) => {
+    expect(isStorable(text)).toBe(storable);
+  });
+
+  it('shows NUL as ␀ and lone surrogates as U+FFFD, leaving pairs intact', () => {
+    expect(storableString('a\u0000b\uD83D\uDE00c\uD83D')).toBe('a\u2400b\uD83D\uDE00c\uFFFD');
+  });
+
+  it('walks JSON values, keys included, and returns the same object when nothing needs changing', () => {
+    const clean = { a: ['x', { b: 1 }], c: null };
+    expect(storableJson(clean)).toBe(clean);
+    expect(storableJson({ 'k\u0000': ['v\u0000', { deep: '\uDC00' }] })).toEqual({ 'k\u2400': ['v\u2400', { deep: '\uFFFD' }] });
+  });
+
+  it('keeps the exact originals of changed fields only, and restores them exactly', () => {
+    const row = { id: 'r', content: 'out\u0000put', args: { path: 'a\uD800' }, note: 'fine', missing: null };
+    const stored = toStorableRow(row, ['content', 'args', 'note', 'missing']);
+    expect(stored.content).toBe('out\u2400put');
+    expect(stored.args).toEqual({ path: 'a\uFFFD' });
+    expect(stored.note).toBe('fine');
+    expect(Object.keys(JSON.parse(stored.originals!))).toEqual(['content', 'args']);
+    // the originals survive as JSON text (escapes only), which Postgres text accepts
+    expect(isStorable(stored.originals!)).toBe(true);
+    expect(restoreOriginals(stored)).toEqual(row);
+    expect(row.content).toBe('out\u0000put'); // the input row is untouched
+  });
+
+  it('leaves a clean row as it is, with no originals', () => {
+    const row = { content: 'plain', args: { a: 'b' } };
+    const stored = toStorableRow(row, ['content', 'args']);
+    expect(stored).toEqual({ ...row, originals: null });
+    expect(restoreOriginals(stored)).toEqual(row);
+  });
+
+  it('is not fooled by an escaped-looking backslash sequence in clean text', () => {
+    const row = { content: 'a literal \\u0000 written by a model' };
+    expect(toStorableRow(row, ['content']).originals).toBeNull();
+  });
+});

@@ -1,0 +1,210 @@
+// The embedded Postgres as users meet it: the built CLI, no DATABASE_URL, the server started by the
+// process under test. Verdicts hold (exit codes), a second Loupe process never loses the database
+// when the first one leaves, and a server that dies mid-run is restarted — or, when it cannot be,
+// the run stops loudly with its results and every unwritten entry spilled.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
+import { ROOT, runCli } from '../support/run-cli';
+
+const SCENARIOS = path.join(ROOT, 'scenarios');
+const NORMAL = path.join(SCENARIOS, 'direct-process', 'normal-tool-loop-completion.yaml');
+const SCENARIO_COUNT = (function count(dir: string): number {
+  return fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) =>
+    n + (e.isDirectory() ? count(path.join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? 1 : 0), 0);
+})(SCENARIOS);
+
+function baseEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'DATABASE_URL' && k !== 'OLLAMA_HOST') env[k] = v;
+  return { ...env, LOUPE_HOME: home, LOUPE_LOG_LEVEL: 'log', ...extra };
+}
+
+type Spawned = ChildProcess & { out: () => string; err: () => string; exited: Promise<number | string | null> };
+
+/** A child Loupe process; `exited` is its exit code, or the signal that ended it (a server re-raises SIGTERM after its shutdown). */
+function spawnLoupe(args: string[], env: Record<string, string>): Spawned {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), ...args], { env });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | string | null>((r) => child.once('exit', (code, signal) => r(code ?? signal)));
+  return Object.assign(child, { out: () => out, err: () => err, exited });
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Reads what a run recorded, holding a lease on the embedded server like any Loupe process. */
+async function query<T>(home: string, fn: (db: Client) => Promise<T>): Promise<T> {
+  const pg = await startEmbeddedPostgres(home, () => {});
+  const db = new Client({ connectionString: pg.url });
+  await db.connect();
+  try {
+    return await fn(db);
+  } finally {
+    await db.end();
+    await pg.stop();
+  }
+}
+
+function cleanup(home: string): void {
+  const dataDir = dataDirFor(home, () => {});
+  if (dataDir !== path.join(home, 'pg')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+}
+
+describe('embedded Postgres started by the command itself', () => {
+  let tmp: string;
+  beforeAll(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-embedded-'));
+  });
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('keeps the verdict: 1 for a failed expectation, 0 for a pass, 2 for bad input, 130 when interrupted', async () => {
+    const home = path.join(tmp, 'verdicts');
+    const failing = path.join(tmp, 'failing.yaml');
+    fs.writeFileSync(failing, fs.readFileSync(NORMAL, 'utf8').replace('  - termination: completed', '  - termination: completed\n  - final_answer_contains: "a phrase the model never says"'));
+    try {
+      // the first run initialises and starts the server itself: the case where a dependency's exit hook once turned 1 into 0
+      const failed = await runCli(['eval', failing], baseEnv(home), { timeoutMs: 120_000 });
+      expect(failed.stderr).toMatch(/embedded Postgres started/);
+      expect(failed.stdout).toMatch(/0 passed, 1 failed/);
+      expect(failed.code).toBe(1);
+      const passed = await runCli(['eval', NORMAL], baseEnv(home), { timeoutMs: 120_000 });
+      expect(passed.code).toBe(0);
+      const bad = await runCli(['eval', path.join(tmp, 'missing.yaml')], baseEnv(home));
+      expect(bad.code).toBe(2);
+
+      const slow = path.join(tmp, 'slow.yaml');
+      fs.writeFileSync(slow, ['id: slow', 'title: slow', 'spec: test', 'prompt: go', 'script:', '  - content: never',
+        '    fault: { kind: delay_first_byte, ms: 60000 }', 'expect:', '  - termination: completed', ''].join('\n'));
+      const child = spawnLoupe(['eval', slow], baseEnv(home));
+      await until('the slow trial to start', () => /embedded Postgres started/.test(child.err()));
+      await new Promise((r) => setTimeout(r, 500));
+      child.kill('SIGINT');
+      expect(await child.exited).toBe(130);
+      expect(runningPostmaster(dataDirFor(home, () => {}))).toBeUndefined();
+    } finally {
+      cleanup(home);
+    }
+  }, 240_000);
+
+  it('is never pulled from under a second Loupe process: the last one to leave stops it', async () => {
+    const home = path.join(tmp, 'shared');
+    const dataDir = dataDirFor(home, () => {});
+    const token = 'shared-token';
+    const first = spawnLoupe(['serve'], baseEnv(home, { LOUPE_PORT: '0', LOUPE_ADMIN_TOKEN: token }));
+    const second = spawnLoupe(['serve'], baseEnv(home, { LOUPE_PORT: '0', LOUPE_ADMIN_TOKEN: token }));
+    try {
+      const listening = (c: Spawned) => /listening on (http:\/\/\S+)/.exec(c.err())?.[1];
+      await until('both servers to listen', () => Boolean(listening(first) && listening(second)));
+      const url = listening(second)!;
+      const server = runningPostmaster(dataDir);
+      expect(server).toBeDefined();
+      // an eval joins the same server and leaves; then the process that started the server leaves
+      expect((await runCli(['eval', NORMAL], baseEnv(home), { timeoutMs: 120_000 })).code).toBe(0);
+      first.kill('SIGTERM');
+      expect(await first.exited).toBe('SIGTERM');
+      expect(first.err()).toMatch(/leaving the embedded Postgres running for 1 other Loupe process/);
+      expect(runningPostmaster(dataDir)?.pid).toBe(server!.pid);
+
+      const health = await fetch(`${url}/health`);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'up' });
+      const sessions = await fetch(`${url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
+      expect(sessions.status).toBe(200);
+      expect(await sessions.json()).toHaveLength(1);
+
+      second.kill('SIGTERM');
+      expect(await second.exited).toBe('SIGTERM');
+      expect(runningPostmaster(dataDir)).toBeUndefined();
+    } finally {
+      for (const c of [first, second]) if (c.exitCode === null) c.kill('SIGKILL');
+      cleanup(home);
+    }
+  }, 180_000);
+
+  it('restarts a server killed mid-run: every trial runs once, passes, and nothing recorded is lost', async () => {
+    const home = path.join(tmp, 'restart');
+    try {
+      const run = spawnLoupe(['eval', SCENARIOS, '-c', '8', '--json'], baseEnv(home));
+      await until('a few trials to finish', () => (run.err().match(/✓/g) ?? []).length >= 5, 120_000);
+      const before = runningPostmaster(dataDirFor(home, () => {}))!;
+      process.kill(before.pid, 'SIGKILL');
+      expect(await run.exited).toBe(0);
+      expect(run.err()).toMatch(/embedded Postgres \(pid \d+, port \d+\) is gone; starting it again/);
+      expect(run.err()).toMatch(/embedded Postgres is back on port \d+/);
+      const report = JSON.parse(run.out());
+      expect(report.summary).toEqual(expect.objectContaining({ passed: SCENARIO_COUNT, failed: 0, errored: 0, notRun: 0 }));
+
+      await query(home, async (db) => {
+        const restarts = await db.query(`SELECT payload FROM events WHERE session_id IS NULL AND type = 'database_restarted'`);
+        expect(restarts.rows).toHaveLength(1);
+        expect(restarts.rows[0].payload.previousPid).toBe(before.pid);
+        const trials = await db.query(`SELECT scenario_id, status, count(*) OVER (PARTITION BY scenario_id) AS n FROM eval_trials WHERE run_id = $1`, [report.runId]);
+        expect(trials.rows).toHaveLength(SCENARIO_COUNT);
+        expect(trials.rows.every((t) => t.status === 'passed' && Number(t.n) === 1)).toBe(true);
+        // every event of every session is there: a gap-free sequence ending in session_finished,
+        // as many as the run counted live
+        const sessions = await db.query(`
+          SELECT s.id, s.status, count(e.*)::int AS n, max(e.seq) AS last_seq,
+                 bool_or(e.type = 'session_finished' AND e.seq = (SELECT max(seq) FROM events WHERE session_id = s.id)) AS ends_finished
+            FROM sessions s JOIN eval_trials t ON t.session_id = s.id LEFT JOIN events e ON e.session_id = s.id
+           WHERE t.run_id = $1 GROUP BY s.id`, [report.runId]);
+        const live = new Map<string, number>(report.trials.map((t: { sessionId: string; events: number }) => [t.sessionId, t.events]));
+        for (const s of sessions.rows) {
+          expect(s).toEqual(expect.objectContaining({ status: 'finished', n: s.last_seq + 1, ends_finished: true }));
+          expect(s.n).toBe(live.get(s.id));
+        }
+        const [run] = (await db.query(`SELECT status, trial_count, passed FROM eval_runs WHERE id = $1`, [report.runId])).rows;
+        expect(run).toEqual({ status: 'finished', trial_count: SCENARIO_COUNT, passed: SCENARIO_COUNT });
+      });
+    } finally {
+      cleanup(home);
+    }
+  }, 240_000);
+
+  it('stops loudly when the server cannot come back: results so far printed, exit 1, unwritten entries spilled and replayed later', async () => {
+    const home = path.join(tmp, 'lost');
+    const dataDir = dataDirFor(home, () => {});
+    try {
+      const run = spawnLoupe(['eval', SCENARIOS, '-c', '2'], baseEnv(home, { LOUPE_PG_RESTART_TIMEOUT_MS: '2000' }));
+      await until('a few trials to finish', () => (run.err().match(/✓/g) ?? []).length >= 3, 120_000);
+      const server = runningPostmaster(dataDir)!;
+      process.kill(server.pid, 'SIGKILL');
+      // a data directory that lost its control file cannot be started again
+      fs.renameSync(path.join(dataDir, 'global', 'pg_control'), path.join(tmp, 'pg_control'));
+      expect(await run.exited).toBe(1);
+      expect(run.err()).toMatch(/could not be started again within 2000 ms/);
+      expect(run.out()).toMatch(/STOPPED EARLY: the database failed/);
+      const summary = /(\d+) passed, (\d+) failed, (\d+) errors, (\d+) not run/.exec(run.out());
+      expect(summary).not.toBeNull();
+      expect(Number(summary![4])).toBeGreaterThan(0);
+      const spills = fs.readdirSync(path.join(home, 'journal-spill'));
+      expect(spills).toHaveLength(1);
+      expect(fs.statSync(path.join(home, 'journal-spill', spills[0])).mode & 0o777).toBe(0o600);
+
+      // once the server can run again, the next start writes the spilled entries
+      fs.renameSync(path.join(tmp, 'pg_control'), path.join(dataDir, 'global', 'pg_control'));
+      const list = await runCli(['sessions', 'list', '--json'], baseEnv(home), { timeoutMs: 120_000 });
+      expect(list.code).toBe(0);
+      expect(list.stderr).toMatch(/replayed \d+ spilled journal entries/);
+      await query(home, async (db) => {
+        const [row] = (await db.query(`SELECT status, trial_count, passed FROM eval_runs`)).rows;
+        expect(row).toEqual({ status: 'failed', trial_count: Number(summary![1]) + Number(summary![2]) + Number(summary![3]), passed: Number(summary![1]) });
+        const running = await db.query(`SELECT id FROM sessions WHERE status = 'running'`);
+        expect(running.rows).toEqual([]);
+      });
+    } finally {
+      cleanup(home);
+    }
+  }, 240_000);
+});
