@@ -34,13 +34,16 @@ export interface KeyMapping {
   to: string;
 }
 
+/** shared by every call whose keys stay: callers only read it */
+const NO_MAPPINGS: KeyMapping[] = [];
+
 /** Like normalizeToolArgs, and also says which keys moved. */
 export function normalizeToolArgsWithRepairs(
   args: Record<string, unknown>,
   toolDef: LlmToolDefinition | undefined,
 ): { args: Record<string, unknown>; mappings: KeyMapping[] } {
   const props = toolDef?.parameters?.properties;
-  if (!args || typeof args !== 'object' || !props || typeof props !== 'object') return { args, mappings: [] };
+  if (!args || typeof args !== 'object' || !props || typeof props !== 'object') return { args, mappings: NO_MAPPINGS };
   // the usual case: every key is already a parameter
   let allKnown = true;
   for (const key in args) {
@@ -49,7 +52,7 @@ export function normalizeToolArgsWithRepairs(
       break;
     }
   }
-  if (allKnown) return { args, mappings: [] };
+  if (allKnown) return { args, mappings: NO_MAPPINGS };
   // the same invented keys come back turn after turn: their mapping is worked out once per tool
   const keys = Object.keys(args);
   const signature = keys.join('\u0000');
@@ -60,7 +63,7 @@ export function normalizeToolArgsWithRepairs(
     mappings = mapKeys(keys, props);
     if (perTool.size < 256) perTool.set(signature, mappings);
   }
-  if (mappings.length === 0) return { args, mappings: [] };
+  if (mappings.length === 0) return { args, mappings: NO_MAPPINGS };
   const moved = new Map(mappings.map((m) => [m.from, m.to] as const));
   const out: Record<string, unknown> = {};
   for (const key of keys) {

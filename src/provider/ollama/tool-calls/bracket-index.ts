@@ -51,6 +51,9 @@ export function createLazyBracketIndex(text: string): JsonIndex {
   };
 }
 
+/** reused by closerFrom, which never runs re-entrantly */
+const scratch: number[] = [];
+
 /**
  * The closer of the bracket at `open`, by the same rules as the table, reading at most `limit`
  * characters (close -2: gave up). Text before `open` is taken as prose.
@@ -58,7 +61,9 @@ export function createLazyBracketIndex(text: string): JsonIndex {
 function closerFrom(text: string, open: number, limit: number): { close: number; read: number } {
   const first = text.charCodeAt(open);
   if (first !== OPEN_CURLY && first !== OPEN_SQUARE) return { close: -1, read: 1 };
-  const stack: number[] = [first];
+  const stack = scratch;
+  stack.length = 0;
+  stack.push(first);
   let curlyOpen = first === OPEN_CURLY ? 1 : 0;
   let squareOpen = first === OPEN_SQUARE ? 1 : 0;
   let lastSignificant = first;

@@ -6,6 +6,7 @@
 import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
 import { coerceArgsToSchema } from './arg-coercion';
 import { normalizeToolArgsWithRepairs } from './arg-normalization';
+import { pushAll } from './collections';
 import type { ToolResolver } from './name-resolution';
 import { decodeTextValues } from './text-values';
 import type { CallSpan, DroppedCall, ExtractionRepair, ExtractionStrategy, RawCall } from './types';
@@ -53,14 +54,14 @@ export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, g
       const name = found?.name ?? raw.name;
       const tool = found ? resolver.tool(found.name) : undefined;
       const callIndex = out.calls.length;
-      const repairs: ExtractionRepair[] = [];
-      if (found && found.how !== 'exact') repairs.push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
+      let repairs: ExtractionRepair[] | undefined;
+      if (found && found.how !== 'exact') (repairs ??= []).push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
       let args = decodeTextValues(argumentsOf(raw, tool), raw.textValues, tool?.parameters);
       if (tool) {
         const normalized = normalizeToolArgsWithRepairs(args, tool);
-        for (const m of normalized.mappings) repairs.push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
+        for (const m of normalized.mappings) (repairs ??= []).push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
         const coerced = coerceArgsToSchema(normalized.args, tool.parameters);
-        for (const c of coerced.coercions) repairs.push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
+        for (const c of coerced.coercions) (repairs ??= []).push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
         args = coerced.args;
       }
       // a bare JSON echo of a call already made with markers is the same call, not a second one
@@ -70,7 +71,7 @@ export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, g
         else if (explicitKeys?.has(key)) continue;
       }
       out.calls.push({ id: generateId(), name, arguments: args });
-      if (repairs.length) out.repairs.push(...repairs);
+      if (repairs) pushAll(out.repairs, repairs);
       if (span.strategy && !out.strategies.includes(span.strategy)) out.strategies.push(span.strategy);
     }
   }

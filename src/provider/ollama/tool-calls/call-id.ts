@@ -4,16 +4,19 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-// random bytes are drawn in batches: one crypto call per id costs more than the extraction
-let pool = Buffer.alloc(0);
+// random characters are drawn in batches: one crypto call per id costs more than the extraction
+let pool = '';
 let offset = 0;
 
 export function createCallId(): string {
   if (offset + 8 > pool.length) {
-    pool = randomBytes(4096);
+    const bytes = randomBytes(4096);
+    let chars = '';
+    for (const b of bytes) chars += ALPHABET[b % ALPHABET.length];
+    pool = chars;
     offset = 0;
   }
-  let id = 'call_';
-  for (let i = 0; i < 8; i++) id += ALPHABET[pool[offset++] % ALPHABET.length];
+  const id = 'call_' + pool.slice(offset, offset + 8);
+  offset += 8;
   return id;
 }

@@ -9,6 +9,7 @@ import type { LlmToolDefinition } from '../../llm-types';
 import { createLazyBracketIndex } from './bracket-index';
 import { acceptExplicit, buildCalls } from './call-build';
 import { createCallId } from './call-id';
+import { pushAll } from './collections';
 import { apertus } from './formats/apertus';
 import { barTokens } from './formats/bar-tokens';
 import { functionary } from './formats/functionary';
@@ -79,21 +80,22 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   };
 
   // elements inside a wrapper that will be kept are not read again on their own
-  const refusedSet = new Set<CallSpan>();
-  let wrappers: CallSpan[] = [];
-  const candidates = scanExplicit(ctx, (spans) => {
-    for (const span of spans) if (!acceptExplicit(span, resolver)) refusedSet.add(span);
-    wrappers = spans;
-    wrapped = selectSpans(spans.filter((s) => s.calls.length > 0 && !refusedSet.has(s)));
-  });
-  const judged = new Set(wrappers);
-  for (const span of candidates) if (!judged.has(span) && !acceptExplicit(span, resolver)) refusedSet.add(span);
-  const refused = refusedSet.size ? candidates.filter((span) => refusedSet.has(span)) : [];
-  let spans = candidates.length ? selectSpans(refused.length ? candidates.filter((span) => !refusedSet.has(span)) : candidates) : candidates;
+  const judge = (span: CallSpan) => {
+    if (span.refused === undefined) span.refused = !acceptExplicit(span, resolver);
+    return !span.refused;
+  };
+  const candidates = scanExplicit(ctx, (found) => (wrapped = selectSpans(found.filter((s) => s.calls.length > 0 && judge(s)))));
+  let refused: CallSpan[] = [];
+  let spans = candidates;
+  if (candidates.length) {
+    for (const span of candidates) judge(span);
+    refused = candidates.filter((span) => span.refused);
+    spans = selectSpans(refused.length ? candidates.filter((span) => !span.refused) : candidates);
+  }
   if (hasTools) {
     // what the explicit scanners claimed (or refused) is blanked out, so loose scanners neither
     // re-read it nor turn a refused block into a loose call
-    const claimed = refused.length ? selectSpans([...spans, ...refused]) : spans;
+    const claimed = refused.length ? selectSpans(pushAll(pushAll([], spans), refused)) : spans;
     const loose = gapsHold(visible, claimed, LOOSE_STARTS) ? scanLoose(maskRegions(visible, claimed), ctx) : [];
     if (loose.length) spans = addNonOverlapping(spans, selectSpans(loose));
   }
@@ -122,12 +124,13 @@ function scanExplicit(ctx: ScanContext, onWrapped: (spans: CallSpan[]) => void):
     for (const k of SCANNERS_OF.get(marker) ?? []) (wake ??= [])[k] = true;
   }
   const spans: CallSpan[] = [];
-  EXPLICIT_SCANNERS.forEach((scanner, k) => {
-    if (!wake?.[k] && !scanner.applies?.(ctx.text)) return;
+  for (let k = 0; k < EXPLICIT_SCANNERS.length; k++) {
+    const scanner = EXPLICIT_SCANNERS[k];
+    if (!wake?.[k] && !scanner.applies?.(ctx.text)) continue;
     const found = scanner.scan(ctx);
-    spans.push(...found);
+    pushAll(spans, found);
     if (scanner === taggedBlocks) onWrapped(found);
-  });
+  }
   return spans;
 }
 
@@ -185,11 +188,11 @@ function scanLoose(text: string, ctx: ScanContext): CallSpan[] {
   const isKnown = (call: RawCall) => ctx.isKnownName(call.name);
   const index = createLazyBracketIndex(text);
   const spans: CallSpan[] = [];
-  if (hasBrace || hasBracket) spans.push(...scanLooseJson(text, index, isKnown));
+  if (hasBrace || hasBracket) pushAll(spans, scanLooseJson(text, index, isKnown));
   const lines = hasParen || hasBrace ? scanLooseLines(text, index, ctx.isKnownName, isKnown) : [];
-  spans.push(...lines);
+  pushAll(spans, lines);
   // a list that fills its line was read by the line scanner already
-  if (hasParen && hasBracket) spans.push(...scanPythonicLists(text, isKnown, (pos) => claimedEnd(lines, pos)));
+  if (hasParen && hasBracket) pushAll(spans, scanPythonicLists(text, isKnown, (pos) => claimedEnd(lines, pos)));
   return spans;
 }
 

@@ -2,6 +2,7 @@
 // many spellings models use for the same thing ("parameters", "args", arguments given as a JSON
 // string, {"function":{…}} / {"type":"function",…} wrappers, {"tool_calls":[…]}, LangChain's
 // {"action","action_input"}), and lists of them.
+import { pushAll } from './collections';
 import { looksStrict, parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
 import type { RawCall } from './types';
 
@@ -10,6 +11,9 @@ const ARG_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input', 'act
 const WRAPPER_KEYS = ['tool_calls', 'function_call', 'tool_call', 'calls', 'function'];
 /** keys that describe a call rather than being one of its arguments */
 const META_KEYS = new Set(['type', 'id', 'index', 'call_id', 'tool_call_id']);
+
+/** Every key a call object in one of the shapes above can have (in loose text, one comes first). */
+export const CALL_KEYS: readonly string[] = [...new Set([...NAME_KEYS, ...ARG_KEYS, ...WRAPPER_KEYS, ...META_KEYS])];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -23,7 +27,7 @@ export function callsFromJson(value: unknown): RawCall[] | undefined {
     for (const item of value) {
       const inner = callsFromJson(item);
       if (!inner) return undefined;
-      calls.push(...inner);
+      pushAll(calls, inner);
     }
     return calls;
   }
@@ -150,6 +154,16 @@ export interface CallList {
  * not a call). Undefined when no element is a call or the list itself is not a list.
  */
 export function readCallList(text: string, open: number, toCalls: (value: unknown) => RawCall[] | undefined = callsFromJson): CallList | undefined {
+  // the usual case first: the whole list is strict JSON
+  const whole = readJsonValue(text, open);
+  if (whole && Array.isArray(whole.value)) {
+    const calls: RawCall[] = [];
+    for (const item of whole.value) {
+      const found = toCalls(item);
+      if (found) pushAll(calls, found);
+    }
+    return calls.length ? { calls, end: whole.end, closed: true } : undefined;
+  }
   const calls: RawCall[] = [];
   let i = skipSpace(text, open + 1);
   let end = open + 1;
@@ -162,11 +176,11 @@ export function readCallList(text: string, open: number, toCalls: (value: unknow
       const v = readJsonValue(text, i);
       if (!v) return calls.length ? { calls, end, closed: false } : undefined;
       const found = toCalls(v.value);
-      if (found) calls.push(...found);
+      if (found) pushAll(calls, found);
       i = v.end;
     } else {
       const found = toCalls(readJsonValue(text.slice(i, elementEnd + 1), 0)?.value);
-      if (found) calls.push(...found);
+      if (found) pushAll(calls, found);
       i = elementEnd + 1;
     }
     end = i;

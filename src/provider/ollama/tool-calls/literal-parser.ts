@@ -25,6 +25,10 @@ const KEYWORDS: Record<string, unknown> = {
 };
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0xa0 || c === 0xfeff;
+}
+
 export function skipSpace(text: string, pos: number): number {
   while (pos < text.length) {
     const c = text.charCodeAt(pos);
@@ -41,7 +45,7 @@ export function parseLiteral(text: string, pos: number, options: LiteralOptions 
 
 /** The whole text as one literal (surrounding whitespace allowed), or undefined. */
 export function parseLooseJson(text: string): unknown {
-  const trimmed = text.trim();
+  const trimmed = isSpaceCode(text.charCodeAt(0)) || isSpaceCode(text.charCodeAt(text.length - 1)) ? text.trim() : text;
   if (trimmed === '') return undefined;
   if (looksStrict(trimmed, 0)) {
     try {

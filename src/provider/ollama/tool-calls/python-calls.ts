@@ -8,6 +8,11 @@ export interface ParsedPythonCall extends RawCall {
   end: number;
 }
 
+/** The call without its parse position. */
+export function withoutEnd(call: ParsedPythonCall): RawCall {
+  return call.positional === undefined ? { name: call.name, arguments: call.arguments } : { name: call.name, arguments: call.arguments, positional: call.positional };
+}
+
 /** Records how far failed attempts read, so a scanner never re-reads the same region. */
 export interface ParseProgress {
   furthest: number;

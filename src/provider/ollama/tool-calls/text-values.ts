@@ -13,7 +13,7 @@ export function decodeTextValues(
   schema: JsonSchema | undefined,
 ): Record<string, unknown> {
   if (mode === undefined) return args;
-  if (mode === 'null' && !Object.values(args).some((v) => typeof v === 'string' && v.length <= 8 && v.trim().toLowerCase() === 'null')) return args;
+  if (mode === 'null' && !hasNullWord(args)) return args;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (typeof value !== 'string') {
@@ -25,6 +25,14 @@ export function decodeTextValues(
     }
   }
   return out;
+}
+
+function hasNullWord(args: Record<string, unknown>): boolean {
+  for (const key in args) {
+    const v = args[key];
+    if (typeof v === 'string' && v.length <= 8 && v.trim().toLowerCase() === 'null') return true;
+  }
+  return false;
 }
 
 function decoded(value: string): unknown {

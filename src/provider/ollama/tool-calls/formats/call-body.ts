@@ -2,6 +2,7 @@
 // call objects or arrays, Python-style calls, <function=…> or <invoke>-style XML, GLM's name +
 // <arg_key>/<arg_value> pairs, or a name followed by JSON. The body decides the format, the
 // wrapper only says "this is a call". In a list, a malformed element does not sink the others.
+import { pushAll } from '../collections';
 import { callsFromJson, closeOpenJson, readCallList, readJsonValue } from '../json-calls';
 import { looksStrict, skipSpace } from '../literal-parser';
 import { parsePythonCallList } from '../python-calls';
@@ -57,13 +58,13 @@ export function parseCallBlock(region: string, closeTags: readonly string[], atE
   if (closeAt !== -1) {
     // only whitespace or a stray bracket may sit between the body and its closing tag
     if (!/^[\s\]}`]*$/.test(region.slice(bodyEnd, closeAt))) return undefined;
-    return { ...body, end: closeAt + closeTag.length, closedByTag: true };
+    return { calls: body.calls, kind: body.kind, end: closeAt + closeTag.length, closedByTag: true, complete: body.complete };
   }
   let end = bodyEnd;
   const rest = region.slice(bodyEnd).trim();
   // output cut off inside the closing tag: "…</tool_"
   if (atEnd && rest !== '' && closeTags.some((t) => t.startsWith(rest))) end = region.length;
-  return { ...body, end, closedByTag: false };
+  return { calls: body.calls, kind: body.kind, end, closedByTag: false, complete: body.complete };
 }
 
 function parseBody(region: string, i: number): (BodyParse & { kind: BodyKind }) | undefined {
@@ -79,16 +80,16 @@ function parseBody(region: string, i: number): (BodyParse & { kind: BodyKind }) 
   if (c === '{' || c === '[') return parseJsonCalls(region, i);
   if (region.startsWith('<function=', i)) {
     const r = parseXmlFunctions(region, i);
-    return r && { ...r, kind: 'xml_function' };
+    return r && withKind(r, 'xml_function');
   }
   if (isInvokeStart(region, i)) {
     const r = parseInvokes(region, i);
-    return r && { ...r, kind: region.startsWith('<function', i) ? 'xml_function' : 'xml_invoke' };
+    return r && withKind(r, region.startsWith('<function', i) ? 'xml_function' : 'xml_invoke');
   }
   const r = parseNameBody(region, i);
   if (!r) return undefined;
   const jsonArgs = r.complete && r.calls[0].textValues !== 'decode';
-  return { ...r, kind: jsonArgs ? 'json' : 'arg_key_value' };
+  return withKind(r, jsonArgs ? 'json' : 'arg_key_value');
 }
 
 /**
@@ -121,6 +122,10 @@ function strictJsonBlock(region: string, i: number, closeTags: readonly string[]
   return calls && { calls, kind: 'json', end: closeAt + closeTag.length, closedByTag: true, complete: true };
 }
 
+function withKind(r: BodyParse, kind: BodyKind): BodyParse & { kind: BodyKind } {
+  return { calls: r.calls, end: r.end, complete: r.complete, kind };
+}
+
 /** JSON values one after another, as long as each is a call or a list of calls. */
 function parseJsonCalls(region: string, start: number): (BodyParse & { kind: BodyKind }) | undefined {
   const calls: RawCall[] = [];
@@ -131,7 +136,7 @@ function parseJsonCalls(region: string, start: number): (BodyParse & { kind: Bod
     if (region[i] === '[') {
       const list = readCallList(region, i);
       if (!list) break;
-      calls.push(...list.calls);
+      pushAll(calls, list.calls);
       end = list.end;
       if (!list.closed) {
         complete = false;
@@ -141,7 +146,7 @@ function parseJsonCalls(region: string, start: number): (BodyParse & { kind: Bod
       const v = readJsonValue(region, i);
       const found = v && callsFromJson(v.value);
       if (!v || !found) break;
-      calls.push(...found);
+      pushAll(calls, found);
       end = v.end;
     }
     i = skipSpace(region, end);

@@ -17,9 +17,13 @@ const AT_START = /^(?:all|python|\w+\r?\n\{)/;
 
 export const functionary: FormatScanner = {
   triggers: [PART],
-  applies: (text) => AT_START.test(text),
+  applies: (text) => text.length > 3 && isWordCode(text.charCodeAt(0)) && AT_START.test(text),
   scan: scanFunctionary,
 };
+
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
 
 function scanFunctionary(ctx: ScanContext): CallSpan[] {
   const { text } = ctx;

@@ -4,13 +4,18 @@
 // Balanced spans come from the bracket index; a total parse budget keeps adversarial nesting
 // (an invalid value inside an invalid value inside …) linear.
 import type { JsonIndex } from '../bracket-index';
-import { callsFromJson, readCallList } from '../json-calls';
+import { pushAll } from '../collections';
+import { CALL_KEYS, callsFromJson, readCallList } from '../json-calls';
 import { parseLooseJson, skipSpace } from '../literal-parser';
 import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
-/** the start of something that could be a call object */
-const OBJECT_START = /\{\s*(?:["']|[A-Za-z_$\u00c0-\uffff][\w$\u00c0-\uffff]*\s*:)/y;
+/**
+ * The start of something that could be a call object: its first key is one a call has (a data
+ * object such as {"path": …} or {"id": 1, "title": …} is not looked at further).
+ */
+const KEY_ALTERNATIVES = [...CALL_KEYS].sort((a, b) => b.length - a.length).join('|');
+const OBJECT_START = new RegExp(`\\{\\s*(?:(["'])(?:${KEY_ALTERNATIVES})\\1|(?:${KEY_ALTERNATIVES}))\\s*:`, 'y');
 
 export function scanLooseJson(text: string, index: JsonIndex, isKnown: (call: RawCall) => boolean): CallSpan[] {
   const spans: CallSpan[] = [];
@@ -77,7 +82,7 @@ function unterminatedList(text: string, open: number, index: JsonIndex, isKnown:
     if (close === -1) return undefined;
     const found = callsFromJson(parseLooseJson(text.slice(j, close + 1)));
     if (!found) return undefined;
-    calls.push(...found);
+    pushAll(calls, found);
     end = close + 1;
     j = skipSpace(text, end);
     if (text[j] === ',') j = skipSpace(text, j + 1);

@@ -7,7 +7,7 @@
 import type { JsonIndex } from '../bracket-index';
 import { callsFromJson } from '../json-calls';
 import { skipSpace } from '../literal-parser';
-import { parsePythonCallList, type ParseProgress } from '../python-calls';
+import { parsePythonCallList, withoutEnd, type ParseProgress } from '../python-calls';
 import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
@@ -106,7 +106,7 @@ function pythonicLine(
   // lines inside what was just read are never re-read, whether or not it turns out to be a call
   if (list.end > progress.furthest) progress.furthest = list.end;
   if (!restOfLineIsEmpty(text, list.end)) return undefined;
-  const calls = list.calls.map(({ end: _end, ...call }) => call).filter(isKnown);
+  const calls = list.calls.map(withoutEnd).filter(isKnown);
   if (calls.length === 0) return undefined;
   return { start: at, end: list.end, strategy: 'pythonic', calls, explicit: false, closed: true };
 }

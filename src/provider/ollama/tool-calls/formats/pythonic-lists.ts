@@ -3,7 +3,7 @@
 // write them. A loose format: every call of the list must name a declared tool. A list that is
 // an operand in code (`x = [f(a)]`, `xs[f(1)]`) is not a call list. Calls on lines of their own
 // (unbracketed too) are read by the line scanner.
-import { parsePythonCallList, type ParseProgress } from '../python-calls';
+import { parsePythonCallList, withoutEnd, type ParseProgress } from '../python-calls';
 import type { CallSpan, RawCall } from '../types';
 
 // names matched loosely (see loose-lines): every call must name a declared tool anyway
@@ -31,7 +31,7 @@ export function scanPythonicLists(text: string, isKnown: (call: RawCall) => bool
     const list = parsePythonCallList(text, at, progress);
     if (!list) continue;
     if (list.end > progress.furthest) progress.furthest = list.end;
-    const calls = list.calls.map(({ end: _end, ...call }) => call);
+    const calls = list.calls.map(withoutEnd);
     if (calls.every(isKnown)) spans.push({ start: at, end: list.end, strategy: 'pythonic', calls, explicit: false, closed: true });
   }
   return spans;
