@@ -1,7 +1,8 @@
-// Text tool-call extraction cost: throughput on a mix of realistic replies (every call format the
-// extractor knows, plus plain prose and code), and the time it takes on 1 MB inputs built to make
-// a naive parser quadratic. Medians over repeated runs after a warm-up. Everything is generated
-// here; nothing is read from disk.
+// Text tool-call extraction cost: throughput on a mix of realistic replies (the formats local
+// models print most, plus plain prose and code — kept as it was so figures compare across
+// versions), on a second mix of the newer formats, and the time it takes on 1 MB inputs built to
+// make a naive parser quadratic. Medians over repeated runs after a warm-up. Everything is
+// generated here; nothing is read from disk.
 
 import { performance } from 'node:perf_hooks';
 import type { LlmToolDefinition } from '../src/provider/llm-types';
@@ -76,6 +77,24 @@ function realisticReplies(): string[] {
   ];
 }
 
+/** One reply per format added later (Step-3, Seed-OSS, MiniMax-M2, Apertus, Functionary, …). */
+function newerFormatReplies(): string[] {
+  return [
+    `Reading it.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="read_file"><steptml:parameter name="path">src/main.ts</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`,
+    `<seed:think>${PROSE}</seed:think>\n<seed:tool_call>\n<function=run_command>\n<parameter=command>\nnpm test\n</parameter>\n<parameter=timeout>\n120\n</parameter>\n</function>\n</seed:tool_call>`,
+    `<think>List first.</think>\n<minimax:tool_call>\n<invoke name="list_files">\n<parameter name="path">src</parameter>\n<parameter name="recursive">true</parameter>\n</invoke>\n</minimax:tool_call>`,
+    `<|inner_prefix|>Need the config.<|inner_suffix|>Checking.<|tools_prefix|>[{"read_file": {"path": "tsconfig.json"}}, {"search_code": {"pattern": "loadConfig"}}]<|tools_suffix|>`,
+    `all\nLet me search first.>>>search_code\n{"pattern": "TODO", "max_results": 5}`,
+    `<function=write_file>{"path": "notes.md", "content": "# Notes"}</function>\n<|python_tag|>print(open("notes.md").read())`,
+    `<｜tool calls begin｜><｜tool call begin｜>run_command<｜tool sep｜>\`\`\`json\n{"command": "git log -1"}\n\`\`\`<｜tool call end｜><｜tool calls end｜>`,
+    ` to=functions.search_code<|channel|>commentary json<|message|>{"pattern": "fixme"}<|call|>`,
+    `<function name="list_files">{"path": "docs"}</function>`,
+    `<tool_call>search_code\n<arg_key>pattern</arg_key>\n<arg_value>loadConfig</arg_value>\n<arg_key>max_results</arg_key>\n<arg_value>10</arg_value>\n</tool_call>`,
+    `${PROSE}Let me look: [read_file(path="src/config.ts")] and then I will explain.`,
+    `<｜DSML｜function_calls>\n<｜DSML｜invoke name="run_command">\n<｜DSML｜parameter name="command" string="true">ls</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`,
+  ];
+}
+
 /** 1 MB inputs aimed at the usual ways a tool-call parser goes quadratic or recurses too deep. */
 function adversarialInputs(): Array<[string, string]> {
   const MB = 1 << 20;
@@ -91,6 +110,13 @@ function adversarialInputs(): Array<[string, string]> {
     ['unclosed XML parameters', fill('<function=read_file><parameter=path>')],
     ['[TOOL_CALLS] with open JSON', fill('[TOOL_CALLS]read_file[ARGS]{')],
     ['line breaks only', fill('\n')],
+    ['unclosed Step-3 invokes', fill('<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="read_file"><steptml:parameter name="path">')],
+    ['call separators without calls', fill('function<｜tool_sep｜>')],
+    ['Functionary parts with open JSON', fill('>>>read_file\n{"path": ')],
+    ['an Apertus list never closed', `<|tools_prefix|>[${fill('{"read_file": {"path": "a"}}, ')}`],
+    ['unclosed invoke parameters', fill('<invoke name="read_file"><parameter name="path">')],
+    ['harmony headers', fill('<|channel|>commentary to=functions.read_file<|message|>')],
+    ['pythonic lists mid-line, never closed', fill('see [read_file(path="a", ')],
   ];
 }
 
@@ -111,6 +137,7 @@ export async function benchExtraction(options: ExtractionBenchOptions = {}): Pro
   const runs = options.runs ?? 9;
   const minRunMs = options.minRunMs ?? 200;
   const replies = realisticReplies();
+  const newer = newerFormatReplies();
   const withCalls = replies.filter((r) => extractToolCallsFromContent(r, TOOLS).calls.length > 0).length;
   const longReply = (PROSE + CODE).repeat(Math.ceil(65536 / (PROSE + CODE).length));
   const figures: BenchFigure[] = [];
@@ -119,6 +146,11 @@ export async function benchExtraction(options: ExtractionBenchOptions = {}): Pro
     fn(); // warm-up
     return median(Array.from({ length: times }, fn));
   };
+  // the optimising compiler settles only after a while of mixed work: warm every workload first,
+  // so the first figure is not the one that pays for it
+  for (const round of [1, 2, 3]) {
+    for (const set of [replies, newer]) throughputMBps(set, round === 2 ? undefined : TOOLS, minRunMs);
+  }
   figures.push({
     name: 'throughput, mixed replies, tools declared',
     value: measure(() => throughputMBps(replies, TOOLS, minRunMs)),
@@ -129,6 +161,12 @@ export async function benchExtraction(options: ExtractionBenchOptions = {}): Pro
     name: 'throughput, mixed replies, no tools',
     value: measure(() => throughputMBps(replies, undefined, minRunMs)),
     unit: 'MB/s',
+  });
+  figures.push({
+    name: 'throughput, newer-format replies, tools declared',
+    value: measure(() => throughputMBps(newer, TOOLS, minRunMs)),
+    unit: 'MB/s',
+    note: `${newer.length} replies, ${newer.filter((r) => extractToolCallsFromContent(r, TOOLS).calls.length > 0).length} with calls`,
   });
   figures.push({
     name: 'throughput, 64 KB prose-and-code reply, tools declared',

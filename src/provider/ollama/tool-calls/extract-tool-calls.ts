@@ -25,22 +25,23 @@ import type { FormatScanner, ScanContext } from './formats/scan-context';
 import { taggedBlocks } from './formats/tagged-blocks';
 import { xmlTags } from './formats/xml-tags';
 import { createFinder } from './marker-finder';
-import { anyMarker, createMarkerFinder } from './marker-scan';
-import { toolResolverFor } from './name-resolution';
+import { anyMarker, createMarkerFinder, type MarkerSet } from './marker-scan';
+import { toolResolverFor, type ToolResolver } from './name-resolution';
 import { REASONING_MARKERS, splitReasoning } from './reasoning';
 import { addNonOverlapping, selectSpans, tidySpans } from './span-selection';
 import { removeRegions } from './text-join';
 import type { CallSpan, ExtractOptions, RawCall, ToolCallExtraction } from './types';
 
-const EXPLICIT_SCANNERS: FormatScanner[] = [taggedBlocks, xmlTags, mistral, barTokens, harmony, gemma, react, functionary, apertus];
+// wrappers and special-token blocks first: the elements inside them are not read again on their own
+const EXPLICIT_SCANNERS: FormatScanner[] = [taggedBlocks, barTokens, xmlTags, mistral, harmony, gemma, react, functionary, apertus];
 const REASONING = new Set(REASONING_MARKERS);
 
 const findMarkers = createMarkerFinder([...REASONING_MARKERS, ...EXPLICIT_SCANNERS.flatMap((s) => s.triggers), ...SPECIAL_TOKENS]);
 
-/** which scanners each marker wakes */
-const SCANNERS_OF = new Map<string, number[]>();
+/** which scanners each marker wakes, as a bit per scanner */
+const SCANNERS_OF = new Map<string, number>();
 EXPLICIT_SCANNERS.forEach((scanner, k) => {
-  for (const t of scanner.triggers) SCANNERS_OF.set(t, [...(SCANNERS_OF.get(t) ?? []), k]);
+  for (const t of scanner.triggers) SCANNERS_OF.set(t, (SCANNERS_OF.get(t) ?? 0) | (1 << k));
 });
 
 export function extractToolCallsFromContent(
@@ -57,38 +58,24 @@ export function extractToolCallsFromContent(
 }
 
 function extract(content: string, tools: LlmToolDefinition[] | undefined, options: ExtractOptions): ToolCallExtraction {
-  let markers = findMarkers(content);
+  const markers = findMarkers(content);
   let visible = content;
   let thinking: string[] = [];
   if (anyMarker(markers, REASONING)) {
     const split = splitReasoning(content, markers);
     thinking = split.thinking;
-    if (split.visible !== content) {
-      visible = split.visible;
-      markers = findMarkers(visible);
-    }
+    // the markers found before stay: one seen only in the reasoning wakes a scanner that finds nothing
+    visible = split.visible;
   }
   const resolver = toolResolverFor(tools);
   const hasTools = resolver.tools.length > 0;
-  let wrapped: CallSpan[] = [];
-  const ctx: ScanContext = {
-    text: visible,
-    markers,
-    hasTools,
-    isKnownName: hasTools ? (name) => resolver.resolve(name) !== undefined : () => true,
-    claimedUntil: (pos) => claimedEnd(wrapped, pos),
-  };
+  const ctx = new Context(visible, markers, resolver);
 
-  // elements inside a wrapper that will be kept are not read again on their own
-  const judge = (span: CallSpan) => {
-    if (span.refused === undefined) span.refused = !acceptExplicit(span, resolver);
-    return !span.refused;
-  };
-  const candidates = scanExplicit(ctx, (found) => (wrapped = selectSpans(found.filter((s) => s.calls.length > 0 && judge(s)))));
+  const candidates = scanExplicit(ctx);
   let refused: CallSpan[] = [];
   let spans = candidates;
   if (candidates.length) {
-    for (const span of candidates) judge(span);
+    for (const span of candidates) ctx.judge(span);
     refused = candidates.filter((span) => span.refused);
     spans = selectSpans(refused.length ? candidates.filter((span) => !span.refused) : candidates);
   }
@@ -117,19 +104,51 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   return result;
 }
 
-/** Runs the scanners whose markers occur (or whose own test says so), in their fixed order. */
-function scanExplicit(ctx: ScanContext, onWrapped: (spans: CallSpan[]) => void): CallSpan[] {
-  let wake: boolean[] | undefined;
-  for (const marker of ctx.markers) {
-    for (const k of SCANNERS_OF.get(marker) ?? []) (wake ??= [])[k] = true;
+/** The scan context of one reply. */
+class Context implements ScanContext {
+  readonly hasTools: boolean;
+  readonly isKnownName: (name: string) => boolean;
+  /** the wrapper blocks that will be kept, once the wrapper scanner has run */
+  wrapped: CallSpan[] = [];
+
+  constructor(
+    readonly text: string,
+    readonly markers: MarkerSet,
+    private readonly resolver: ToolResolver,
+  ) {
+    this.hasTools = resolver.tools.length > 0;
+    this.isKnownName = resolver.knows;
   }
+
+  claimedUntil(pos: number): number {
+    return claimedEnd(this.wrapped, pos);
+  }
+
+  /** adds the kept call blocks among `found` to the regions other scanners skip */
+  wrap(found: readonly CallSpan[]): void {
+    const kept = found.filter((s) => s.calls.length > 0 && this.judge(s));
+    if (kept.length) this.wrapped = selectSpans(this.wrapped.length ? pushAll(pushAll([], this.wrapped), kept) : kept);
+  }
+
+  /** whether the block is trusted as a call (judged once) */
+  judge(span: CallSpan): boolean {
+    if (span.refused === undefined) span.refused = !acceptExplicit(span, this.resolver);
+    return !span.refused;
+  }
+}
+
+/** Runs the scanners whose markers occur (or whose own test says so), in their fixed order. */
+function scanExplicit(ctx: Context): CallSpan[] {
+  let wake = 0;
+  if (ctx.markers.size > 0) for (const marker of ctx.markers) wake |= SCANNERS_OF.get(marker) ?? 0;
   const spans: CallSpan[] = [];
   for (let k = 0; k < EXPLICIT_SCANNERS.length; k++) {
     const scanner = EXPLICIT_SCANNERS[k];
-    if (!wake?.[k] && !scanner.applies?.(ctx.text)) continue;
+    if ((wake & (1 << k)) === 0 && !scanner.applies?.(ctx.text)) continue;
     const found = scanner.scan(ctx);
     pushAll(spans, found);
-    if (scanner === taggedBlocks) onWrapped(found);
+    // elements inside a block that will be kept are not read again on their own
+    if (scanner === taggedBlocks || scanner === barTokens) ctx.wrap(found);
   }
   return spans;
 }
@@ -152,6 +171,7 @@ const LOOSE_STARTS = ['{', '[', '('];
 
 /** Whether any of `chars` occurs outside the (sorted, non-overlapping) regions. */
 function gapsHold(text: string, regions: readonly CallSpan[], chars: readonly string[]): boolean {
+  if (regions.length === 0) return chars.some((c) => text.includes(c));
   const finds = chars.map((c) => createFinder(text, c));
   let cursor = 0;
   for (let k = 0; k <= regions.length; k++) {

@@ -17,6 +17,8 @@ export interface ToolResolver {
   readonly tools: readonly LlmToolDefinition[];
   resolve(name: string): NameResolution | undefined;
   tool(name: string): LlmToolDefinition | undefined;
+  /** whether a declared tool answers to `name` (true for any name when none are declared) */
+  knows(name: string): boolean;
 }
 
 /** prefixes models put in front of a tool name (OpenAI, Gemini, harmony, generic) */
@@ -129,7 +131,8 @@ export function createToolResolver(tools: readonly LlmToolDefinition[] | undefin
     return reordered.length === 1 ? reordered[0].tool.name : undefined;
   };
 
-  return { tools: list, resolve, tool: (n: string) => byName.get(n) };
+  const knows = list.length === 0 ? () => true : (name: string) => resolve(name) !== undefined;
+  return { tools: list, resolve, tool: (n: string) => byName.get(n), knows };
 }
 
 const EMPTY_RESOLVER = createToolResolver([]);

@@ -68,7 +68,8 @@ export function splitReasoning(content: string, present?: ReadonlySet<string>): 
   for (const [closer, opener] of LONE_CLOSERS) {
     if (present && !present.has(closer)) continue;
     const at = content.indexOf(closer);
-    if (at !== -1 && !content.slice(0, at).includes(opener)) {
+    const openAt = at === -1 ? -1 : content.indexOf(opener);
+    if (at !== -1 && (openAt === -1 || openAt > at)) {
       thinking.push(content.slice(0, at).trim());
       cursor = at + closer.length;
       break;

@@ -7,14 +7,12 @@
 // body as text and loses its headers. Unaddressed analysis was taken out as reasoning already.
 import { readJsonValue } from '../json-calls';
 import { skipSpace } from '../literal-parser';
-import { findFirst, finders } from '../marker-finder';
 import type { CallSpan } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 
 const START = '<|start|>';
 const CHANNEL = '<|channel|>';
 const MESSAGE = '<|message|>';
-const CONSTRAIN = '<|constrain|>';
 const TERMINATORS = ['<|end|>', '<|call|>', '<|return|>'];
 const ROLES = new Set(['assistant', 'user', 'system', 'developer']);
 /** a recipient written in the role part before the first token of the reply */
@@ -32,18 +30,22 @@ interface OpenMessage {
   bodyStart: number;
 }
 
+/** every harmony token, in one pass */
+const TOKENS = /<\|(?:start|channel|message|constrain|end|call|return)\|>/g;
+
 function scanHarmony(ctx: ScanContext): CallSpan[] {
   const { text } = ctx;
   const spans: CallSpan[] = [];
-  const tokens = finders(text, [START, CHANNEL, MESSAGE, CONSTRAIN, ...TERMINATORS]);
   let pos = 0;
   let headerStart = -1;
   let lastEnd = 0;
   let open: OpenMessage | undefined;
+  TOKENS.lastIndex = 0;
   for (;;) {
-    const t = findFirst(tokens, pos);
-    if (!t) break;
-    pos = t.at + t.marker.length;
+    const m = TOKENS.exec(text);
+    if (!m) break;
+    const t = { at: m.index, marker: m[0] };
+    pos = TOKENS.lastIndex;
     const terminates = TERMINATORS.includes(t.marker);
     if (open) {
       if (terminates || t.marker === START || t.marker === CHANNEL) {

@@ -14,37 +14,40 @@ import type { BodyParse } from './xml-bodies';
 
 const OPEN = /<(steptml:|｜DSML｜|\|DSML\|)?(invoke|function)(\s[^<>]*)?>/y;
 const PARAM_OPEN = /<(?:steptml:|｜DSML｜|\|DSML\|)?parameter(\s[^<>]*)?>/y;
-const ATTRIBUTE = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g;
 const PREFIXES = ['', 'steptml:', '｜DSML｜', '|DSML|'];
 /** the start of an element this module reads */
 export const INVOKE_START = /<(?:steptml:|｜DSML｜|\|DSML\|)?(?:invoke[\s>]|function\s+name\s*=)/y;
 
 /** The closing tags of an element, whichever namespace prefix the model closed it with. */
 class Closers {
-  private readonly finders = new Map<string, MarkerFinder[]>();
+  private readonly finders = new Map<string, MarkerFinder>();
   constructor(private readonly text: string) {}
   next(tag: string, from: number, limit: number): { at: number; end: number } | undefined {
-    let list = this.finders.get(tag);
-    if (!list) {
-      list = PREFIXES.map((p) => createFinder(this.text, `</${p}${tag}>`));
-      this.finders.set(tag, list);
+    let find = this.finders.get(tag);
+    if (!find) {
+      find = createFinder(this.text, `${tag}>`);
+      this.finders.set(tag, find);
     }
-    let best: { at: number; end: number } | undefined;
-    list.forEach((find, k) => {
-      const at = find(from);
-      if (at !== -1 && at < limit && (!best || at < best.at)) best = { at, end: at + PREFIXES[k].length + tag.length + 3 };
-    });
-    return best;
+    // find `tag>` and look back for `</` and a prefix before it
+    for (let hit = find(from); hit !== -1 && hit < limit; hit = find(hit + 1)) {
+      for (const prefix of PREFIXES) {
+        const at = hit - 2 - prefix.length;
+        if (at >= from && this.text.startsWith(prefix, hit - prefix.length) && this.text.startsWith('</', at)) {
+          return { at, end: hit + tag.length + 1 };
+        }
+      }
+    }
+    return undefined;
   }
 }
 
-function attributes(source: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!source) return out;
-  ATTRIBUTE.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = ATTRIBUTE.exec(source)) !== null) out[m[1].toLowerCase()] = m[2] ?? m[3] ?? m[4] ?? '';
-  return out;
+const NAME_ATTRIBUTE = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const STRING_ATTRIBUTE = /(?:^|\s)string\s*=\s*["']?(true|false)/i;
+
+/** The value of the element's name attribute, if it has one. */
+function nameAttribute(source: string | undefined): string | undefined {
+  const m = source ? NAME_ATTRIBUTE.exec(source) : null;
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }
 
 /** Whether `text` holds an element this module reads at `pos`. */
@@ -65,7 +68,7 @@ export function parseInvokes(body: string, pos: number): BodyParse | undefined {
     const open = OPEN.exec(body);
     if (!open) break;
     const tag = open[2];
-    const name = attributes(open[3]).name?.trim();
+    const name = nameAttribute(open[3])?.trim();
     const close = closers.next(tag, i + open[0].length, body.length);
     if (!name) {
       // not a call element (a bare <function>, an invoke without a name): skip it if it is closed
@@ -110,7 +113,7 @@ function parseInner(
     PARAM_OPEN.lastIndex = j;
     const param = PARAM_OPEN.exec(body);
     if (!param) break;
-    const attrs = attributes(param[1]);
+    const key = nameAttribute(param[1]);
     const valueStart = j + param[0].length;
     const close = closers.next('parameter', valueStart, limit);
     if (!close) {
@@ -118,8 +121,8 @@ function parseInner(
       j = limit;
       break;
     }
-    if (attrs.name === undefined) return undefined; // a parameter without a name: the element is broken
-    args[attrs.name.trim()] = readValue(body.slice(valueStart, close.at), attrs, prefix);
+    if (key === undefined) return undefined; // a parameter without a name: the element is broken
+    args[key.trim()] = readValue(body.slice(valueStart, close.at), param[1], prefix);
     j = skipSpace(body, close.end);
   }
   // anything but parameters before the closing tag means the element is not what it claims
@@ -127,10 +130,10 @@ function parseInner(
   return { args, end: j, complete };
 }
 
-function readValue(raw: string, attrs: Record<string, string>, prefix: string): unknown {
+function readValue(raw: string, attributeText: string | undefined, prefix: string): unknown {
   const value = raw.trim();
   // DSML says per parameter whether the value is a string; anything else is JSON
-  if (prefix.includes('DSML') && attrs.string === 'false') {
+  if (prefix.includes('DSML') && attributeText && STRING_ATTRIBUTE.exec(attributeText)?.[1].toLowerCase() === 'false') {
     const parsed = parseLooseJson(value);
     return parsed === undefined ? value : parsed;
   }

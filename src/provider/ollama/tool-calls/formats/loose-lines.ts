@@ -40,18 +40,27 @@ export function scanLooseLines(
     const paren = nextParen(lineStart);
     const curly = nextCurly(lineStart);
     const after = text[firstNonSpace(nl)];
-    if ((paren === -1 || paren >= nl) && (curly === -1 || curly >= nl) && after !== '{' && after !== '`') {
+    const hasParen = paren !== -1 && paren < nl;
+    // a name line for JSON arguments holds a brace or is followed by one (or by a fence)
+    const jsonAfterName = (curly !== -1 && curly < nl) || after === '{' || after === '`';
+    if (!hasParen && !jsonAfterName) {
       if (paren === -1 && curly === -1) break;
       lineStart = nl + 1;
       continue;
     }
     let p = lineStart;
     while (p < nl && (text[p] === ' ' || text[p] === '\t')) p++;
-    BULLET.lastIndex = p;
-    const bullet = BULLET.exec(text);
-    const at = p + (bullet ? bullet[0].length : 0);
-    const span =
-      at >= progress.furthest ? (pythonicLine(text, at, progress, isKnownName, isKnown) ?? nameThenJson(text, at, nl, index, isKnownName)) : undefined;
+    let at = p;
+    const first = text[p];
+    if (first === '-' || first === '*' || first === '•' || first === '`' || (first >= '0' && first <= '9')) {
+      BULLET.lastIndex = p;
+      at += BULLET.exec(text)?.[0].length ?? 0;
+    }
+    let span: CallSpan | undefined;
+    if (at >= progress.furthest) {
+      if (hasParen) span = pythonicLine(text, at, progress, isKnownName, isKnown);
+      if (!span && jsonAfterName) span = nameThenJson(text, at, nl, index, isKnownName);
+    }
     if (span) {
       // the list bullet or backtick around a call goes with it
       span.start = p;
