@@ -19,16 +19,18 @@ export interface LoupeConfig {
     firstByteTimeoutMs: number;
     maxParallel?: number;
     numGpu: number;
-    numCtx: number;
+    /** unset: the loop's default (DEFAULT_LOOP_SETTINGS) */
+    numCtx?: number;
     numPredict: number;
     numBatch: number;
     slotWaitTimeoutMs: number;
     /** multiplies retry backoffs; 1 = the spec's 1 s, 2 s, 4 s */
     retryDelayScale: number;
   };
+  /** environment overrides of the loop's settings; unset ones keep DEFAULT_LOOP_SETTINGS */
   loop: {
-    maxToolIterations: number;
-    toolTimeoutMs: number;
+    maxToolIterations?: number;
+    toolTimeoutMs?: number;
   };
   journal: {
     flushIntervalMs: number;
@@ -135,15 +137,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       maxParallel: optInt('OLLAMA_MAX_PARALLEL', 1, 1024),
       // -1: as many layers on the GPU as fit (Ollama's default); 0: CPU only
       numGpu: int('OLLAMA_NUM_GPU', -1, -1, 100_000),
-      numCtx: int('OLLAMA_NUM_CTX', 8192, 256, 16_777_216),
+      numCtx: optInt('OLLAMA_NUM_CTX', 256, 16_777_216),
       numPredict: int('OLLAMA_NUM_PREDICT', 2048, 1, 16_777_216),
       numBatch: int('OLLAMA_NUM_BATCH', 512, 1, 1_048_576),
       slotWaitTimeoutMs: ms('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000),
       retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1, 100),
     },
     loop: {
-      maxToolIterations: int('LOUPE_MAX_TOOL_ITERATIONS', 25, 1, 100_000),
-      toolTimeoutMs: ms('LOUPE_TOOL_TIMEOUT_MS', 30_000),
+      maxToolIterations: optInt('LOUPE_MAX_TOOL_ITERATIONS', 1, 100_000),
+      toolTimeoutMs: optInt('LOUPE_TOOL_TIMEOUT_MS', 1, MAX_TIMER_MS),
     },
     journal: {
       flushIntervalMs: ms('LOUPE_JOURNAL_FLUSH_MS', 50),

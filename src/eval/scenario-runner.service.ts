@@ -20,7 +20,8 @@ import { evaluateExpectations, filesNamed } from './expectations/evaluate-expect
 import type { Scenario } from './scenario/scenario';
 import { STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
 import { prepareBackend } from './trial-backend';
-import { watchTriggers } from './trial-triggers';
+import { collectHostEvents, watchTriggers } from './trial-triggers';
+import { councilToolPolicy } from '../process/policies/council-policy';
 
 @Injectable()
 export class ScenarioRunner {
@@ -101,34 +102,30 @@ export class ScenarioRunner {
       const backend = await prepareBackend(scenario, this.config, this.providers);
       cleanup.push(() => backend.close());
       const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
-      const tools = await this.tools.createSessionTools({ workspaceDir, allow: scenario.tools, commandTimeoutMs: scenario.config.command_timeout_ms });
+      const tools = await this.tools.createSessionTools({
+        workspaceDir, allow: scenario.tools, commandTimeoutMs: scenario.commandTimeoutMs, externalMcp: scenario.mcpServers,
+        enabled: councilToolPolicy(scenario.councilRole).toolsEnabled,
+      });
       cleanup.push(() => tools.close());
-      await backend.holdSlots();
+      const hostEvents = collectHostEvents(this.journal.entries$, backend.ownHosts);
+      cleanup.push(() => hostEvents.stop());
+      const holders = await backend.holdSlots();
       const handle = this.processes.start({
         sessionId, agent: 'loupe', model, prompt: scenario.prompt, systemPrompt: scenario.system,
         provider: backend.provider, tools, councilRole: scenario.councilRole, workspaceDir, trialId,
-        permissions: scenario.permissions, externalMcp: scenario.mcpServers,
-        config: {
-          maxToolIterations: scenario.config.max_tool_iterations,
-          numCtx: scenario.config.num_ctx,
-          toolTimeoutMs: scenario.config.tool_timeout_ms,
-          repeatThreshold: scenario.config.repeat_threshold,
-          sameToolThreshold: scenario.config.same_tool_threshold,
-          cycleRepetitions: scenario.config.cycle_repetitions,
-          errorRepeatThreshold: scenario.config.error_repeat_threshold,
-          maxNudges: scenario.config.max_nudges,
-          maxMidChainNudges: scenario.config.max_mid_chain_nudges,
-        },
+        permissions: scenario.permissions, config: scenario.loopSettings,
       });
       sessionStarted = true;
       running.add(handle);
       cleanup.push(() => void running.delete(handle));
       const triggers = watchTriggers(this.journal.entries$, sessionId, [
         ...(scenario.kill ? [{ trigger: scenario.kill, fire: () => handle.kill('killed by scenario') }] : []),
-        ...(scenario.inject ?? []).map((i) => ({ trigger: i, fire: () => handle.sendMessage(i.text) })),
+        ...(scenario.inject ?? []).map((i) => ({ trigger: i, fire: () => void handle.sendMessage(i.text) })),
+        ...holders.map((h) => ({ trigger: h.trigger, fire: h.release })),
       ]);
       cleanup.push(() => triggers.stop());
       const result = await handle.done;
+      await backend.provider.idle(); // GPU detection after the release, recorded for the host
       await this.journal.flush();
       const detail = await whileUnavailable(() => this.sessions.getSessionDetail(sessionId), { deadlineMs: 60_000, health: this.health });
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
@@ -139,6 +136,7 @@ export class ScenarioRunner {
         toolCallCount: detail.session.toolCallCount,
         finalAnswer: result.finalAnswer,
         events: detail.events.map((e) => ({ type: e.type, payload: e.payload, traceId: e.traceId })),
+        hostEvents: hostEvents.events,
         messages: detail.messages.map((m) => ({ role: m.role, kind: m.kind, content: m.content, compacted: m.compactedAt !== null })),
         files,
       });
@@ -166,6 +164,9 @@ export class ScenarioRunner {
       status: report.status, expectations: report.expectations, failedExpectations: report.failedExpectations,
       iterations: report.iterations, eventCount: report.events, durationMs: report.durationMs, error: report.error ?? null,
     });
+    // a verdict is reported only once it is recorded: a process killed right after printing it loses nothing
+    // (if the database is down the entry stays queued, and is spilled at worst)
+    await this.journal.flush(5_000).catch(() => undefined);
     return { ...report, sessionId: sessionStarted ? sessionId : null };
   }
 }

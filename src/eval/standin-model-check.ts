@@ -11,7 +11,7 @@ export function standinModelProblems(scenarios: Scenario[], models?: string[]): 
   for (const s of scenarios) {
     const catalog = [
       ...(s.defaultCatalog ? mergeCatalog(s.catalog) : s.catalog ?? []),
-      ...(s.ollama?.localStandin?.catalog ?? []),
+      ...(s.localStandin?.catalog ?? []),
     ].map((m) => bare(m.name));
     for (const model of models?.length ? models : [s.model ?? STANDIN_DEFAULT_MODEL]) {
       if (catalog.includes(bare(model))) continue;

@@ -4,7 +4,7 @@
 import { context } from '@opentelemetry/api';
 import { checkPromptFit, estimateMessagesTokens } from '../context';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from '../provider/llm-types';
-import { ProviderError } from '../provider/ollama/provider-errors';
+import { ProviderError } from '../provider/provider-errors';
 import type { LoopRuntime } from './loop-runtime';
 import { endChatSpan, failSpan, startChatSpan, startIterationSpan } from './loop-tracing';
 
@@ -18,7 +18,8 @@ export interface InferenceInput {
 
 /** Opens an iteration: its span (parent of chat and tool spans) and its row. */
 export function beginIteration(rt: LoopRuntime, purpose: InferencePurpose): number {
-  const idx = rt.iterationCount++;
+  const idx = rt.counters.iterations;
+  rt.count({ kind: 'iteration_started' });
   const { span, ctx } = startIterationSpan(rt.rootCtx, idx);
   span.setAttribute('loupe.iteration.purpose', purpose);
   rt.iterationSpan = span;
@@ -45,7 +46,7 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
   if (before) rt.record('context_overflow', { ...before, phase: 'before_send', purpose: input.purpose }, iteration);
   const { span, ctx } = startChatSpan(rt.iterationCtx, rt.options.model, provider.host, input.tools.length);
   span.setAttribute('loupe.inference.purpose', input.purpose);
-  rt.inferenceCount++;
+  rt.count({ kind: 'inference_made' });
   try {
     const result = await context.with(ctx, () => provider.complete({
       model: rt.options.model,

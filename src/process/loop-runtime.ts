@@ -4,8 +4,8 @@ import type { Context, Span } from '@opentelemetry/api';
 import type { TranscriptMessage } from '../context';
 import type { EventType, JournalEventMap } from '../journal/journal-events';
 import type { SessionRecorder } from '../journal/session-recorder';
-import type { ToolRegistry } from '../tools/tool-registry';
-import type { CallRecord } from './policies';
+import type { CallRecord } from './policies/call-record';
+import { countLoop, NO_COUNTS, type LoopCounters, type LoopHappening } from './policies/loop-counters';
 import type { DirectProcessOptions, LoopSettings } from './process-types';
 import { toSpanAttributes } from './loop-tracing';
 
@@ -16,22 +16,14 @@ export class LoopRuntime {
   context: TranscriptMessage[] = [];
   /** every executed call of the session: detectors never see the trimmed view */
   readonly calls: CallRecord[] = [];
+  counters: LoopCounters = { ...NO_COUNTS };
   toolsEnabled: boolean;
-  toolsCalled = 0;
-  nudges = 0;
-  midChainNudges = 0;
   /** prompt_eval_count of the last inference (actual tokens, for reactive compaction) */
   lastPromptTokens?: number;
   /** like gemini-cli: after a failed LLM compaction, later overflows only trim */
   compactionFailed = false;
-  /** iterations opened so far (loop steps and the epilogue) */
-  iterationCount = 0;
-  /** model calls made so far (compaction calls included) */
-  inferenceCount = 0;
   iterationSpan?: Span;
   iterationCtx: Context;
-  /** the session's tools: built-ins plus any external MCP servers that connected */
-  tools: ToolRegistry;
 
   constructor(
     readonly options: DirectProcessOptions,
@@ -43,7 +35,14 @@ export class LoopRuntime {
   ) {
     this.toolsEnabled = toolsEnabled;
     this.iterationCtx = rootCtx;
-    this.tools = options.tools;
+  }
+
+  get tools(): DirectProcessOptions['tools'] {
+    return this.options.tools;
+  }
+
+  count(happening: LoopHappening): void {
+    this.counters = countLoop(this.counters, happening);
   }
 
   /** Journals a decision or observation and adds it to the iteration span as an event. */

@@ -3,14 +3,12 @@ import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { JournalService } from '../journal/journal.service';
 import { DirectProcess } from './direct-process';
-import {
-  CYCLE_REPETITIONS, ERROR_REPEAT_THRESHOLD, MAX_MID_CHAIN_NUDGES, MAX_NUDGES, REPEAT_BREAK_THRESHOLD, SAME_TOOL_BREAK_THRESHOLD,
-} from './policies';
+import { resolveLoopSettings } from './policies/loop-settings';
 import type { DirectProcessOptions, LoopSettings, SessionHandle } from './process-types';
 
 const SHUTDOWN_WAIT_MS = 10_000;
 
-/** Starts sessions, finds them by id or pid, and kills what still runs when the app stops. */
+/** Starts sessions, finds them by id, and kills what still runs when the app stops. */
 @Injectable()
 export class ProcessManager implements OnModuleDestroy {
   private readonly logger = new Logger(ProcessManager.name);
@@ -18,20 +16,10 @@ export class ProcessManager implements OnModuleDestroy {
 
   constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig, private readonly journal: JournalService) {}
 
+  /** The loop's defaults, then the environment's overrides, then the session's own. */
   settingsFor(overrides: Partial<LoopSettings> = {}): LoopSettings {
-    const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-    return {
-      maxToolIterations: this.config.loop.maxToolIterations,
-      numCtx: this.config.ollama.numCtx,
-      toolTimeoutMs: this.config.loop.toolTimeoutMs,
-      repeatThreshold: REPEAT_BREAK_THRESHOLD,
-      sameToolThreshold: SAME_TOOL_BREAK_THRESHOLD,
-      cycleRepetitions: CYCLE_REPETITIONS,
-      errorRepeatThreshold: ERROR_REPEAT_THRESHOLD,
-      maxNudges: MAX_NUDGES,
-      maxMidChainNudges: MAX_MID_CHAIN_NUDGES,
-      ...defined,
-    };
+    const env = { maxToolIterations: this.config.loop.maxToolIterations, toolTimeoutMs: this.config.loop.toolTimeoutMs, numCtx: this.config.ollama.numCtx };
+    return resolveLoopSettings(env, overrides);
   }
 
   start(options: DirectProcessOptions): SessionHandle {
@@ -51,14 +39,6 @@ export class ProcessManager implements OnModuleDestroy {
 
   get(sessionId: string): SessionHandle | undefined {
     return this.running.get(sessionId);
-  }
-
-  byPid(pid: number): SessionHandle | undefined {
-    return [...this.running.values()].find((p) => p.pid === pid);
-  }
-
-  list(): SessionHandle[] {
-    return [...this.running.values()];
   }
 
   /** Runs before the journal's final flush, so the sessions' last events are written. */

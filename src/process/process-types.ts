@@ -1,9 +1,10 @@
 import type { ApprovalPolicy } from '../approval/approval-policy';
 import type { LlmProvider } from '../provider/llm-provider';
-import type { ExternalMcpServerConfig } from '../tools/external-mcp';
 import type { ToolRegistry } from '../tools/tool-registry';
+import type { CouncilRole } from './policies/council-policy';
+import type { LoopSettings } from './policies/loop-settings';
 
-export type CouncilRole = 'member' | 'discusser' | 'reviewer';
+export type { CouncilRole, LoopSettings };
 
 /** Everything one direct-process session needs. Built by the eval runner, the admin API or the CLI. */
 export interface DirectProcessOptions {
@@ -14,10 +15,9 @@ export interface DirectProcessOptions {
   /** extra system instructions (persona/skill) */
   systemPrompt?: string;
   provider: LlmProvider;
+  /** the session's whole toolset (built-in and external servers), assembled before the loop; the loop closes it */
   tools: ToolRegistry;
   councilRole?: CouncilRole;
-  /** external MCP servers (stdio) whose tools join the session's */
-  externalMcp?: ExternalMcpServerConfig[];
   /** which tools may run; default: all allowed */
   permissions?: ApprovalPolicy;
   workspaceDir?: string;
@@ -26,18 +26,6 @@ export interface DirectProcessOptions {
   config?: Partial<LoopSettings>;
 }
 
-export interface LoopSettings {
-  maxToolIterations: number;
-  numCtx: number;
-  toolTimeoutMs: number;
-  /** loop-control thresholds (defaults: the spec's 3 and 5; cycle ×3; repeated error ×3) */
-  repeatThreshold: number;
-  sameToolThreshold: number;
-  cycleRepetitions: number;
-  errorRepeatThreshold: number;
-  maxNudges: number;
-  maxMidChainNudges: number;
-}
 
 export interface SessionResult {
   sessionId: string;
@@ -53,8 +41,8 @@ export interface SessionResult {
 export interface SessionHandle {
   readonly pid: number;
   readonly sessionId: string;
-  /** queued and injected between iterations */
-  sendMessage(text: string): void;
+  /** queued and injected before the next iteration; returns the message's position in the queue */
+  sendMessage(text: string): number;
   kill(reason?: string): void;
   readonly done: Promise<SessionResult>;
 }

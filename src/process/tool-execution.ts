@@ -63,6 +63,6 @@ async function executeOne(rt: LoopRuntime, iteration: number, call: LlmToolCall)
 
   rt.append({ role: 'tool', kind: 'tool_result', content: capped.text, toolCallId: call.id, toolName: call.name }, iteration);
   rt.calls.push({ iteration, name: call.name, arguments: call.arguments, outcome: ok ? 'ok' : 'error', resultDigest: digest(outcome.text) });
-  rt.toolsCalled++;
+  rt.count({ kind: 'tool_ran' });
   if (outcome.status === 'aborted') rt.throwIfAborted();
 }

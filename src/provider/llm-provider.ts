@@ -33,8 +33,10 @@ export interface LlmProvider {
   readonly host: string;
   complete(request: CompletionRequest): Promise<LlmCompletionResult>;
   acquireSlot(model: string, signal?: AbortSignal, onStatus?: (s: SlotStatus) => void): Promise<boolean>;
-  /** may return a promise (GPU detection after the first release); callers need not wait */
-  releaseSlot(model: string, onEvent?: ProviderEventSink): void | Promise<void>;
+  /** gives the slot back; what the provider learns from it (GPU detection) it records for the host itself */
+  releaseSlot(model: string): void;
+  /** resolves when background work started by earlier calls (GPU detection) has finished */
+  idle(): Promise<void>;
   isAvailable(): Promise<boolean>;
   /** models the host offers (for Ollama: installed, plus local cloud models when the host is remote) */
   listModels(): Promise<string[]>;

@@ -34,7 +34,8 @@ export interface GenerationInput {
   onDrop?: () => void;
 }
 
-export type GenerationOutcome = 'completed' | 'dropped' | 'error_line';
+/** completed: the reply reached the client (a malformed line inside a stream does not stop that). */
+export type GenerationOutcome = 'completed' | 'dropped' | 'error_line' | 'malformed_body';
 
 const msToNs = (ms: number): number => Math.max(1, Math.round(ms * 1e6));
 
@@ -134,8 +135,9 @@ async function replyOnce(input: GenerationInput): Promise<GenerationOutcome> {
       case 'disconnect':
         return drop(input);
       case 'malformed_line':
+        // the whole body is the bad line: no reply was delivered
         sendText(input.res, 200, fault.line ?? defaultMalformedLine(input.model), JSON_TYPE);
-        return 'completed';
+        return 'malformed_body';
       case 'error_line':
         // Non-streaming, Ollama turns a runner failure into an HTTP 500 with the message.
         sendError(input.res, 500, fault.error || RUNNER_ERROR);

@@ -136,7 +136,10 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
   record.turnIndex = claim.index;
   const fault = claim.fault;
   if (fault) record.fault = fault.kind;
+  // the turn is consumed only by a delivered reply; anything else leaves it due for the retry
+  const notDelivered = () => state.cursor.giveBack(v.modelName, claim.position);
   if (fault?.kind === 'http') {
+    notDelivered();
     const headers: Record<string, string> = {};
     if (fault.retryAfterSeconds !== undefined) headers['Retry-After'] = String(fault.retryAfterSeconds);
     return sendError(res, fault.status, fault.error ?? defaultHttpFaultError(fault.status, v.modelName), headers);
@@ -146,7 +149,7 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
   try {
     lease = await state.gpu.acquire(v.model, signal, v.numCtx, v.keepAliveMs);
   } catch (err) {
-    if (!fault) state.cursor.giveBack(v.modelName, claim.position); // never generated: the turn is still due
+    notDelivered();
     if (err instanceof QueueFullError) return sendError(res, 503, err.message);
     if (isAbortError(err)) return;
     throw err;
@@ -180,7 +183,9 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
         record.dropped = true;
       },
     });
+    if (record.generation !== 'completed') notDelivered();
   } catch (err) {
+    notDelivered();
     if (!isAbortError(err)) throw err;
     record.generation = 'cancelled';
   } finally {

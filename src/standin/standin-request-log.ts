@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 
 import type { StandinFault } from './standin-script';
+import type { GenerationOutcome } from './standin-generation';
 
 export interface StandinRequestRecord {
   id: number;
@@ -42,7 +43,7 @@ export interface StandinRequestRecord {
   dropped?: boolean;
   /** how generation ended (chat/generate that got a slot): ran to the end, stopped by the
    *  client going away, cut by a disconnect fault, or ended by an error_line fault */
-  generation?: 'completed' | 'cancelled' | 'dropped' | 'error_line';
+  generation?: GenerationOutcome | 'cancelled';
 }
 
 export class RequestLog {

@@ -45,17 +45,31 @@ describe('TurnCursor', () => {
     expect(['q1', 'q2', 'q1', 'q2'].map(() => contentOf(cursor.claim('qwen3:8b')))).toEqual(['q1', 'q2', 'q1', 'q2']);
   });
 
-  it('a fault fires `times` times without consuming the turn; then the turn is served', () => {
+  it('a fault fires for `times` requests; an undelivered reply hands the turn back, so the retry gets it', () => {
     const cursor = new TurnCursor({
       turns: { '*': [{ content: 'real', fault: { kind: 'http', status: 503, times: 2 } }, { content: 'next' }] },
     });
-    const a = cursor.claim('m:1');
-    const b = cursor.claim('m:1');
+    const undelivered = () => {
+      const claim = cursor.claim('m:1');
+      if (claim.kind === 'turn') cursor.giveBack('m:1', claim.position);
+      return claim;
+    };
+    const a = undelivered();
+    const b = undelivered();
     const c = cursor.claim('m:1');
     expect([a, b].map((x) => x.kind === 'turn' && x.fault?.kind)).toEqual(['http', 'http']);
     expect(c).toMatchObject({ kind: 'turn', index: 0, turn: { content: 'real' } });
     expect(c.kind === 'turn' && c.fault).toBeUndefined();
     expect(contentOf(cursor.claim('m:1'))).toBe('next');
+  });
+
+  it('a delivered reply consumes its turn even when it carried a (non-fatal) fault: no turn is replayed', () => {
+    const cursor = new TurnCursor({
+      turns: { '*': [{ content: 'call', fault: { kind: 'malformed_line', afterChunks: 1, times: 3 } }, { content: 'next' }] },
+    });
+    expect(cursor.claim('m:1')).toMatchObject({ turn: { content: 'call' }, fault: { kind: 'malformed_line' } });
+    expect(contentOf(cursor.claim('m:1'))).toBe('next');
+    expect(cursor.served('m:1')).toBe(2);
   });
 
   it('times: 0 never fires', () => {

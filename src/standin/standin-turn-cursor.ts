@@ -1,8 +1,10 @@
 // Which scripted turn a request gets. One cursor per model (case-insensitive name); a model
 // without its own list reads the "*" list with its own cursor. Turns go out in arrival order.
-// A faulted request does not consume its turn, so the retry that follows gets the same turn,
-// served normally once the fault's `times` ran out; a request that never started generating
-// (cancelled while queued, or refused with 503) hands its turn back for the next request.
+// A claim takes its turn; a turn is consumed only when its reply is delivered: a request that did
+// not deliver one (an HTTP fault, a dropped stream, an error line, a client that gave up, a request
+// cancelled while queued) hands its turn back, so the retry gets the same turn. A fault's `times`
+// counts the requests that got it; a non-fatal fault (a malformed line, a short stall) still
+// delivers its reply, so its turn is consumed and never replayed.
 import type { StandinFault, StandinScript, StandinTurn } from './standin-script';
 import { selectFault } from './standin-fault';
 import { modelKey } from './standin-model-name';
@@ -15,7 +17,7 @@ export type TurnClaim =
       /** absolute position (grows past the list length when looping); pass to giveBack */
       position: number;
       turn: StandinTurn;
-      /** set when this request gets the turn's fault instead (the turn is not consumed) */
+      /** set when this request gets the turn's fault */
       fault?: StandinFault;
     }
   | { kind: 'exhausted'; index: number; message: string };
@@ -73,16 +75,13 @@ export class TurnCursor {
     const turn = turns[index];
     const fired = state.fired.get(position) ?? 0;
     const fault = selectFault(turn, fired);
-    if (fault) {
-      state.fired.set(position, fired + 1);
-      return { kind: 'turn', index, position, turn, fault };
-    }
+    if (fault) state.fired.set(position, fired + 1);
     if (fromReturned) state.returned.shift();
     else state.next += 1;
-    return { kind: 'turn', index, position, turn };
+    return fault ? { kind: 'turn', index, position, turn, fault } : { kind: 'turn', index, position, turn };
   }
 
-  /** Returns an unserved claim: the next request for the model gets that turn again. */
+  /** Returns a claim whose reply was not delivered: the next request for the model gets that turn again. */
   giveBack(model: string, position: number): void {
     const state = this.state(model);
     if (position >= state.next || state.returned.includes(position)) return;
@@ -90,7 +89,7 @@ export class TurnCursor {
     state.returned.sort((a, b) => a - b);
   }
 
-  /** How many turns `model` has been served (faulted and handed-back requests not counted). */
+  /** How many turns `model` has been served (handed-back claims not counted). */
   served(model: string): number {
     const state = this.states.get(modelKey(model) ?? model);
     return state ? state.next - state.returned.length : 0;

@@ -29,16 +29,17 @@ export class McpToolSource implements ToolSource {
   /** set when the server's connection closes (it exited or crashed) */
   private closedAt?: number;
 
-  private constructor(readonly name: string, private readonly client: Client) {
+  private constructor(readonly name: string, private readonly client: Client, private readonly alsoClose?: () => Promise<void>) {
     client.onclose = () => {
       this.closedAt ??= Date.now();
     };
   }
 
-  static async connect(name: string, transport: Transport, opts: { timeoutMs?: number } = {}): Promise<McpToolSource> {
+  /** `alsoClose`: what else ends with this source (the in-process server of the built-in tools). */
+  static async connect(name: string, transport: Transport, opts: { timeoutMs?: number; alsoClose?: () => Promise<void> } = {}): Promise<McpToolSource> {
     const client = new Client({ name: 'loupe', version: '0.1.0' });
     await client.connect(transport, { timeout: opts.timeoutMs ?? 10_000 });
-    const source = new McpToolSource(name, client);
+    const source = new McpToolSource(name, client, opts.alsoClose);
     await source.refresh();
     return source;
   }
@@ -88,5 +89,6 @@ export class McpToolSource implements ToolSource {
 
   async close(): Promise<void> {
     await this.client.close();
+    await this.alsoClose?.();
   }
 }

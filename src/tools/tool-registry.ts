@@ -1,12 +1,25 @@
-// The tools a session can call, merged from its MCP sources. Unknown names are answered, not thrown:
-// the model reads `Unknown tool: <name>` and the loop goes on.
+// The session's whole toolset: the tools it can call, merged from its MCP sources (the built-in
+// workspace server and the external servers that connected), assembled by the tools module before
+// the loop starts. It owns its sources: close() ends them all. Unknown names are answered, not
+// thrown: the model reads `Unknown tool: <name>` and the loop goes on.
 import type { LlmToolDefinition } from '../provider/llm-types';
+import type { ExternalMcpFailure } from './external-mcp';
 import type { ToolOutcome, ToolSource } from './tool-types';
+
+/** How the session's external MCP servers came up: recorded by the loop when the session starts. */
+export interface ToolConnections {
+  connected: Array<{ name: string; tools: string[] }>;
+  failed: ExternalMcpFailure[];
+}
 
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolSource>();
 
-  constructor(private readonly sources: ToolSource[], private readonly allow?: readonly string[]) {
+  constructor(
+    private readonly sources: ToolSource[],
+    private readonly allow?: readonly string[],
+    readonly connections: ToolConnections = { connected: [], failed: [] },
+  ) {
     const allowed = allow ? new Set(allow) : undefined;
     for (const source of sources) {
       for (const def of source.definitions()) {
@@ -15,11 +28,6 @@ export class ToolRegistry {
         if (!this.byName.has(def.name)) this.byName.set(def.name, source);
       }
     }
-  }
-
-  /** The same tools plus those of more sources (external MCP servers joining a session). */
-  withSources(more: ToolSource[]): ToolRegistry {
-    return new ToolRegistry([...this.sources, ...more], this.allow ? [...this.allow, ...more.flatMap((s) => s.definitions().map((d) => d.name))] : undefined);
   }
 
   definitions(): LlmToolDefinition[] {

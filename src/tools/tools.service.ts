@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { connectExternalServers, type ExternalMcpServerConfig } from './external-mcp';
 import { McpToolSource } from './mcp-tool-source';
 import { ToolRegistry } from './tool-registry';
 import { createWorkspaceToolServer, OPT_IN_TOOL_NAMES, WORKSPACE_TOOL_NAMES } from './workspace/workspace-tool-server';
@@ -9,22 +10,28 @@ export interface SessionToolsOptions {
   /** tool names the session may use; default: the workspace tools (run_command only when named) */
   allow?: readonly string[];
   commandTimeoutMs?: number;
+  /** external MCP servers whose tools join the session's (a failure is reported, not fatal) */
+  externalMcp?: readonly ExternalMcpServerConfig[];
+  /** false: a session without tools (council roles) — nothing is started */
+  enabled?: boolean;
 }
 
-/** Builds the MCP-backed tool registry of one session. */
+/** Assembles a session's whole toolset before its loop starts; the loop only calls and closes it. */
 @Injectable()
 export class ToolsService {
   async createSessionTools(opts: SessionToolsOptions): Promise<ToolRegistry> {
+    if (opts.enabled === false) return new ToolRegistry([]);
     const optIn = OPT_IN_TOOL_NAMES.filter((n) => opts.allow?.includes(n));
     const server = createWorkspaceToolServer(opts.workspaceDir, [...WORKSPACE_TOOL_NAMES, ...optIn], { commandTimeoutMs: opts.commandTimeoutMs });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const source = await McpToolSource.connect('workspace', clientSide);
-    const close = source.close.bind(source);
-    source.close = async () => {
-      await close();
-      await server.close();
-    };
-    return new ToolRegistry([source], opts.allow);
+    const workspace = await McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
+    const { sources, failures } = await connectExternalServers(opts.externalMcp ?? []);
+    // an allow list limits the built-in tools; an external server the session asked for brings all of its own
+    const allow = opts.allow ? [...opts.allow, ...sources.flatMap((s) => s.definitions().map((d) => d.name))] : undefined;
+    return new ToolRegistry([workspace, ...sources], allow, {
+      connected: sources.map((s) => ({ name: s.name, tools: s.definitions().map((d) => d.name) })),
+      failed: failures,
+    });
   }
 }

@@ -126,8 +126,10 @@ describe('cloud model routed to localhost (spec example; invariant 4)', () => {
     expect(provider.limiterFor(host).activeWeight).toBe(0);
     expect(await provider.acquireSlot('llama3.1:8b')).toBe(true);
     expect(provider.limiterFor(host).activeWeight).toBe(1);
-    await provider.releaseSlot('gpt-oss:120b-cloud');
-    await provider.releaseSlot('llama3.1:8b');
+    provider.releaseSlot('gpt-oss:120b-cloud');
+    await provider.idle();
+    provider.releaseSlot('llama3.1:8b');
+    await provider.idle();
     expect(provider.limiterFor(local.url).activeWeight).toBe(0);
     expect(provider.limiterFor(host).activeWeight).toBe(0);
   });

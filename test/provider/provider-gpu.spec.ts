@@ -7,6 +7,7 @@ import { Logger } from '@nestjs/common';
 import { loadConfig } from '../../src/config/loupe-config';
 import type { SlotStatus } from '../../src/provider/llm-provider';
 import { OllamaProviderFactory } from '../../src/provider/ollama/ollama-provider.factory';
+import type { JournalService } from '../../src/journal/journal.service';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinModel } from '../../src/standin/standin-script';
 import {
@@ -19,13 +20,15 @@ const GB = 1e9;
 
 async function gpuSetup(models: StandinModel[], overrides: Parameters<typeof makeProvider>[1] = {}) {
   const { server, url, port } = await startStandin({ catalog: models, script: { turns: { '*': [{ content: 'ok' }] }, loop: true } });
-  const t = makeProvider(url, overrides);
-  return { server, url, port, ...t, limiter: () => t.provider.limiterFor(url) };
+  // GPU detection is the host's: it goes to the provider's host-event sink, not to a session
+  const events = eventRecorder();
+  const t = makeProvider(url, { onHostEvent: events.sink, ...overrides });
+  return { server, url, port, ...t, events, limiter: () => t.provider.limiterFor(url) };
 }
 
 describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', () => {
   it('probes /api/ps after the first release, upgrades maxWeight by VRAM tier and admits queued waiters that now fit', async () => {
-    const { provider, server, limiter } = await gpuSetup([localModel('gpu:1b', { vramBytes: 6 * GB, parallel: 4 })]);
+    const { provider, server, limiter, events } = await gpuSetup([localModel('gpu:1b', { vramBytes: 6 * GB, parallel: 4 })]);
     expect(provider.gpuDetected).toBeNull();
     expect(limiter().maxWeight).toBe(1);
 
@@ -38,25 +41,25 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
     while (limiter().queueLength < 3) await tick();
     expect(statuses.map((l) => l[0])).toEqual([1, 2, 3].map((n) => ({ queuePosition: n, queueLength: n, activeWeight: 1, maxWeight: 1 })));
 
-    const events = eventRecorder();
-    const detection = provider.releaseSlot('gpu:1b', events.sink);
+    provider.releaseSlot('gpu:1b');
     // the release itself admits only the head (still serial); the rest wait for the probe
     expect(limiter().queueLength).toBe(2);
     expect(limiter().activeWeight).toBe(1);
-    await detection;
+    await provider.idle();
 
     expect(provider.gpuDetected).toBe(true);
     expect(limiter().maxWeight).toBe(3);
     expect(await Promise.all(waiters.map((w) => w.promise))).toEqual([true, true, true]);
     expect(limiter().activeWeight).toBe(3);
     expect(events.of('gpu_detected')).toEqual([
-      expect.objectContaining({ gpuDetected: true, totalVramBytes: 6 * GB, maxWeight: 3, source: 'gpu', partialOffload: [] }),
+      expect.objectContaining({ host: provider.host, gpuDetected: true, totalVramBytes: 6 * GB, maxWeight: 3, source: 'gpu', partialOffload: [] }),
     ]);
     const [ps] = requestsTo(server, '/api/ps', 'GET');
     expect(ps.receivedAt).toBeGreaterThanOrEqual(chatRequests(server)[0].finishedAt!);
 
     // probed once: later releases do not ask again
-    for (let i = 0; i < 3; i++) await provider.releaseSlot('gpu:1b');
+    for (let i = 0; i < 3; i++) provider.releaseSlot('gpu:1b');
+    await provider.idle();
     expect(requestsTo(server, '/api/ps')).toHaveLength(1);
     expect(limiter().activeWeight).toBe(0);
   });
@@ -74,23 +77,25 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
     const { provider, limiter } = await gpuSetup(models);
     for (const m of models) await provider.complete({ model: m.name, messages: user('load') });
     expect(await provider.acquireSlot(models[0].name)).toBe(true);
-    await provider.releaseSlot(models[0].name);
+    provider.releaseSlot(models[0].name);
+    await provider.idle();
     expect(provider.gpuDetected).toBe(true);
     expect(limiter().maxWeight).toBe(expected);
   });
 
   it('no VRAM in use (CPU only): stays serial, warns about the CPU-bound model, and does not probe again', async () => {
-    const { provider, server, limiter, logs } = await gpuSetup([localModel('cpu:1b', { vramBytes: 0 })]);
+    const { provider, server, limiter, logs, events } = await gpuSetup([localModel('cpu:1b', { vramBytes: 0 })]);
     await provider.complete({ model: 'cpu:1b', messages: user('load') });
-    const events = eventRecorder();
     expect(await provider.acquireSlot('cpu:1b')).toBe(true);
-    await provider.releaseSlot('cpu:1b', events.sink);
+    provider.releaseSlot('cpu:1b');
+    await provider.idle();
     expect(provider.gpuDetected).toBe(false);
     expect(limiter().maxWeight).toBe(1);
     expect(events.of('gpu_detected')).toEqual([expect.objectContaining({ gpuDetected: false, maxWeight: 1, partialOffload: ['cpu:1b'] })]);
     expect(logs).toContainEqual({ level: 'warn', message: expect.stringContaining('cpu:1b') });
     expect(await provider.acquireSlot('cpu:1b')).toBe(true);
-    await provider.releaseSlot('cpu:1b');
+    provider.releaseSlot('cpu:1b');
+    await provider.idle();
     expect(requestsTo(server, '/api/ps')).toHaveLength(1);
   });
 
@@ -99,7 +104,8 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
     const url = `http://127.0.0.1:${port}`;
     const { provider, logs } = makeProvider(url);
     expect(await provider.acquireSlot('gpu:1b')).toBe(true);
-    await provider.releaseSlot('gpu:1b');
+    provider.releaseSlot('gpu:1b');
+    await provider.idle();
     expect(provider.gpuDetected).toBeNull();
     expect(logs).toContainEqual({ level: 'warn', message: expect.stringContaining('GPU detection via /api/ps failed') });
 
@@ -109,7 +115,8 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
     try {
       await provider.complete({ model: 'gpu:1b', messages: user('load') });
       expect(await provider.acquireSlot('gpu:1b')).toBe(true);
-      await provider.releaseSlot('gpu:1b');
+      provider.releaseSlot('gpu:1b');
+    await provider.idle();
       expect(provider.gpuDetected).toBe(true);
       expect(provider.limiterFor(url).maxWeight).toBe(5);
       expect(requestsTo(server, '/api/ps')).toHaveLength(1);
@@ -128,7 +135,8 @@ describe('host spelling', () => {
       expect(await provider.isAvailable()).toBe(true);
       await provider.complete({ model: 'gpu:1b', messages: user('load') });
       expect(await provider.acquireSlot('gpu:1b')).toBe(true);
-      await provider.releaseSlot('gpu:1b');
+      provider.releaseSlot('gpu:1b');
+    await provider.idle();
       expect(requestsTo(server, '/api/ps')).toHaveLength(1);
       // the next acquire sees the upgraded limit: three at once
       const granted = await Promise.all([1, 2, 3].map(() => provider.acquireSlot('gpu:1b')));
@@ -150,10 +158,13 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
     await tick();
     expect(third.settled()).toBe(false);
     await provider.complete({ model: 'gpu:1b', messages: user('load') });
-    await provider.releaseSlot('gpu:1b');
+    provider.releaseSlot('gpu:1b');
+    await provider.idle();
     expect(await third.promise).toBe(true);
-    await provider.releaseSlot('gpu:1b');
-    await provider.releaseSlot('gpu:1b');
+    provider.releaseSlot('gpu:1b');
+    await provider.idle();
+    provider.releaseSlot('gpu:1b');
+    await provider.idle();
     expect(limiter().maxWeight).toBe(2); // 45 GB of VRAM would have said 8
     expect(requestsTo(server, '/api/ps')).toHaveLength(0);
   });
@@ -163,7 +174,8 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
     expect(provider.gpuDetected).toBe(false);
     expect(await provider.acquireSlot('gpu:1b')).toBe(true);
     await provider.complete({ model: 'gpu:1b', messages: user('x') });
-    await provider.releaseSlot('gpu:1b');
+    provider.releaseSlot('gpu:1b');
+    await provider.idle();
     expect(requestsTo(server, '/api/ps')).toHaveLength(0);
     expect(limiter().maxWeight).toBe(1);
     expect((chatRequests(server)[0].body as { options: Record<string, unknown> }).options).toMatchObject({ num_gpu: 0, num_batch: 512 });
@@ -172,7 +184,7 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
   describe('through the Nest factory and the environment', () => {
     beforeAll(() => Logger.overrideLogger(false));
 
-    const factoryFor = (env: Record<string, string>) => new OllamaProviderFactory(loadConfig(env, process.cwd()));
+    const factoryFor = (env: Record<string, string>) => new OllamaProviderFactory(loadConfig(env, process.cwd()), { append: () => {} } as unknown as JournalService);
 
     it('OLLAMA_MAX_PARALLEL=3 → maxWeight 3, no detection; OLLAMA_NUM_GPU=0 → serial, no detection', async () => {
       const { server, url } = await startStandin({ catalog: [localModel('gpu:1b', { vramBytes: 45 * GB })], script: { turns: { '*': [{ content: 'ok' }] }, loop: true } });
@@ -186,7 +198,8 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
       for (const p of [configured, cpu, auto]) {
         await p.complete({ model: 'gpu:1b', messages: user('x') });
         expect(await p.acquireSlot('gpu:1b')).toBe(true);
-        await p.releaseSlot('gpu:1b');
+        p.releaseSlot('gpu:1b');
+    await p.idle();
         p.models.dispose();
       }
       expect(requestsTo(server, '/api/ps')).toHaveLength(1); // only the auto-detecting one probed

@@ -3,7 +3,7 @@
 // Backoffs run at retryDelayScale 0.01 (10 ms, 20 ms, 40 ms) and the jitter is pinned.
 // Spec: invariant 12, behavioural example "Retry on transient error"; error cases unreachable,
 // model not found (404), context too long; plus 429, OOM, dropped connection, stream errors.
-import { ContextTooLongError } from '../../src/provider/ollama/provider-errors';
+import { ContextTooLongError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinFault, StandinModel } from '../../src/standin/standin-script';
 import {

@@ -5,7 +5,7 @@
 // behavioural examples "Weight-based slot queueing" and "Abort during slot wait";
 // error case "Negative activeWeight".
 import type { SlotStatus } from '../../src/provider/llm-provider';
-import { SlotWaitTimeoutError } from '../../src/provider/ollama/provider-errors';
+import { SlotWaitTimeoutError } from '../../src/provider/provider-errors';
 import type { StandinRequestRecord } from '../../src/standin/standin-request-log';
 import {
   chatRequests, cleanup, localModel, makeProvider, providerError, requestsTo, startStandin, tick, tracked, user,
@@ -62,7 +62,8 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     expect(small.settled()).toBe(false);
     expect(limiter.activeWeight).toBe(2);
 
-    await provider.releaseSlot('mid:8b');
+    provider.releaseSlot('mid:8b');
+    await provider.idle();
     expect(await big.promise).toBe(true);
     expect(limiter.activeWeight).toBe(3);
     // the small request moved up to the head but still does not fit next to the big one
@@ -70,10 +71,12 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     await tick();
     expect(small.settled()).toBe(false);
 
-    await provider.releaseSlot('big:14b');
+    provider.releaseSlot('big:14b');
+    await provider.idle();
     expect(await small.promise).toBe(true);
     expect(limiter.activeWeight).toBe(1);
-    await provider.releaseSlot('small:1b');
+    provider.releaseSlot('small:1b');
+    await provider.idle();
     expect(limiter.activeWeight).toBe(0);
     expect(limiter.queueLength).toBe(0);
     // the weights were read from the server's /api/show, once per model
@@ -94,7 +97,8 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     await Promise.all(sinks.map((s) => s.first));
     expect(sinks.map((s) => s.statuses[0].queuePosition)).toEqual([1, 2, 3]);
     for (let i = 0; i < 3; i++) {
-      await provider.releaseSlot('small:1b');
+      provider.releaseSlot('small:1b');
+    await provider.idle();
       await tick();
     }
     expect(await Promise.all(waiters)).toEqual([true, true, true]);
@@ -110,7 +114,8 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     const small = tracked(provider.acquireSlot('small:1b'));
     await tick();
     expect(small.settled()).toBe(false);
-    await provider.releaseSlot('big:14b');
+    provider.releaseSlot('big:14b');
+    await provider.idle();
     expect(await small.promise).toBe(true);
     expect(limiter.activeWeight).toBe(1);
   });
@@ -129,7 +134,8 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
         await provider.complete({ model, messages: user(`request ${i}`) });
         sample();
       } finally {
-        await provider.releaseSlot(model);
+        provider.releaseSlot(model);
+    await provider.idle();
         sample();
       }
     }));
@@ -179,7 +185,8 @@ describe('abort during slot wait (spec example)', () => {
     expect(limiter.activeWeight).toBe(2);
 
     // the aborted waiter holds nothing: after the release the host is empty, and the next request goes straight in
-    await provider.releaseSlot('mid:8b');
+    provider.releaseSlot('mid:8b');
+    await provider.idle();
     expect(limiter.activeWeight).toBe(0);
     expect(limiter.snapshot().inFlight).toBe(0);
     expect(await provider.acquireSlot('big:14b')).toBe(true);
@@ -206,9 +213,11 @@ describe('abort during slot wait (spec example)', () => {
     const next = tracked(provider.acquireSlot('small:1b'));
     await tick();
     expect(next.settled()).toBe(false);
-    await provider.releaseSlot('small:1b');
+    provider.releaseSlot('small:1b');
+    await provider.idle();
     expect(await next.promise).toBe(true);
-    await provider.releaseSlot('small:1b');
+    provider.releaseSlot('small:1b');
+    await provider.idle();
     expect(limiter.activeWeight).toBe(0);
     expect(logs.filter((l) => l.level === 'warn')).toEqual([]);
   });
@@ -229,7 +238,8 @@ describe('abort during slot wait (spec example)', () => {
 describe('negative activeWeight (spec error case; invariant 1)', () => {
   it('a release without an acquire is clamped to 0 with a warning, and does not add capacity', async () => {
     const { provider, limiter, logs } = await setup(1);
-    await provider.releaseSlot('small:1b');
+    provider.releaseSlot('small:1b');
+    await provider.idle();
     expect(limiter.activeWeight).toBe(0);
     expect(logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual(
       expect.arrayContaining([expect.stringContaining('clamped to 0')]),
@@ -240,7 +250,8 @@ describe('negative activeWeight (spec error case; invariant 1)', () => {
     await tick();
     expect(second.settled()).toBe(false);
     expect(limiter.activeWeight).toBe(1);
-    await provider.releaseSlot('small:1b');
+    provider.releaseSlot('small:1b');
+    await provider.idle();
     expect(await second.promise).toBe(true);
   });
 });
@@ -252,7 +263,8 @@ describe('release matches the acquire', () => {
     const limiter = provider.limiterFor(url);
     expect(await provider.acquireSlot('midmodel')).toBe(true);
     expect(limiter.activeWeight).toBe(2);
-    await provider.releaseSlot('midmodel:latest');
+    provider.releaseSlot('midmodel:latest');
+    await provider.idle();
     expect(limiter.activeWeight).toBe(0);
     expect(logs.filter((l) => l.level === 'warn')).toEqual([]);
     expect(requestsTo(server, '/api/show')).toHaveLength(1);
@@ -280,7 +292,8 @@ describe('slot always released (invariant 2)', () => {
       } finally {
         // the provider never releases on its own: still held while the error propagates
         expect(limiter.activeWeight).toBe(1);
-        await provider.releaseSlot(model);
+        provider.releaseSlot(model);
+    await provider.idle();
       }
     };
 
@@ -298,7 +311,8 @@ describe('slot always released (invariant 2)', () => {
     expect((await aborted).info.kind).toBe('aborted');
     expect(await waiter.promise).toBe(true);
     expect(limiter.activeWeight).toBe(1);
-    await provider.releaseSlot('small:1b');
+    provider.releaseSlot('small:1b');
+    await provider.idle();
     expect(limiter.activeWeight).toBe(0);
     expect(logs.filter((l) => l.level === 'warn')).toEqual([]);
   });

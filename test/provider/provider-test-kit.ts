@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { ProviderEventSink } from '../../src/provider/llm-provider';
 import type { LlmToolDefinition } from '../../src/provider/llm-types';
 import { OllamaProvider, type OllamaProviderOptions } from '../../src/provider/ollama/ollama-provider';
-import { ProviderError } from '../../src/provider/ollama/provider-errors';
+import { ProviderError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinModel, StandinOptions } from '../../src/standin/standin-script';
 import type { StandinRequestRecord } from '../../src/standin/standin-request-log';

@@ -4,7 +4,7 @@
 // 10 (think:false for qwen3); behavioural example "Text-based tool calling for Qwen3";
 // error case tools unsupported (ToolsUnsupportedError).
 import type { LlmMessage } from '../../src/provider/llm-types';
-import { ToolsUnsupportedError } from '../../src/provider/ollama/provider-errors';
+import { ToolsUnsupportedError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinTurn } from '../../src/standin/standin-script';
 import {

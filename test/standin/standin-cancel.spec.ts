@@ -38,7 +38,8 @@ describe('client abort mid-stream', () => {
     expect(record.cancelledAt).toBeGreaterThan(record.firstByteAt!);
     expect(record.slotReleasedAt).toBeDefined();
     expect(record.dropped).toBeUndefined();
-    // the cancelled request consumed its turn (it had started generating)
+    // the client never got the reply: the turn is still due, and the next request gets it whole
+    expect((await client.chat({ model: 'slow:1', messages: userMessage('x') })).message.content).toMatch(/^word0 word1 .* word29$/);
     expect((await client.chat({ model: 'slow:1', messages: userMessage('x') })).message.content).toBe('next turn');
   });
 

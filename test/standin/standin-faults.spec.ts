@@ -70,10 +70,11 @@ describe('delay_first_byte', () => {
     const record = server.requests[0];
     expect(record.fault).toBe('delay_first_byte');
     expect(record.firstByteAt! - record.slotAcquiredAt!).toBeGreaterThanOrEqual(148);
-    // the retry is served at once
+    // the delayed reply was delivered, so its turn is consumed: the next request gets the next turn, at once
     const again = await rawRequest(url, 'POST', '/api/chat', chatBody());
     expect(again.headersAfterMs).toBeLessThan(100);
-    expect(again.body).toContain('"content":"alpha"');
+    expect(again.body).not.toContain('"content":"alpha"');
+    expect(again.body).toContain('"content":"second"');
   });
 
   it('a client time-to-first-byte timeout fires; the server logs the cancellation; the retry gets the reply', async () => {
@@ -131,8 +132,11 @@ describe('disconnect', () => {
 });
 
 describe('malformed_line', () => {
-  it('writes a non-JSON line mid-stream; ollama-js warns and skips it; the stream completes', async () => {
-    const { client, url } = await startStandin({ script: { turns: { '*': [{ content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1, times: 2 } }] } } });
+  it('writes a non-JSON line mid-stream; ollama-js warns and skips it; the stream completes and the turn is consumed', async () => {
+    const { client, url } = await startStandin({ script: { turns: { '*': [
+      { content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1, times: 2 } },
+      { content: 'alpha', fault: { kind: 'malformed_line', afterChunks: 1 } },
+    ] } } });
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const { chunks, error } = await streamChunks(client);
@@ -142,6 +146,7 @@ describe('malformed_line', () => {
     } finally {
       warn.mockRestore();
     }
+    // the delivered reply consumed the first turn (times: 2 does not replay it): the second request gets turn 2
     const lines = (await (await post(url, '/api/chat', chatBody())).text()).split('\n').filter(Boolean);
     expect(() => JSON.parse(lines[1])).toThrow();
     expect(JSON.parse(lines[0]).message.content).toBe('alpha');

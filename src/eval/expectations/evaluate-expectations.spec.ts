@@ -12,6 +12,7 @@ const session: RecordedSession = {
     { type: 'tool_result', payload: { name: 'list_files', status: 'ok', chars: 9 }, traceId: 't' },
     { type: 'session_finished', payload: { reason: 'completed', exitCode: 0 }, traceId: 't' },
   ],
+  hostEvents: [{ type: 'gpu_detected', payload: { host: 'h', gpuDetected: true, maxWeight: 5 } }],
   messages: [
     { role: 'user', kind: 'prompt', content: 'Read the files', compacted: false },
     { role: 'tool', kind: 'tool_result', content: 'old output', compacted: true },
@@ -23,6 +24,9 @@ const session: RecordedSession = {
 describe('evaluateExpectations', () => {
   const cases: Array<[string, Expectation, boolean]> = [
     ['an event that was recorded passes', { event: 'tool_result' }, true],
+    ['a host event of the trial\'s stand-in passes', { host_event: 'gpu_detected', with: { maxWeight: 5 } }, true],
+    ['a host event is not a session event', { event: 'gpu_detected' }, false],
+    ['a host event with a different payload fails', { host_event: 'gpu_detected', with: { maxWeight: 3 } }, false],
     ['an event with a matching payload subset passes', { event: 'tool_result', with: { name: 'read_file' } }, true],
     ['an event whose payload differs fails', { event: 'tool_result', with: { name: 'write_file' } }, false],
     ['an exact event count passes', { event: 'tool_result', count: 2 }, true],

@@ -25,6 +25,7 @@ export function describeExpectation(e: Expectation): string {
   const w = (x?: Record<string, unknown>) => (x ? ` with ${JSON.stringify(x)}` : '');
   if ('event' in e) return `event ${e.event}${w(e.with)}${e.count !== undefined ? ` (count ${describeCount(e.count)})` : ''} is recorded`;
   if ('no_event' in e) return `no event ${e.no_event}${w(e.with)} is recorded`;
+  if ('host_event' in e) return `host event ${e.host_event}${w(e.with)}${e.count !== undefined ? ` (count ${describeCount(e.count)})` : ''} is recorded`;
   if ('termination' in e) return `session terminates with ${e.termination}`;
   if ('final_answer_contains' in e) return `final answer contains ${JSON.stringify(e.final_answer_contains)}`;
   if ('final_answer_not_contains' in e) return `final answer does not contain ${JSON.stringify(e.final_answer_not_contains)}`;
@@ -45,6 +46,12 @@ function check(e: Expectation, s: RecordedSession): { passed: boolean; detail?: 
     const passed = e.count !== undefined ? countOk(n, e.count) : n > 0;
     const sameType = s.events.filter((ev) => ev.type === e.event).map((ev) => JSON.stringify(ev.payload));
     return { passed, detail: passed ? undefined : `found ${n} matching; ${e.event} payloads recorded: ${sameType.slice(0, 3).join(' | ') || 'none'}` };
+  }
+  if ('host_event' in e) {
+    const n = s.hostEvents.filter((ev) => ev.type === e.host_event && (!e.with || payloadMatches(ev.payload, e.with))).length;
+    const passed = e.count !== undefined ? countOk(n, e.count) : n > 0;
+    const sameType = s.hostEvents.filter((ev) => ev.type === e.host_event).map((ev) => JSON.stringify(ev.payload));
+    return { passed, detail: passed ? undefined : `found ${n} matching; ${e.host_event} payloads recorded for this trial's host: ${sameType.slice(0, 3).join(' | ') || 'none'}` };
   }
   if ('no_event' in e) {
     const hits = s.events.filter((ev) => ev.type === e.no_event && (!e.with || payloadMatches(ev.payload, e.with)));

@@ -43,6 +43,9 @@ const expectationBranches = {
     .superRefine((e, ctx) => checkWith(ctx, e.event, e.with)),
   no_event: z.strictObject({ no_event: eventName, with: payloadMatch.optional() })
     .superRefine((e, ctx) => checkWith(ctx, e.no_event, e.with)),
+  /** an event of the trial's host rather than its session (gpu_detected after the first slot release) */
+  host_event: z.strictObject({ host_event: eventName, with: payloadMatch.optional(), count: count.optional() })
+    .superRefine((e, ctx) => checkWith(ctx, e.host_event, e.with)),
   termination: z.strictObject({
     termination: z.string().min(1).superRefine((reason, ctx) => {
       const problem = terminationProblem(reason);
@@ -98,6 +101,7 @@ const triggerShape = {
   after_ms: durationMs().optional(),
 };
 
+export const slotReleaseTrigger = z.strictObject(triggerShape).superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
 export const killTrigger = z.strictObject(triggerShape).superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
 export const injectTrigger = z.strictObject({ ...triggerShape, text: z.string().min(1) }).superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
 

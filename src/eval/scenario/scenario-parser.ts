@@ -5,7 +5,9 @@ import { isMap, isSeq, LineCounter, parseDocument, visit, type Document, type No
 import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
 import { formatPath, type ScenarioProblem } from './scenario-errors';
 import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
-import type { Scenario } from './scenario';
+import type { ProviderOverrides, Scenario } from './scenario';
+import { camelKeys, keysWithin } from '../../common/camel-keys';
+import type { LoopSettings } from '../../process/process-types';
 
 function relativeToScenario(absFile: string, value: string): string {
   return value.startsWith('./') || value.startsWith('../') ? path.resolve(path.dirname(absFile), value) : value;
@@ -71,6 +73,18 @@ function toScript(script: ScenarioDocument['script']): StandinScript {
   return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }
 
+/** `config:` in the loop's own terms: every key but command_timeout_ms is a LoopSettings key (checked by the compiler). */
+function settingsOf(config: ScenarioDocument['config']): { loopSettings: Partial<LoopSettings>; commandTimeoutMs?: number } {
+  const { commandTimeoutMs, ...loopSettings } = camelKeys(config);
+  return { loopSettings: keysWithin<LoopSettings>()(loopSettings), commandTimeoutMs };
+}
+
+/** `ollama:` in the provider's terms, and the optional second stand-in. */
+function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOverrides; localStandin?: Scenario['localStandin'] } {
+  const { local_standin: local, ...rest } = ollama ?? {};
+  return { provider: keysWithin<ProviderOverrides>()(camelKeys(rest)), localStandin: local ? { catalog: local.catalog?.map(toModel) } : undefined };
+}
+
 export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -116,7 +130,8 @@ export function parseScenario(text: string, file: string, absFile: string = path
     scenario: {
       id: d.id, title: d.title, spec: d.spec, version: d.version, file,
       hash: createHash('sha256').update(text).digest('hex'),
-      model: d.model, modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined, prompt: d.prompt, system: d.system, councilRole: d.council_role, config: d.config,
+      model: d.model, modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined, prompt: d.prompt, system: d.system, councilRole: d.council_role,
+      ...settingsOf(d.config),
       workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
       script: toScript(d.script), expect: d.expect,
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
@@ -126,12 +141,8 @@ export function parseScenario(text: string, file: string, absFile: string = path
         command: relativeToScenario(absFile, m.command),
         args: m.args?.map((a) => relativeToScenario(absFile, a)),
       })),
-      ollama: d.ollama ? {
-        maxParallel: d.ollama.max_parallel, numGpu: d.ollama.num_gpu, firstByteTimeoutMs: d.ollama.first_byte_timeout_ms,
-        idleTimeoutMs: d.ollama.idle_timeout_ms, requestTimeoutMs: d.ollama.request_timeout_ms,
-        localStandin: d.ollama.local_standin ? { catalog: d.ollama.local_standin.catalog?.map(toModel) } : undefined,
-      } : undefined,
-      holdSlots: d.setup?.hold_slots?.map((h) => ({ model: h.model, releaseAfterMs: h.release_after_ms })),
+      ...providerOf(d.ollama),
+      holdSlots: d.setup?.hold_slots?.map((h) => ({ model: h.model, releaseAfterMs: h.release_after_ms, releaseOn: h.release_on })),
       kill: d.kill,
       inject: d.inject,
     },

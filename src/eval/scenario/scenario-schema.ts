@@ -3,7 +3,7 @@
 // and catalog, and the expectations and triggers in the journal's vocabulary.
 import { z } from 'zod';
 import { durationMs, workspaceFiles } from './scenario-bounds';
-import { expectation, injectTrigger, killTrigger } from './scenario-expectation-schema';
+import { expectation, injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-expectation-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 
 export { EXPECTATION_KINDS, type CountSpec, type Expectation, type TriggerDocument } from './scenario-expectation-schema';
@@ -59,7 +59,11 @@ export const scenarioSchema = z.strictObject({
   }).optional(),
   setup: z.strictObject({
     /** occupy inference slots before the session starts, as other sessions would */
-    hold_slots: z.array(z.strictObject({ model: z.string().min(1), release_after_ms: durationMs() })).max(1024).optional(),
+    // released after a delay, or when the session records an event (load-proof timing: "release
+    // 200 ms after the session reports it is queued" holds however busy the machine is)
+    hold_slots: z.array(z.strictObject({ model: z.string().min(1), release_after_ms: durationMs().optional(), release_on: slotReleaseTrigger.optional() })
+      .refine((h) => (h.release_after_ms === undefined) !== (h.release_on === undefined), { message: 'give release_after_ms or release_on (one of them)' }))
+      .max(1024).optional(),
   }).optional(),
   kill: killTrigger.optional(),
   inject: z.array(injectTrigger).optional(),

@@ -1,9 +1,19 @@
 import type { StandinModel, StandinScript } from '../../standin/standin-script';
 import type { ApprovalPolicy } from '../../approval/approval-policy';
+import type { CouncilRole, LoopSettings } from '../../process/process-types';
 import type { ExternalMcpServerConfig } from '../../tools/external-mcp';
-import type { Expectation, ScenarioDocument, TriggerDocument } from './scenario-schema';
+import type { Expectation, TriggerDocument } from './scenario-schema';
 
-/** A loaded, validated scenario, with the stand-in script converted to its runtime shape. */
+/** Per-trial settings of the provider (from the scenario's `ollama:`), already in the provider's terms. */
+export interface ProviderOverrides {
+  maxParallel?: number;
+  numGpu?: number;
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/** A loaded, validated scenario, converted to the runtime's own types. */
 export interface Scenario {
   id: string;
   title: string;
@@ -17,8 +27,10 @@ export interface Scenario {
   modelLine?: number;
   prompt: string;
   system?: string;
-  councilRole?: 'member' | 'discusser' | 'reviewer';
-  config: ScenarioDocument['config'];
+  councilRole?: CouncilRole;
+  /** the scenario's `config:` overrides of the loop's settings */
+  loopSettings: Partial<LoopSettings>;
+  commandTimeoutMs?: number;
   workspaceFiles: Record<string, string>;
   tools?: string[];
   catalog?: StandinModel[];
@@ -26,15 +38,11 @@ export interface Scenario {
   script: StandinScript;
   permissions?: ApprovalPolicy;
   mcpServers?: ExternalMcpServerConfig[];
-  ollama?: {
-    maxParallel?: number;
-    numGpu?: number;
-    firstByteTimeoutMs?: number;
-    idleTimeoutMs?: number;
-    requestTimeoutMs?: number;
-    localStandin?: { catalog?: StandinModel[] };
-  };
-  holdSlots?: Array<{ model: string; releaseAfterMs: number }>;
+  provider: ProviderOverrides;
+  /** a second stand-in playing the local Ollama (cloud models are routed there) */
+  localStandin?: { catalog?: StandinModel[] };
+  /** slots occupied before the session starts, released after a delay or when the session records an event */
+  holdSlots?: Array<{ model: string; releaseAfterMs?: number; releaseOn?: TriggerDocument }>;
   kill?: TriggerDocument;
   inject?: Array<TriggerDocument & { text: string }>;
   expect: Expectation[];

@@ -1,7 +1,7 @@
 import { classifyProviderError } from './error-classifier';
 import type { ClassifyContext } from './error-classifier';
-import { ContextTooLongError, ProviderError } from './provider-errors';
-import type { ProviderErrorInfo } from './provider-errors';
+import { ContextTooLongError, ProviderError } from '../provider-errors';
+import type { ProviderErrorInfo } from '../provider-errors';
 
 // the shape ollama-js throws for non-2xx responses (the class itself is not exported)
 class ResponseError extends Error {

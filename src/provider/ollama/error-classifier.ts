@@ -3,8 +3,8 @@
 // on the error and its `cause` chain); message text only refines a status or stands in when
 // there is nothing else (mid-stream `{"error"}` lines arrive as plain Errors without a status).
 
-import { ProviderError } from './provider-errors';
-import type { ProviderErrorInfo, ProviderErrorKind } from './provider-errors';
+import { ProviderError } from '../provider-errors';
+import type { ProviderErrorInfo, ProviderErrorKind } from '../provider-errors';
 import { parseRetryAfter } from './retry-policy';
 
 export interface ClassifyContext {

@@ -26,8 +26,8 @@ export {
 } from './gpu-tier';
 export type { GpuDetection, MaxWeightConfig, ResolvedMaxWeight, RunningModelLike } from './gpu-tier';
 
-export { ContextTooLongError, ProviderError, SlotWaitTimeoutError, ToolsUnsupportedError, toProviderError } from './provider-errors';
-export type { ProviderErrorInfo, ProviderErrorKind } from './provider-errors';
+export { ContextTooLongError, ProviderError, SlotWaitTimeoutError, ToolsUnsupportedError, toProviderError } from '../provider-errors';
+export type { ProviderErrorInfo, ProviderErrorKind } from '../provider-errors';
 export { classifyProviderError } from './error-classifier';
 export { CLOUD_STREAM_IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, idleTimeoutFor, timeoutError } from './timeouts';
 export type { TimeoutKind } from './timeouts';

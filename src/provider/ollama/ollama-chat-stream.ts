@@ -6,7 +6,7 @@ import type { AbortableAsyncIterator, ChatRequest, ChatResponse } from 'ollama';
 import { randomBytes } from 'node:crypto';
 import type { LlmToolCall } from '../llm-types';
 import { classifyProviderError } from './error-classifier';
-import { toProviderError, type ProviderError } from './provider-errors';
+import { toProviderError, type ProviderError } from '../provider-errors';
 import { timeoutError } from './timeouts';
 import { createRequestClient, type ResponseCapture } from './ollama-transport';
 

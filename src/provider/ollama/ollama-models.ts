@@ -6,7 +6,7 @@ import { classifyProviderError } from './error-classifier';
 import { hostForModel, isSameOllamaHost, mergeModelLists, normalizeOllamaHost } from './host-routing';
 import { MODEL_LIST_TTL_MS, ModelListCache } from './model-list-cache';
 import { canonicalModelName, isCloudModel } from './model-name';
-import { toProviderError } from './provider-errors';
+import { toProviderError } from '../provider-errors';
 import { PullTracker, type ModelPullStatus, type PullTrackerOptions } from './pull-tracker';
 
 export interface ModelDetail {

@@ -1,6 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LOUPE_CONFIG } from '../../config/config.module';
 import type { LoupeConfig } from '../../config/loupe-config';
+import { HostRecorder } from '../../journal/host-recorder';
+import { JournalService } from '../../journal/journal.service';
+import type { LlmProvider } from '../llm-provider';
 import { normalizeOllamaHost } from './host-routing';
 import { OllamaProvider, type OllamaProviderOptions } from './ollama-provider';
 
@@ -11,7 +14,11 @@ export class OllamaProviderFactory implements OnModuleDestroy {
   private readonly providers = new Map<string, OllamaProvider>();
   private readonly isolated = new Set<OllamaProvider>();
 
-  constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig) {}
+  private readonly host: HostRecorder;
+
+  constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig, journal: JournalService) {
+    this.host = new HostRecorder(journal);
+  }
 
   /** `isolated`: a provider of its own (a trial's stand-in), with optional per-trial overrides. */
   forHost(host: string, opts: { isolated?: boolean; overrides?: Partial<OllamaProviderOptions> } = {}): OllamaProvider {
@@ -26,6 +33,7 @@ export class OllamaProviderFactory implements OnModuleDestroy {
       firstByteTimeoutMs: c.firstByteTimeoutMs, maxParallel: c.maxParallel, numGpu: c.numGpu, numPredict: c.numPredict,
       numBatch: c.numBatch, slotWaitTimeoutMs: c.slotWaitTimeoutMs, retryDelayScale: c.retryDelayScale,
       log: (level, m) => (level === 'warn' ? this.logger.warn(m) : this.logger.log(m)),
+      onHostEvent: (type, payload) => this.host.event(type, payload),
       ...(opts.isolated ? opts.overrides : {}),
     });
     if (opts.isolated) this.isolated.add(provider);
@@ -36,6 +44,13 @@ export class OllamaProviderFactory implements OnModuleDestroy {
   /** The provider for OLLAMA_HOST (the default local Ollama when unset). */
   default(): OllamaProvider {
     return this.forHost(this.config.ollama.host ?? this.config.ollama.localHost);
+  }
+
+  /** Ends an isolated provider (a trial's): its caches and timers go with it. */
+  dispose(provider: LlmProvider): void {
+    const p = provider as OllamaProvider;
+    if (!this.isolated.delete(p)) return;
+    p.models.dispose();
   }
 
   onModuleDestroy(): void {

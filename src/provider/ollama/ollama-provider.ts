@@ -12,7 +12,7 @@ import { canonicalModelName, isCloudModel } from './model-name';
 import { resolveModelWeight } from './model-weight';
 import { OllamaModels, type ModelDetail, type RunningModel } from './ollama-models';
 import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-chat-stream';
-import { ProviderError, toProviderError } from './provider-errors';
+import { ProviderError, toProviderError } from '../provider-errors';
 import type { ModelPullStatus, PullTrackerOptions } from './pull-tracker';
 import { planRetry } from './retry-policy';
 import { SlotLimiter } from './slot-limiter';
@@ -40,6 +40,8 @@ export interface OllamaProviderOptions {
   /** retention (60 s), clock and timers of finished pull statuses; tests inject them */
   pullTracker?: PullTrackerOptions;
   log?: (level: 'log' | 'warn', message: string) => void;
+  /** events of the host rather than of a session (GPU detection), recorded with no session */
+  onHostEvent?: ProviderEventSink;
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -121,17 +123,20 @@ export class OllamaProvider implements LlmProvider {
   }
 
   /** Releases with the weight granted at acquire time; the first release triggers GPU detection. */
-  releaseSlot(model: string, onEvent?: ProviderEventSink): Promise<void> {
+  releaseSlot(model: string): void {
     const key = canonicalModelName(model);
     const weights = this.granted.get(key) ?? [];
     const weight = weights.shift();
     if (!weights.length) this.granted.delete(key);
     this.limiterFor(this.models.hostFor(model)).release(weight ?? 1);
-    if (this.gpuDetected === null && !this.detecting) this.detecting = this.detectGpu(onEvent);
-    return this.detecting ?? Promise.resolve();
+    if (this.gpuDetected === null && !this.detecting) this.detecting = this.detectGpu();
   }
 
-  private async detectGpu(onEvent?: ProviderEventSink): Promise<void> {
+  async idle(): Promise<void> {
+    await this.detecting;
+  }
+
+  private async detectGpu(): Promise<void> {
     try {
       const running = await this.models.getRunningModels();
       const detection = detectGpu(running.map((r) => ({ name: r.name, size: r.size, size_vram: r.sizeVram })));
@@ -140,7 +145,7 @@ export class OllamaProvider implements LlmProvider {
       const resolved = resolveMaxWeight({ maxParallel: this.opts.maxParallel, numGpu: this.opts.numGpu }, detection, limiter.maxWeight);
       if (resolved.maxWeight !== limiter.maxWeight) limiter.setMaxWeight(resolved.maxWeight);
       if (detection.partialOffload.length) this.log('warn', `models partly on CPU: ${detection.partialOffload.join(', ')}`);
-      onEvent?.('gpu_detected', { ...detection, maxWeight: limiter.maxWeight, source: resolved.source });
+      this.opts.onHostEvent?.('gpu_detected', { ...detection, host: this.opts.host, maxWeight: limiter.maxWeight, source: resolved.source });
     } catch (e) {
       // leave gpuDetected null so a later release probes again
       this.log('warn', `GPU detection via /api/ps failed: ${(e as Error).message}`);

@@ -1,4 +1,4 @@
-import type { ProviderErrorInfo } from './provider-errors';
+import type { ProviderErrorInfo } from '../provider-errors';
 import { MAX_RETRIES, backoffDelayMs, parseRetryAfter, planRetry, shouldRetry } from './retry-policy';
 
 const NOW = Date.parse('2026-10-21T07:28:00Z');

@@ -1,7 +1,7 @@
 // When and how long to wait before retrying a failed inference. Decided from the classified
 // ProviderErrorInfo only, never from message substrings.
 
-import type { ProviderErrorInfo } from './provider-errors';
+import type { ProviderErrorInfo } from '../provider-errors';
 
 export const MAX_RETRIES = 3;
 export const BASE_DELAY_MS = 1_000;

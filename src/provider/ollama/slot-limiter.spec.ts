@@ -1,4 +1,4 @@
-import { SlotWaitTimeoutError } from './provider-errors';
+import { SlotWaitTimeoutError } from '../provider-errors';
 import { SlotLimiter, SlotLimiterRegistry } from './slot-limiter';
 import type { SlotStatus } from './slot-limiter';
 

@@ -6,7 +6,7 @@
 // otherwise it queues, and the queue drains from the head only. A heavy waiter at the head
 // therefore blocks lighter requests behind it, which is what keeps it from starving.
 
-import { SlotWaitTimeoutError } from './provider-errors';
+import { SlotWaitTimeoutError } from '../provider-errors';
 
 export interface SlotStatus {
   /** 1-based: 1 = next to be admitted */

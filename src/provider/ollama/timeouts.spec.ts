@@ -1,5 +1,5 @@
 import { classifyProviderError } from './error-classifier';
-import { ProviderError } from './provider-errors';
+import { ProviderError } from '../provider-errors';
 import { CLOUD_STREAM_IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, idleTimeoutFor, timeoutError } from './timeouts';
 
 describe('timeout budgets', () => {

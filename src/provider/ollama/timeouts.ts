@@ -2,7 +2,7 @@
 // one expires. Aborting a request's controller with one of these errors as the reason lets
 // classifyProviderError tell our own timeouts from the caller's abort.
 
-import { ProviderError } from './provider-errors';
+import { ProviderError } from '../provider-errors';
 import { isCloudModel } from './model-name';
 
 /** no stream data for this long: abort (spec invariant 7) */

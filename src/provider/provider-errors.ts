@@ -37,10 +37,10 @@ export interface ProviderErrorInfo {
 const hasMarker = (error: unknown, marker: symbol): boolean =>
   typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
 
-const PROVIDER_ERROR = Symbol.for('loupe.provider.ollama.ProviderError');
-const CONTEXT_TOO_LONG = Symbol.for('loupe.provider.ollama.ContextTooLongError');
-const TOOLS_UNSUPPORTED = Symbol.for('loupe.provider.ollama.ToolsUnsupportedError');
-const SLOT_WAIT_TIMEOUT = Symbol.for('loupe.provider.ollama.SlotWaitTimeoutError');
+const PROVIDER_ERROR = Symbol.for('loupe.provider.ProviderError');
+const CONTEXT_TOO_LONG = Symbol.for('loupe.provider.ContextTooLongError');
+const TOOLS_UNSUPPORTED = Symbol.for('loupe.provider.ToolsUnsupportedError');
+const SLOT_WAIT_TIMEOUT = Symbol.for('loupe.provider.SlotWaitTimeoutError');
 
 export class ProviderError extends Error {
   readonly [PROVIDER_ERROR] = true;

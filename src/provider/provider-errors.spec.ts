@@ -29,8 +29,8 @@ describe('marker-based isInstance', () => {
   it('recognises an error from another copy of the module by its marker', () => {
     // what a duplicate module copy would produce: same global symbol, different class
     const foreign = Object.assign(new Error('x'), {
-      [Symbol.for('loupe.provider.ollama.ProviderError')]: true,
-      [Symbol.for('loupe.provider.ollama.ContextTooLongError')]: true,
+      [Symbol.for('loupe.provider.ProviderError')]: true,
+      [Symbol.for('loupe.provider.ContextTooLongError')]: true,
       info: info('context_too_long'),
     });
     expect([ProviderError.isInstance(foreign), ContextTooLongError.isInstance(foreign), ToolsUnsupportedError.isInstance(foreign)]).toEqual([
