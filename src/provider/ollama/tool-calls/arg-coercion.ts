@@ -24,8 +24,23 @@ export function coerceArgsToSchema(
 ): { args: Record<string, unknown>; coercions: Coercion[] } {
   const coercions: Coercion[] = [];
   if (!schema || !schema.properties || typeof args !== 'object' || args === null) return { args, coercions };
+  if (alreadyTyped(args, schema.properties)) return { args, coercions };
   const out = coerceObject(args, schema, '', coercions, 0);
   return { args: out, coercions };
+}
+
+/** The usual case: every value already has a type its parameter admits, with nothing nested to check. */
+function alreadyTyped(args: Record<string, unknown>, props: Record<string, JsonSchema>): boolean {
+  for (const key in args) {
+    if (!Object.prototype.hasOwnProperty.call(props, key)) continue;
+    const sub = props[key];
+    if (!sub || typeof sub !== 'object') continue;
+    const value = args[key];
+    if (typeof value === 'object' && value !== null) return false; // nested: the slow path descends
+    const wanted = wantedTypes(sub);
+    if (wanted.size > 0 && !accepts(wanted, typeOfValue(value))) return false;
+  }
+  return true;
 }
 
 function coerceObject(

@@ -75,9 +75,9 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   let refused: CallSpan[] = [];
   let spans = candidates;
   if (candidates.length) {
-    for (const span of candidates) ctx.judge(span);
-    refused = candidates.filter((span) => span.refused);
-    spans = selectSpans(refused.length ? candidates.filter((span) => !span.refused) : candidates);
+    const trusted = candidates.filter((span) => ctx.judge(span));
+    if (trusted.length < candidates.length) refused = candidates.filter((span) => !ctx.judge(span));
+    spans = selectSpans(trusted);
   }
   if (hasTools) {
     // what the explicit scanners claimed (or refused) is blanked out, so loose scanners neither
@@ -110,6 +110,7 @@ class Context implements ScanContext {
   readonly isKnownName: (name: string) => boolean;
   /** the wrapper blocks that will be kept, once the wrapper scanner has run */
   wrapped: CallSpan[] = [];
+  private verdicts: Map<CallSpan, boolean> | undefined;
 
   constructor(
     readonly text: string,
@@ -132,8 +133,10 @@ class Context implements ScanContext {
 
   /** whether the block is trusted as a call (judged once) */
   judge(span: CallSpan): boolean {
-    if (span.refused === undefined) span.refused = !acceptExplicit(span, this.resolver);
-    return !span.refused;
+    if (span.calls.length === 0 || span.closed || !this.hasTools) return true; // nothing to doubt
+    let verdict = (this.verdicts ??= new Map()).get(span);
+    if (verdict === undefined) this.verdicts.set(span, (verdict = acceptExplicit(span, this.resolver)));
+    return verdict;
   }
 }
 

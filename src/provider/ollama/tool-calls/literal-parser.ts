@@ -155,7 +155,9 @@ class LiteralParser {
   /** A value token must be followed by a delimiter, so `2024-01-15` is not the number 2024. */
   private endsToken(pos: number): boolean {
     if (pos >= this.text.length) return true;
-    return /[\s,:)\]}=;]/.test(this.text[pos]);
+    const c = this.text.charCodeAt(pos);
+    // , : ) ] } = ; or white space
+    return c === 44 || c === 58 || c === 41 || c === 93 || c === 125 || c === 61 || c === 59 || c <= 32 || c === 0xa0 || c === 0xfeff;
   }
 
   private parseBareWord(pos: number): ParseResult {

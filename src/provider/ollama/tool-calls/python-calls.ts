@@ -23,8 +23,10 @@ function reached(progress: ParseProgress | undefined, at: number): undefined {
   return undefined;
 }
 
-const CALL_NAME = /[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\-]*)*/uy;
-const KWARG = /([\p{L}_][\p{L}\p{N}_]*)\s*=(?!=)/uy;
+// identifiers: ASCII, or any character from U+00C0 up (Python allows Unicode letters; this is
+// cheaper than Unicode classes and a call to a name no tool has is dropped anyway)
+const CALL_NAME = /[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*(?:\.[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*)*/y;
+const KWARG = /([A-Za-z_\u00c0-\uffff][\w\u00c0-\uffff]*)\s*=(?!=)/y;
 
 /** Reads `name(args)` at `pos`; `end` is just past the closing parenthesis. */
 export function parsePythonCall(

@@ -90,6 +90,4 @@ export interface CallSpan {
   /** false when the block's closing marker is missing (the output was cut off) */
   closed: boolean;
   keep?: string;
-  /** set once judged untrustworthy (a cut-off block of an unknown tool or missing arguments) */
-  refused?: boolean;
 }

@@ -23,7 +23,7 @@ export interface BlockParse {
   complete: boolean;
 }
 
-const PYTHONIC_START = /\[?\s*[\p{L}_][\p{L}\p{N}_\-]*(?:\.[\p{L}_][\p{L}\p{N}_\-]*)*\s*\(/uy;
+const PYTHONIC_START = /\[?\s*[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*(?:\.[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*)*\s*\(/y;
 
 /**
  * Parses the text after a wrapper's opening marker. `region` runs to the next opening marker of

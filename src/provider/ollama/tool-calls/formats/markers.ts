@@ -36,10 +36,13 @@ const CALL_CLOSING_TAGS = [
   '[END_TOOL_REQUEST]',
 ];
 
+const SPECIAL = new Set(SPECIAL_TOKENS);
+
 export function scanMarkers(text: string, markers: MarkerSet): CallSpan[] {
   const spans: CallSpan[] = [];
-  for (const marker of SPECIAL_TOKENS) {
-    if (!markers.has(marker)) continue;
+  if (markers.size === 0) return spans;
+  for (const marker of markers) {
+    if (!SPECIAL.has(marker)) continue;
     const next = createFinder(text, marker);
     for (let at = next(0); at !== -1; at = next(at + marker.length)) spans.push(markerSpan(at, at + marker.length));
   }
