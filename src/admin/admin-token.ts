@@ -1,4 +1,4 @@
-// The admin API and WebSocket require a bearer token. Without LOUPE_ADMIN_TOKEN one is generated
+// The admin API requires a bearer token. Without LOUPE_ADMIN_TOKEN one is generated
 // once and kept in <home>/admin-token (mode 0600), so restarts keep the same token.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 // Which tool calls may run. Pure: the loop asks, records the decision, and on a denial tells the
-// model and goes on (the spec's "Permission denied" error case). Interactive approval builds on this.
+// model and goes on (the spec's "Permission denied" error case).
 export type ToolPermission = 'allow' | 'deny';
 
 export interface ApprovalPolicy {

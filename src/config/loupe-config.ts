@@ -7,7 +7,7 @@ export interface LoupeConfig {
   home: string;
   /** HTTP port for `npm start` */
   port: number;
-  /** bearer token for the admin API and WebSocket; generated and printed when unset */
+  /** bearer token of the admin API; when unset one is generated once and kept in <home>/admin-token */
   adminToken?: string;
   databaseUrl?: string;
   ollama: {

@@ -1,5 +1,5 @@
 // Scenario triggers: the runner kills the session or sends it a message when a matching event is
-// recorded — the same live journal feed the viewer reads, so timing follows what really happened.
+// recorded — the live journal feed, so timing follows what really happened.
 import type { Observable, Subscription } from 'rxjs';
 import type { JournalEntry } from '../journal/journal-entry';
 import type { TriggerDocument } from './scenario/scenario-schema';

@@ -72,6 +72,9 @@ export interface IterationRow extends TraceIds {
 
 export type ToolCallStatus = 'pending' | 'approved' | 'rejected' | 'executing' | 'completed' | 'failed' | 'aborted';
 
+/** Where a tool call's life ends (the spec's pending → approved/rejected → executing → completed/failed). */
+export const TERMINAL_TOOL_CALL_STATUSES: ReadonlySet<ToolCallStatus> = new Set(['completed', 'failed', 'rejected', 'aborted']);
+
 export interface ToolCallRow extends TraceIds {
   sessionId: string;
   id: string;

@@ -37,7 +37,7 @@ export class JournalService implements BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private consecutiveFailures = 0;
   private closed = false;
-  /** live fan-out (WebSocket viewer, tests) */
+  /** live fan-out (scenario triggers, host-event collection, tests) */
   readonly entries$ = new Subject<JournalEntry>();
   enabled = true;
   written = 0;

@@ -4,8 +4,8 @@
 import { hostname } from 'node:os';
 import { trace, type Span } from '@opentelemetry/api';
 import type { EventType, JournalEventMap } from './journal-events';
-import type {
-  IterationRow, JournalEntry, MessageRow, SessionRow, ToolCallRow, TraceIds,
+import {
+  TERMINAL_TOOL_CALL_STATUSES, type IterationRow, type JournalEntry, type MessageRow, type SessionRow, type ToolCallRow, type TraceIds,
 } from './journal-entry';
 
 export interface JournalSink {
@@ -114,7 +114,7 @@ export class SessionRecorder {
         createdAt: this.now(), finishedAt: null, ...this.ids(opts.span), ...call,
       };
     if (!existing) this.session.toolCallCount++;
-    const terminal = ['completed', 'failed', 'rejected', 'aborted'].includes(row.status);
+    const terminal = TERMINAL_TOOL_CALL_STATUSES.has(row.status);
     if (terminal) {
       row.finishedAt = row.finishedAt ?? this.now();
       this.toolCalls.delete(call.id);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { TERMINAL_TOOL_CALL_STATUSES } from './journal-entry';
 
 export interface StaleSession {
   id: string;
@@ -50,7 +51,7 @@ export class StaleSessionsRepository {
                       WHERE id = $1 AND status = 'running'`, [id, error]);
       await m.query(`UPDATE iterations SET status = 'aborted', outcome = 'interrupted', finished_at = now() WHERE session_id = $1 AND status = 'running'`, [id]);
       await m.query(`UPDATE tool_calls SET status = 'aborted', error = 'interrupted', finished_at = now()
-                      WHERE session_id = $1 AND status NOT IN ('completed', 'failed', 'rejected', 'aborted')`, [id]);
+                      WHERE session_id = $1 AND status <> ALL($2)`, [id, [...TERMINAL_TOOL_CALL_STATUSES]]);
       await m.query(
         `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id)
          SELECT s.id, COALESCE((SELECT max(seq) + 1 FROM events WHERE session_id = s.id), 0), NULL, 'session_finished',

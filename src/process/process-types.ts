@@ -6,7 +6,7 @@ import type { LoopSettings } from './policies/loop-settings';
 
 export type { CouncilRole, LoopSettings };
 
-/** Everything one direct-process session needs. Built by the eval runner, the admin API or the CLI. */
+/** Everything one direct-process session needs (built by the eval runner). */
 export interface DirectProcessOptions {
   sessionId: string;
   agent?: string;

@@ -1,5 +1,5 @@
 // The session's system message. Council roles get their reasoning-only prompt and no tools.
-import type { CouncilToolPolicy } from './policies';
+import type { CouncilToolPolicy } from './policies/council-policy';
 
 export const AGENT_SYSTEM_PROMPT =
   'You are an agent working in a project workspace. Use the available tools to inspect and change files; ' +

@@ -1,7 +1,8 @@
 // Provider-neutral types shared by the loop, the context module and every provider.
 // Plain data only: no Nest, no I/O.
 
-export type LlmRole = 'system' | 'user' | 'assistant' | 'tool';
+export const LLM_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+export type LlmRole = (typeof LLM_ROLES)[number];
 
 export interface LlmToolCall {
   id: string;

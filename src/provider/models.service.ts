@@ -26,11 +26,11 @@ export class ModelsService {
   }
 
   list(): Promise<ModelDetail[]> {
-    return this.providers.default().models.getModelDetails();
+    return this.providers.default().getModelDetails();
   }
 
   running(): Promise<RunningModel[]> {
-    return this.providers.default().models.getRunningModels();
+    return this.providers.default().getRunningModels();
   }
 
   isAvailable(): Promise<boolean> {
@@ -38,21 +38,21 @@ export class ModelsService {
   }
 
   activePulls(): ModelPullStatus[] {
-    return this.providers.default().models.getActivePulls();
+    return this.providers.default().getActivePulls();
   }
 
   async pull(model: string, onProgress?: (s: ModelPullStatus) => void): Promise<ModelPullStatus | undefined> {
-    const models = this.providers.default().models;
+    const provider = this.providers.default();
     const span = getTracer().startSpan(`ollama.pull ${model}`, {
       kind: SpanKind.CLIENT,
-      attributes: { [GEN_AI.PROVIDER_NAME]: GEN_AI_PROVIDER_OLLAMA, [GEN_AI.REQUEST_MODEL]: model, 'server.address': models.host },
+      attributes: { [GEN_AI.PROVIDER_NAME]: GEN_AI_PROVIDER_OLLAMA, [GEN_AI.REQUEST_MODEL]: model, 'server.address': provider.host },
     });
     let lastStatus = '';
     let lastPercent = -PULL_EVENT_STEP_PERCENT;
     const record = (s: ModelPullStatus) => {
       const step = s.percent - lastPercent >= PULL_EVENT_STEP_PERCENT;
       if (s.status !== lastStatus || step || s.status === 'success' || s.status === 'error') {
-        this.host.event('model_pull', { model, host: models.host, status: s.status, percent: s.percent, completedBytes: s.completedBytes, totalBytes: s.totalBytes, currentLayer: s.currentLayer ?? null, error: s.error ?? null }, span);
+        this.host.event('model_pull', { model, host: provider.host, status: s.status, percent: s.percent, completedBytes: s.completedBytes, totalBytes: s.totalBytes, currentLayer: s.currentLayer ?? null, error: s.error ?? null }, span);
         span.addEvent('model_pull', { status: s.status, percent: s.percent });
         lastStatus = s.status;
         if (step) lastPercent = s.percent;
@@ -60,8 +60,8 @@ export class ModelsService {
       onProgress?.(s);
     };
     try {
-      await models.pullModel(model, record);
-      const final = models.getPullStatus(model);
+      await provider.pullModel(model, record);
+      const final = provider.getPullStatus(model);
       span.setAttributes({ 'loupe.pull.status': 'success', 'loupe.pull.total_bytes': final?.totalBytes ?? 0 });
       return final;
     } catch (e) {
@@ -74,9 +74,9 @@ export class ModelsService {
   }
 
   async remove(model: string): Promise<{ success: boolean; error?: string }> {
-    const models = this.providers.default().models;
-    const result = await models.deleteModel(model);
-    this.host.event('model_deleted', { model, host: models.host, ...result });
+    const provider = this.providers.default();
+    const result = await provider.deleteModel(model);
+    this.host.event('model_deleted', { model, host: provider.host, ...result });
     return result;
   }
 }

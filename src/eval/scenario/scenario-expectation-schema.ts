@@ -2,6 +2,7 @@
 // their payload fields and termination reasons are checked against it (a typo is bad input).
 import { z } from 'zod';
 import { MESSAGE_KINDS } from '../../context/transcript';
+import { LLM_ROLES } from '../../provider/llm-types';
 import { isJournalEventType } from '../../journal/journal-events';
 import { PAYLOAD_OPERATORS } from '../expectations/payload-match';
 import { count, durationMs } from './scenario-bounds';
@@ -59,7 +60,7 @@ const expectationBranches = {
   tool_calls: z.strictObject({ tool_calls: count }),
   message: z.strictObject({
     message: z.strictObject({
-      role: z.enum(['system', 'user', 'assistant', 'tool']).optional(),
+      role: z.enum(LLM_ROLES).optional(),
       kind: z.enum(MESSAGE_KINDS).optional(),
       contains: z.string().optional(),
       /** pruned (compacted_at set) or not */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { durationMs, workspaceFiles } from './scenario-bounds';
 import { expectation, injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-expectation-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
+import { COUNCIL_ROLES } from '../../process/policies/council-policy';
 
 export { EXPECTATION_KINDS, type CountSpec, type Expectation, type TriggerDocument } from './scenario-expectation-schema';
 
@@ -20,7 +21,7 @@ export const scenarioSchema = z.strictObject({
   model: z.string().min(1).optional(),
   prompt: z.string().min(1),
   system: z.string().optional(),
-  council_role: z.enum(['member', 'discusser', 'reviewer']).optional(),
+  council_role: z.enum(COUNCIL_ROLES).optional(),
   config: z.strictObject({
     max_tool_iterations: z.number().int().min(1).max(100_000).optional(),
     num_ctx: z.number().int().min(256).max(16_777_216).optional(),

@@ -1,5 +1,6 @@
 /** Spec invariant 10: council deliberation is reasoning only. */
-export type CouncilRole = 'member' | 'discusser' | 'reviewer';
+export const COUNCIL_ROLES = ['member', 'discusser', 'reviewer'] as const;
+export type CouncilRole = (typeof COUNCIL_ROLES)[number];
 
 const REASONING_ONLY =
   'You have no tools in this session. Do not call, imitate or describe tool calls, and do not claim to ' +

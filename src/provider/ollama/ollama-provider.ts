@@ -15,7 +15,7 @@ import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-cha
 import { ProviderError, toProviderError } from '../provider-errors';
 import type { ModelPullStatus, PullTrackerOptions } from './pull-tracker';
 import { planRetry } from './retry-policy';
-import { SlotLimiter } from './slot-limiter';
+import { SlotLimiter, SlotLimiterRegistry } from './slot-limiter';
 import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
 import { idleTimeoutFor } from './timeouts';
 import { extractToolCallsFromContent } from './tool-calls';
@@ -64,7 +64,7 @@ const nsToMs = (ns?: number) => (ns === undefined ? undefined : ns / 1e6);
 export class OllamaProvider implements LlmProvider {
   readonly name = 'ollama';
   readonly models: OllamaModels;
-  private readonly limiters = new Map<string, SlotLimiter>();
+  private readonly limiters: SlotLimiterRegistry;
   /** weights granted per model (canonical name: `x` and `x:latest` are one model), oldest first */
   private readonly granted = new Map<string, number[]>();
   /** null = not probed yet (spec: probed after the first release) */
@@ -82,6 +82,11 @@ export class OllamaProvider implements LlmProvider {
       log: (level, m) => this.log(level, m), now: opts.now, pullTracker: opts.pullTracker,
     });
     if (!shouldDetectGpu({ maxParallel: opts.maxParallel, numGpu: opts.numGpu })) this.gpuDetected = false;
+    this.limiters = new SlotLimiterRegistry(() => new SlotLimiter({
+      maxWeight: resolveMaxWeight({ maxParallel: opts.maxParallel, numGpu: opts.numGpu }).maxWeight,
+      defaultTimeoutMs: opts.slotWaitTimeoutMs,
+      onWarning: (m) => this.log('warn', m),
+    }));
   }
 
   get host(): string {
@@ -94,17 +99,7 @@ export class OllamaProvider implements LlmProvider {
 
   /** The slot limiter of one Ollama host (any spelling of it: the key is normalized). */
   limiterFor(hostSpelling: string): SlotLimiter {
-    const host = normalizeOllamaHost(hostSpelling);
-    let limiter = this.limiters.get(host);
-    if (!limiter) {
-      limiter = new SlotLimiter({
-        maxWeight: resolveMaxWeight({ maxParallel: this.opts.maxParallel, numGpu: this.opts.numGpu }).maxWeight,
-        defaultTimeoutMs: this.opts.slotWaitTimeoutMs,
-        onWarning: (m) => this.log('warn', m),
-      });
-      this.limiters.set(host, limiter);
-    }
-    return limiter;
+    return this.limiters.get(normalizeOllamaHost(hostSpelling));
   }
 
   private async weightOf(model: string, maxWeight: number): Promise<number> {
