@@ -138,6 +138,21 @@ describe('extractToolCallsFromContent: explicit-marker formats', () => {
       { calls: [['ping', {}]], text: '', strategies: ['react'] },
     ],
     [
+      'GigaChat 3 call after its message separator',
+      'Checking.<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "lookup_stock", "arguments": {"ticker": "YNDX"}}',
+      { calls: [['lookup_stock', { ticker: 'YNDX' }]], text: 'Checking.', strategies: ['tool_call_tag'] },
+    ],
+    [
+      'LongCat tags around a JSON call',
+      '<longcat_tool_call>{"name": "ping", "arguments": {}}</longcat_tool_call>',
+      { calls: [['ping', {}]], text: '', strategies: ['tool_call_tag'] },
+    ],
+    [
+      'Phi-4-mini functools list',
+      'functools[{"name": "open_page", "arguments": {"url": "https://p.example"}}]',
+      { calls: [['open_page', { url: 'https://p.example' }]], text: '', strategies: ['tool_call_tag'] },
+    ],
+    [
       'ReAct plain-text input goes to the single parameter',
       'Action: open_page\nAction Input: https://h.example\nObservation: (pending)',
       { calls: [['open_page', { url: 'https://h.example' }]], text: 'Observation: (pending)', strategies: ['react'] },

@@ -34,21 +34,35 @@ export function callsFromJson(value: unknown): RawCall[] | undefined {
   if (!isObject(value)) return undefined;
   for (const key of WRAPPER_KEYS) {
     const inner = value[key];
-    if ((isObject(inner) || Array.isArray(inner)) && onlyMetaBesides(value, key)) return callsFromJson(inner);
+    if (inner !== null && typeof inner === 'object' && onlyMetaBesides(value, key)) return callsFromJson(inner);
   }
   const call = callFromObject(value);
   return call ? [call] : undefined;
 }
 
 function onlyMetaBesides(obj: Record<string, unknown>, key: string): boolean {
-  return Object.keys(obj).every((k) => k === key || META_KEYS.has(k));
+  for (const k in obj) if (k !== key && !META_KEYS.has(k)) return false;
+  return true;
 }
 
 function callFromObject(obj: Record<string, unknown>): RawCall | undefined {
-  const nameKey = NAME_KEYS.find((k) => typeof obj[k] === 'string' && (obj[k] as string).trim() !== '');
+  let nameKey: string | undefined;
+  for (const k of NAME_KEYS) {
+    const v = obj[k];
+    if (typeof v === 'string' && v.trim() !== '') {
+      nameKey = k;
+      break;
+    }
+  }
   if (!nameKey) return undefined;
   const name = (obj[nameKey] as string).trim();
-  const argKey = ARG_KEYS.find((k) => k in obj && k !== nameKey);
+  let argKey: string | undefined;
+  for (const k of ARG_KEYS) {
+    if (k !== nameKey && k in obj) {
+      argKey = k;
+      break;
+    }
+  }
   if (argKey === undefined) {
     // arguments written flat next to the name: {"name":"read_file","path":"a.txt"}
     const args: Record<string, unknown> = {};

@@ -22,6 +22,7 @@ export const SPECIAL_TOKENS = [
   '[e~[', // MiniMax
   '<|assistant_end|>', // Apertus
   '<|observation|>', // GLM, after its calls
+  '<|message_sep|>', // GigaChat 3, between its text and its call
 ];
 const CALL_CLOSING_TAGS = [
   '</tool_call>',

@@ -45,6 +45,7 @@ const WRAPPERS: Wrapper[] = [
   { open: '<|START_ACTION|>', close: ['<|END_ACTION|>'], strategy: 'tool_call_tag' }, // Command R7B
   { open: '<|action_start|><|plugin|>', close: ['<|action_end|>'], strategy: 'tool_call_tag' }, // InternLM
   { open: 'functools[', close: [], strategy: 'tool_call_tag', closeOptional: true }, // Firefunction v2, Phi-4-mini
+  { open: 'function call<|role_sep|>', close: [], strategy: 'tool_call_tag', closeOptional: true }, // GigaChat 3
   { open: '<|python_tag|>', close: ['<|eom_id|>', '<|eot_id|>'], strategy: 'python_tag', closeOptional: true, rawCodeTool: 'python' },
   { open: '<|python_start|>', close: ['<|python_end|>'], strategy: 'python_tag', closeOptional: true }, // Llama 4
   // tags the Hermes 2 Pro parser of llama.cpp also accepts around a {"name": …} object
