@@ -24,11 +24,11 @@ const CLOSE_SQUARE = 93; // ]
 /**
  * An index that answers the first questions by scanning forward from the bracket asked about
  * (most replies ask about one or two brackets) and builds the full table only once those scans
- * have read as much as the table would cost, so a reply full of brackets stays linear.
+ * have read half the reply, so a reply full of brackets stays linear.
  */
 export function createLazyBracketIndex(text: string): JsonIndex {
   let built: BracketIndex | undefined;
-  let budget = 2 * text.length + 4096;
+  let budget = (text.length >> 1) + 4096;
   const values = new Map<number, unknown>();
   return {
     valueAt(at: number): unknown {

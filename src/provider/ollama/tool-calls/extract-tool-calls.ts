@@ -4,7 +4,8 @@
 // then, only when tools are declared, the loose scanners (bare JSON, name + JSON, Python calls)
 // look at what is left and keep only calls naming a declared tool; finally names are resolved,
 // argument keys and types repaired, and the remaining prose rebuilt. Everything is reported so
-// the agent loop can journal it. Most replies have no call at all and leave after the first pass.
+// the agent loop can journal it. A reply with no marker (and, with tools declared, no brace,
+// bracket or parenthesis outside the regions already claimed) costs little more than that pass.
 import type { LlmToolDefinition } from '../../llm-types';
 import { createLazyBracketIndex } from './bracket-index';
 import { acceptExplicit, buildCalls } from './call-build';

@@ -59,9 +59,9 @@ function parseRegion(region: string): { calls: RawCall[]; end: number } | undefi
     } else {
       // broken arguments: skip to the next name[ARGS], if there is one
       const next = region.indexOf('[ARGS]', i + m[0].length);
-      const nameStart = next === -1 ? -1 : region.lastIndexOf('}', next);
-      if (nameStart === -1 || nameStart < i + m[0].length) break;
-      end = nameStart + 1;
+      const brokenEnd = next === -1 ? -1 : region.lastIndexOf('}', next);
+      if (brokenEnd === -1 || brokenEnd < i + m[0].length) break;
+      end = brokenEnd + 1;
     }
     i = skipSpace(region, end);
   }
