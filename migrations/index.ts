@@ -2,5 +2,9 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { HostEvents1763800000000 } from './1763800000000-host-events';
 import { ExactTextAndOwners1763900000000 } from './1763900000000-exact-text-and-owners';
+import { McpServers1764000000000 } from './1764000000000-mcp-servers';
+import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 
-export const MIGRATIONS = [InitialSchema1763700000000, HostEvents1763800000000, ExactTextAndOwners1763900000000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000, HostEvents1763800000000, ExactTextAndOwners1763900000000, McpServers1764000000000, ApprovalWaits1764100000000,
+];

@@ -103,7 +103,8 @@ export class ScenarioRunner {
       cleanup.push(() => backend.close());
       const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
       const tools = await this.tools.createSessionTools({
-        workspaceDir, allow: scenario.tools, commandTimeoutMs: scenario.commandTimeoutMs, externalMcp: scenario.mcpServers,
+        workspaceDir, allow: scenario.tools, commandTimeoutMs: scenario.commandTimeoutMs, commandSandbox: scenario.commandSandbox,
+        externalMcp: scenario.mcpServers,
         enabled: councilToolPolicy(scenario.councilRole).toolsEnabled,
       });
       cleanup.push(() => tools.close());

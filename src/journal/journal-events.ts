@@ -2,10 +2,13 @@
 // provider, the host and the journal record through it (typed); scenarios check their event names
 // and `with:` fields against it; the README catalogue is generated from it.
 import type { z } from 'zod';
+import { APPROVAL_EVENTS } from './events/approval-events';
 import { CONTEXT_EVENTS } from './events/context-events';
 import { HOST_EVENTS } from './events/host-events';
 import { INFERENCE_EVENTS } from './events/inference-events';
 import { LOOP_EVENTS } from './events/loop-events';
+import { MCP_EVENTS } from './events/mcp-events';
+import { SANDBOX_EVENTS } from './events/sandbox-events';
 import { SESSION_EVENTS } from './events/session-events';
 import { SLOT_EVENTS } from './events/slot-events';
 import { TOOL_EVENTS } from './events/tool-events';
@@ -15,6 +18,9 @@ export const JOURNAL_EVENTS = {
   ...SLOT_EVENTS,
   ...INFERENCE_EVENTS,
   ...TOOL_EVENTS,
+  ...APPROVAL_EVENTS,
+  ...MCP_EVENTS,
+  ...SANDBOX_EVENTS,
   ...LOOP_EVENTS,
   ...CONTEXT_EVENTS,
   ...HOST_EVENTS,
@@ -26,6 +32,9 @@ export const EVENT_GROUPS = {
   'Inference slots': SLOT_EVENTS,
   'Iterations and model calls': INFERENCE_EVENTS,
   'Tool calls': TOOL_EVENTS,
+  'Approvals': APPROVAL_EVENTS,
+  'External MCP servers': MCP_EVENTS,
+  'Command sandbox': SANDBOX_EVENTS,
   'Loop control': LOOP_EVENTS,
   'Context management': CONTEXT_EVENTS,
   'Host and Loupe (no session)': HOST_EVENTS,

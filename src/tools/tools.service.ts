@@ -3,13 +3,18 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { connectExternalServers, type ExternalMcpServerConfig } from './external-mcp';
 import { McpToolSource } from './mcp-tool-source';
 import { ToolRegistry } from './tool-registry';
-import { createWorkspaceToolServer, OPT_IN_TOOL_NAMES, WORKSPACE_TOOL_NAMES } from './workspace/workspace-tool-server';
+import { createWorkspaceToolServer, OPT_IN_TOOL_NAMES, WORKSPACE_TOOL_NAMES, type CommandSandboxMode } from './workspace/workspace-tool-server';
 
 export interface SessionToolsOptions {
   workspaceDir: string;
   /** tool names the session may use; default: the workspace tools (run_command only when named) */
   allow?: readonly string[];
   commandTimeoutMs?: number;
+  /**
+   * How the command tool is isolated: `auto` (bubblewrap when available, else the tool refuses to
+   * run), `bubblewrap` (required), `none` (an explicit opt-out, recorded).
+   */
+  commandSandbox?: CommandSandboxMode;
   /** external MCP servers whose tools join the session's (a failure is reported, not fatal) */
   externalMcp?: readonly ExternalMcpServerConfig[];
   /** false: a session without tools (council roles) — nothing is started */
@@ -22,7 +27,9 @@ export class ToolsService {
   async createSessionTools(opts: SessionToolsOptions): Promise<ToolRegistry> {
     if (opts.enabled === false) return new ToolRegistry([]);
     const optIn = OPT_IN_TOOL_NAMES.filter((n) => opts.allow?.includes(n));
-    const server = createWorkspaceToolServer(opts.workspaceDir, [...WORKSPACE_TOOL_NAMES, ...optIn], { commandTimeoutMs: opts.commandTimeoutMs });
+    const server = createWorkspaceToolServer(opts.workspaceDir, [...WORKSPACE_TOOL_NAMES, ...optIn], {
+      commandTimeoutMs: opts.commandTimeoutMs, commandSandbox: opts.commandSandbox ?? 'auto',
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const workspace = await McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });

@@ -73,10 +73,10 @@ function toScript(script: ScenarioDocument['script']): StandinScript {
   return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }
 
-/** `config:` in the loop's own terms: every key but command_timeout_ms is a LoopSettings key (checked by the compiler). */
-function settingsOf(config: ScenarioDocument['config']): { loopSettings: Partial<LoopSettings>; commandTimeoutMs?: number } {
-  const { commandTimeoutMs, ...loopSettings } = camelKeys(config);
-  return { loopSettings: keysWithin<LoopSettings>()(loopSettings), commandTimeoutMs };
+/** `config:` in the loop's own terms: every key but the command tool's is a LoopSettings key (checked by the compiler). */
+function settingsOf(config: ScenarioDocument['config']): Pick<Scenario, 'loopSettings' | 'commandTimeoutMs' | 'commandSandbox'> {
+  const { commandTimeoutMs, commandSandbox, ...loopSettings } = camelKeys(config);
+  return { loopSettings: keysWithin<LoopSettings>()(loopSettings), commandTimeoutMs, commandSandbox };
 }
 
 /** `ollama:` in the provider's terms, and the optional second stand-in. */

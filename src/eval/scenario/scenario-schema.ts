@@ -27,6 +27,8 @@ export const scenarioSchema = z.strictObject({
     num_ctx: z.number().int().min(256).max(16_777_216).optional(),
     tool_timeout_ms: durationMs(1).optional(),
     command_timeout_ms: durationMs(1).optional(),
+    /** the command tool's isolation: auto (bubblewrap, else refuse), bubblewrap, or none (an explicit opt-out) */
+    command_sandbox: z.enum(['auto', 'bubblewrap', 'none']).optional(),
     repeat_threshold: threshold.optional(),
     same_tool_threshold: threshold.optional(),
     cycle_repetitions: threshold.optional(),

@@ -31,6 +31,7 @@ export interface Scenario {
   /** the scenario's `config:` overrides of the loop's settings */
   loopSettings: Partial<LoopSettings>;
   commandTimeoutMs?: number;
+  commandSandbox?: 'auto' | 'bubblewrap' | 'none';
   workspaceFiles: Record<string, string>;
   tools?: string[];
   catalog?: StandinModel[];

@@ -10,10 +10,6 @@ export const SESSION_EVENTS = {
   models_listed: defineEvent('What the host serves, recorded before anything waits on the model (or why it could not be listed).', {
     count: z.number().optional(), models: z.array(z.string()).optional(), hasModel: z.boolean().optional(), error: z.string().optional(),
   }),
-  mcp_server_connected: defineEvent('An external MCP server connected; its tools join the session.', { name: z.string(), tools: z.array(z.string()) }),
-  mcp_server_failed: defineEvent('An external MCP server failed to connect or died; the session goes on without its tools.', {
-    name: z.string(), command: z.string(), error: z.string(), stderr: z.string(),
-  }),
   user_message_injected: defineEvent('A message sent into the running session was added to the context before an iteration.', {
     chars: z.number(), waitedMs: z.number(),
   }),

@@ -3,9 +3,6 @@ import { defineEvent } from './define-event';
 
 export const TOOL_EVENTS = {
   tool_call: defineEvent('The model called a tool.', { id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }),
-  approval_decided: defineEvent('A tool call was allowed or denied, by whom, and by which rule.', {
-    id: z.string(), name: z.string(), decision: z.enum(['allow', 'deny']), rule: z.enum(['tool', 'default']), by: z.enum(['policy']),
-  }),
   tool_result: defineEvent('A tool call succeeded.', {
     id: z.string(), name: z.string(), status: z.string(), chars: z.number(), durationMs: z.number(),
   }),

@@ -28,8 +28,11 @@ async function guarded(requested: string, fn: () => Promise<ToolText>): Promise<
   }
 }
 
+export type CommandSandboxMode = 'auto' | 'bubblewrap' | 'none';
+
 export interface WorkspaceToolOptions {
   commandTimeoutMs?: number;
+  commandSandbox?: CommandSandboxMode;
 }
 
 export function createWorkspaceToolServer(root: string, allow: readonly string[] = WORKSPACE_TOOL_NAMES, opts: WorkspaceToolOptions = {}): McpServer {
