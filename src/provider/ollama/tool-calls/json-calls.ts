@@ -193,7 +193,7 @@ export function readCallList(text: string, open: number, toCalls: (value: unknow
       if (found) pushAll(calls, found);
       i = v.end;
     } else {
-      const found = toCalls(readJsonValue(text.slice(i, elementEnd + 1), 0)?.value);
+      const found = toCalls(parseLooseJson(text.slice(i, elementEnd + 1)));
       if (found) pushAll(calls, found);
       i = elementEnd + 1;
     }
