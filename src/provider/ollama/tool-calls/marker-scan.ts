@@ -10,6 +10,7 @@ export type MarkerSet = ReadonlySet<string>;
 export type MarkerFinderFn = (text: string) => MarkerSet;
 
 const MAX_MATCHES = 4096;
+const NONE: MarkerSet = new Set<string>();
 
 /**
  * A finder for a fixed list of literals. No literal may be a prefix of another: the regex
@@ -24,12 +25,13 @@ export function createMarkerFinder(literals: readonly string[]): MarkerFinderFn 
   const patternOf = (list: readonly string[]) => new RegExp(list.map(escapeRegExp).join('|'), 'g');
   const full = patternOf(unique);
   return (text: string) => {
-    const seen = new Set<string>();
     let pattern = full;
     pattern.lastIndex = 0;
+    let m = pattern.exec(text);
+    if (m === null) return NONE; // most replies: no marker at all
+    const seen = new Set<string>();
     let count = 0;
-    let m: RegExpExecArray | null;
-    while ((m = pattern.exec(text)) !== null) {
+    for (; m !== null; m = pattern.exec(text)) {
       seen.add(m[0]);
       if (++count >= MAX_MATCHES) {
         const rest = unique.filter((l) => !seen.has(l));

@@ -15,7 +15,8 @@ export interface NameResolution {
 
 export interface ToolResolver {
   readonly tools: readonly LlmToolDefinition[];
-  resolve(name: string): NameResolution | undefined;
+  /** `args` is accepted for compatibility and not used: arguments that fit a tool do not name it */
+  resolve(name: string, args?: Record<string, unknown>): NameResolution | undefined;
   tool(name: string): LlmToolDefinition | undefined;
   /** whether a declared tool answers to `name` (true for any name when none are declared) */
   knows(name: string): boolean;

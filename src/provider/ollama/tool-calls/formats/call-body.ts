@@ -110,7 +110,7 @@ function strictJsonBlock(region: string, i: number, closeTags: readonly string[]
   }
   if (closeAt === -1) return undefined;
   let last = closeAt - 1;
-  while (last > i && /\s/.test(region[last])) last--;
+  while (last > i && region.charCodeAt(last) <= 32) last--;
   if (region[last] !== (c === '{' ? '}' : ']')) return undefined;
   let value: unknown;
   try {
