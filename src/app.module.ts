@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
+import { ApprovalModule } from './approval/approval.module';
 import { ConfigModule } from './config/config.module';
 import type { LoupeConfig } from './config/loupe-config';
 import { DatabaseModule } from './database/database.module';
@@ -19,6 +20,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         JournalModule,
+        ApprovalModule,
         ProviderModule,
         ToolsModule,
         ProcessModule,

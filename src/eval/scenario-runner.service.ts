@@ -15,6 +15,8 @@ import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factor
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../tools/workspace/workspace-manager';
 import { EvalRunRecorder } from './eval-recorder';
+import { scriptApprovals } from './scripted-approvals';
+import { ApprovalService } from '../approval/approval.service';
 import type { EvalRunOptions, EvalRunReport, TrialReport } from './eval-types';
 import { evaluateExpectations, filesNamed } from './expectations/evaluate-expectations';
 import type { Scenario } from './scenario/scenario';
@@ -32,6 +34,7 @@ export class ScenarioRunner {
     private readonly journal: JournalService,
     private readonly sessions: SessionQueryRepository,
     private readonly health: DatabaseHealth,
+    private readonly approvals: ApprovalService,
     private readonly processes: ProcessManager,
     private readonly tools: ToolsService,
     private readonly providers: OllamaProviderFactory,
@@ -125,6 +128,8 @@ export class ScenarioRunner {
         ...holders.map((h) => ({ trigger: h.trigger, fire: h.release })),
       ]);
       cleanup.push(() => triggers.stop());
+      const scripted = scriptApprovals(this.journal.entries$, sessionId, scenario.approvals ?? [], this.approvals);
+      cleanup.push(() => scripted.stop());
       const result = await handle.done;
       await backend.provider.idle(); // GPU detection after the release, recorded for the host
       await this.journal.flush();

@@ -28,6 +28,8 @@ export interface SessionRow extends TraceIds {
   toolCallCount: number;
   inputTokens: number;
   outputTokens: number;
+  /** waiting for approvals: not working time */
+  approvalWaitMs: number;
   startedAt: Date;
   finishedAt: Date | null;
 }
@@ -66,6 +68,7 @@ export interface IterationRow extends TraceIds {
   prefillMs: number | null;
   decodeMs: number | null;
   serverQueueMs: number | null;
+  approvalWaitMs: number;
   startedAt: Date;
   finishedAt: Date | null;
 }

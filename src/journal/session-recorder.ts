@@ -13,7 +13,7 @@ export interface JournalSink {
 }
 
 export type NewSession = Omit<SessionRow, 'status' | 'terminationReason' | 'exitCode' | 'error' | 'iterations'
-  | 'toolCallCount' | 'inputTokens' | 'outputTokens' | 'finishedAt' | 'traceId' | 'spanId' | 'startedAt' | 'ownerPid' | 'ownerHost'>;
+  | 'toolCallCount' | 'inputTokens' | 'outputTokens' | 'approvalWaitMs' | 'finishedAt' | 'traceId' | 'spanId' | 'startedAt' | 'ownerPid' | 'ownerHost'>;
 
 export interface RecordOptions {
   iteration?: number | null;
@@ -37,7 +37,7 @@ export class SessionRecorder {
     this.root = idsOf(rootSpan) ?? { traceId: '0'.repeat(32), spanId: '0'.repeat(16) };
     this.session = {
       ...init, ownerPid: process.pid, ownerHost: hostname(), status: 'running', terminationReason: null, exitCode: null, error: null, iterations: 0,
-      toolCallCount: 0, inputTokens: 0, outputTokens: 0, startedAt: this.now(), finishedAt: null, ...this.root,
+      toolCallCount: 0, inputTokens: 0, outputTokens: 0, approvalWaitMs: 0, startedAt: this.now(), finishedAt: null, ...this.root,
     };
     this.sink.append({ kind: 'session', row: { ...this.session } });
   }
@@ -82,7 +82,7 @@ export class SessionRecorder {
     const row: IterationRow = {
       sessionId: this.session.id, idx, model, status: 'running', outcome: null, finishReason: null, toolCallSource: null,
       toolCallCount: 0, inputTokens: null, outputTokens: null, estimatedPromptTokens: null, contextMessages: null,
-      wallMs: null, firstTokenMs: null, loadMs: null, prefillMs: null, decodeMs: null, serverQueueMs: null,
+      wallMs: null, firstTokenMs: null, loadMs: null, prefillMs: null, decodeMs: null, serverQueueMs: null, approvalWaitMs: 0,
       startedAt: this.now(), finishedAt: null, ...this.ids(opts.span), ...fields,
     };
     this.iterations.set(idx, row);
@@ -122,6 +122,14 @@ export class SessionRecorder {
       this.toolCalls.set(call.id, row);
     }
     this.sink.append({ kind: 'tool_call', row: { ...row } });
+  }
+
+  /** Time an iteration (and so the session) waited for approvals. */
+  approvalWait(idx: number, ms: number): void {
+    this.session.approvalWaitMs += ms;
+    const row = this.iterations.get(idx);
+    if (row) this.iterationUpdated(idx, { approvalWaitMs: row.approvalWaitMs + ms });
+    this.sink.append({ kind: 'session', row: { ...this.session } });
   }
 
   /** Tool calls not yet in a terminal state (recorded as aborted when a session is killed). */

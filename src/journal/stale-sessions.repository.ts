@@ -52,10 +52,18 @@ export class StaleSessionsRepository {
       await m.query(`UPDATE iterations SET status = 'aborted', outcome = 'interrupted', finished_at = now() WHERE session_id = $1 AND status = 'running'`, [id]);
       await m.query(`UPDATE tool_calls SET status = 'aborted', error = 'interrupted', finished_at = now()
                       WHERE session_id = $1 AND status <> ALL($2)`, [id, [...TERMINAL_TOOL_CALL_STATUSES]]);
+      // the counters session_finished carries, derived from what the dead process recorded
       await m.query(
         `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id)
          SELECT s.id, COALESCE((SELECT max(seq) + 1 FROM events WHERE session_id = s.id), 0), NULL, 'session_finished',
-                jsonb_build_object('reason', 'interrupted', 'exitCode', 1, 'error', $2::text), now(), s.trace_id, s.span_id
+                jsonb_build_object(
+                  'reason', 'interrupted', 'exitCode', 1, 'error', $2::text, 'iterations', s.iterations, 'toolCalls', s.tool_call_count,
+                  'inferences', (SELECT count(*) FROM events e WHERE e.session_id = s.id AND e.type = 'inference_request'),
+                  'nudges', (SELECT count(*) FROM events e WHERE e.session_id = s.id AND e.type = 'nudge' AND e.payload->>'exhausted' IS NULL),
+                  'midChainNudges', (SELECT count(*) FROM events e WHERE e.session_id = s.id AND e.type = 'mid_chain_nudge' AND e.payload->>'exhausted' IS NULL),
+                  'finalAnswerChars', 0, 'approvalWaitMs', s.approval_wait_ms,
+                  'workingMs', GREATEST(0, (extract(epoch FROM now() - s.started_at) * 1000)::int - s.approval_wait_ms)),
+                now(), s.trace_id, s.span_id
            FROM sessions s WHERE s.id = $1`,
         [id, error],
       );

@@ -8,7 +8,9 @@ import { compactOrTrim, prepareContext } from './context-preparation';
 import { beginIteration, endIteration, runInference } from './inference-step';
 import type { LoopRuntime } from './loop-runtime';
 import type { MessageQueue } from './message-queue';
+import { ask } from './approval-step';
 import { evaluateLoopControl } from './policies/loop-control';
+import type { RepeatBreak } from './policies/repeat-detector';
 import { decideNextStep, type NextStep } from './policies/next-step';
 import { recoverFromProviderError } from './policies/provider-recovery';
 import { buildEpilogueRequest, type TerminationReason } from './policies/termination';
@@ -41,7 +43,13 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
         rt.record('hallucination_stripped', { ...next.stripped, content: reply.content.slice(0, 4000), withToolCalls: true }, iteration);
       }
       rt.append({ role: 'assistant', kind: 'assistant', content: next.content, toolCalls: next.calls, thinking: reply.thinking }, iteration);
-      await executeToolCalls(rt, iteration, next.calls);
+      const tools = await executeToolCalls(rt, iteration, next.calls);
+      rt.waitedForApproval(iteration, tools.approvalWaitMs);
+      if (tools.rejected && rt.settings.onRejection === 'stop') {
+        // the stream processor's choice: a rejected permission blocks the session
+        endIteration(rt, iteration, 'permission_rejected');
+        return { reason: 'permission_rejected', finalAnswer: '' };
+      }
       if (next.midChainNudge) {
         rt.count({ kind: 'mid_chain_nudged' });
         rt.record('mid_chain_nudge', { markers: next.stripped?.markers, count: rt.counters.midChainNudges }, iteration);
@@ -52,7 +60,7 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
         iteration: step, maxIterations: s.maxToolIterations, repeatThreshold: s.repeatThreshold, sameToolThreshold: s.sameToolThreshold,
         errorRepeatThreshold: s.errorRepeatThreshold, cycle: { repetitions: s.cycleRepetitions },
       });
-      if (control.kind === 'continue') {
+      if (control.kind === 'continue' || (control.kind === 'repeat_break' && await doomLoopAllowed(rt, iteration, control))) {
         endIteration(rt, iteration, 'tool_calls');
         return undefined;
       }
@@ -88,6 +96,25 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
       return { reason: next.reason, finalAnswer: next.finalAnswer };
     }
   }
+}
+
+/**
+ * opencode's doom-loop permission: with `doomLoop: ask`, a repeated call asks whether to go on
+ * instead of breaking. Approved: the loop continues; rejected or unanswered: it breaks.
+ */
+async function doomLoopAllowed(rt: LoopRuntime, iteration: number, repeat: RepeatBreak): Promise<boolean> {
+  if (rt.settings.doomLoop !== 'ask') return false;
+  const last = repeat.calls[repeat.calls.length - 1];
+  const callId = `doom_loop_${rt.options.sessionId.slice(0, 8)}_${rt.calls.length}`;
+  const verdict = await ask(rt, iteration, {
+    callId, name: 'doom_loop', args: { tool: last.name, arguments: last.arguments, count: repeat.count }, queuePosition: 1, totalInQueue: 1,
+  });
+  rt.waitedForApproval(iteration, verdict.waitedMs);
+  rt.record('approval_decided', {
+    id: callId, name: 'doom_loop', decision: verdict.approved ? 'allow' : 'deny', rule: 'doom_loop', by: verdict.by,
+    ...(verdict.reason ? { reason: verdict.reason } : {}), waitedMs: verdict.waitedMs,
+  }, iteration);
+  return verdict.approved;
 }
 
 /** One model call with the session's tools; the spec's recoverable provider errors are handled here. */

@@ -85,6 +85,7 @@ export class DirectProcess implements SessionHandle {
       rt.record('session_finished', {
         reason: outcome.reason, exitCode, iterations: c.iterations, inferences: c.inferences, toolCalls: c.toolsCalled,
         nudges: c.nudges, midChainNudges: c.midChainNudges, finalAnswerChars: outcome.finalAnswer.length, ...(error ? { error } : {}),
+        approvalWaitMs: rt.approvalWaitMs, workingMs: Date.now() - recorder.snapshot().startedAt.getTime() - rt.approvalWaitMs,
       }, null, root);
       recorder.finish({ terminationReason: outcome.reason, exitCode, error: error ?? null });
       root.setAttribute(LOUPE_ATTR.TERMINATION_REASON, outcome.reason);

@@ -17,6 +17,7 @@ export class LoopRuntime {
   /** every executed call of the session: detectors never see the trimmed view */
   readonly calls: CallRecord[] = [];
   counters: LoopCounters = { ...NO_COUNTS };
+  approvalWaitMs = 0;
   toolsEnabled: boolean;
   /** prompt_eval_count of the last inference (actual tokens, for reactive compaction) */
   lastPromptTokens?: number;
@@ -39,6 +40,13 @@ export class LoopRuntime {
 
   get tools(): DirectProcessOptions['tools'] {
     return this.options.tools;
+  }
+
+  /** Time spent waiting for approvals: kept on the iteration and the session, apart from working time. */
+  waitedForApproval(iteration: number, ms: number): void {
+    if (ms <= 0) return;
+    this.approvalWaitMs += ms;
+    this.recorder.approvalWait(iteration, ms);
   }
 
   count(happening: LoopHappening): void {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
+import { ApprovalService } from '../approval/approval.service';
 import { JournalService } from '../journal/journal.service';
 import { DirectProcess } from './direct-process';
 import { resolveLoopSettings } from './policies/loop-settings';
@@ -14,7 +15,11 @@ export class ProcessManager implements OnModuleDestroy {
   private readonly logger = new Logger(ProcessManager.name);
   private readonly running = new Map<string, DirectProcess>();
 
-  constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig, private readonly journal: JournalService) {}
+  constructor(
+    @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
+    private readonly journal: JournalService,
+    private readonly approvals: ApprovalService,
+  ) {}
 
   /** The loop's defaults, then the environment's overrides, then the session's own. */
   settingsFor(overrides: Partial<LoopSettings> = {}): LoopSettings {
@@ -22,7 +27,9 @@ export class ProcessManager implements OnModuleDestroy {
     return resolveLoopSettings(env, overrides);
   }
 
-  start(options: DirectProcessOptions): SessionHandle {
+  /** `approvals` defaults to the shared approval service (the API, the viewer and scenario scripts answer there). */
+  start(request: Omit<DirectProcessOptions, 'approvals'> & Partial<Pick<DirectProcessOptions, 'approvals'>>): SessionHandle {
+    const options: DirectProcessOptions = { approvals: this.approvals, ...request };
     if (this.running.has(options.sessionId)) throw new Error(`session ${options.sessionId} is already running`);
     const proc = new DirectProcess(options, this.settingsFor(options.config), this.journal);
     this.running.set(options.sessionId, proc);

@@ -1,3 +1,4 @@
+import type { ApprovalBroker } from '../approval/approval-broker';
 import type { ApprovalPolicy } from '../approval/approval-policy';
 import type { LlmProvider } from '../provider/llm-provider';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -18,8 +19,10 @@ export interface DirectProcessOptions {
   /** the session's whole toolset (built-in and external servers), assembled before the loop; the loop closes it */
   tools: ToolRegistry;
   councilRole?: CouncilRole;
-  /** which tools may run; default: all allowed */
+  /** which tools may run, and which are asked about; default: all allowed */
   permissions?: ApprovalPolicy;
+  /** who answers an `ask` (a person through the API or viewer, a scenario script); unanswered ones time out */
+  approvals: ApprovalBroker;
   workspaceDir?: string;
   trialId?: string | null;
   /** per-session overrides of loop settings */

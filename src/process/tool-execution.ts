@@ -1,12 +1,17 @@
-// Runs one step's tool calls in order, each under its own `execute_tool` span, with its row moving
-// pending → approved/rejected → executing → completed/failed/aborted. Every result goes back to the
-// model (errors, unknown tools, denials and timeouts as text) and into the detectors' call history.
+// Runs one step's tool calls: approvals first, one at a time (./approval-step), then the approved
+// calls — in parallel, each settled on its own (one failure or timeout does not stop the others),
+// or one after another — each under its own `execute_tool` span, its row moving pending →
+// approved/rejected → executing → completed/failed/aborted. Results are aggregated in call order and
+// go back to the model (errors, unknown tools, denials and timeouts as text) and into the
+// detectors' call history; the step's queue ends with it.
 import { createHash } from 'node:crypto';
 import { context } from '@opentelemetry/api';
-import { ALLOW_ALL, decideApproval, permissionDeniedText } from '../approval/approval-policy';
+import { permissionDeniedText } from '../approval/approval-policy';
+import { callsWith } from '../approval/approval-queue';
 import { calculateMaxToolResultChars, capToolResult, estimateMessagesTokens } from '../context';
 import type { LlmToolCall } from '../provider/llm-types';
 import type { ToolOutcome } from '../tools/tool-types';
+import { decideApprovals } from './approval-step';
 import type { LoopRuntime } from './loop-runtime';
 import { failSpan, startToolSpan } from './loop-tracing';
 
@@ -14,55 +19,70 @@ function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-export async function executeToolCalls(rt: LoopRuntime, iteration: number, calls: LlmToolCall[]): Promise<void> {
-  for (const call of calls) {
-    rt.throwIfAborted();
-    await executeOne(rt, iteration, call);
-  }
+export interface StepToolsOutcome {
+  /** calls a decision rejected (their denial text went to the model) */
+  rejected: number;
+  approvalWaitMs: number;
 }
 
-async function executeOne(rt: LoopRuntime, iteration: number, call: LlmToolCall): Promise<void> {
+export async function executeToolCalls(rt: LoopRuntime, iteration: number, calls: LlmToolCall[]): Promise<StepToolsOutcome> {
+  for (const call of calls) {
+    rt.recorder.toolCall({ id: call.id, iteration, name: call.name, arguments: call.arguments, status: 'pending' });
+    rt.record('tool_call', { id: call.id, name: call.name, arguments: call.arguments }, iteration);
+  }
+  const { queue, waitedMs } = await decideApprovals(rt, iteration, calls);
+  const approved = callsWith(queue, 'approved');
+  const run = (call: LlmToolCall) => runOne(rt, iteration, call);
+  const outcomes = new Map<string, ToolOutcome>();
+  if (rt.settings.toolExecution === 'parallel') {
+    const settled = await Promise.allSettled(approved.map(run));
+    settled.forEach((s, i) => outcomes.set(approved[i].id, s.status === 'fulfilled' ? s.value : failedOutcome(s.reason)));
+  } else {
+    for (const call of approved) {
+      rt.throwIfAborted();
+      outcomes.set(call.id, await run(call));
+    }
+  }
+  // in call order, as the model wrote them
+  for (const q of queue) {
+    const outcome = outcomes.get(q.call.id) ?? { status: 'error' as const, text: permissionDeniedText(q.call.name, q.reason), durationMs: 0 };
+    recordResult(rt, iteration, q.call, outcome, q.status === 'rejected');
+  }
+  rt.throwIfAborted();
+  return { rejected: queue.filter((q) => q.status === 'rejected').length, approvalWaitMs: waitedMs };
+}
+
+function failedOutcome(reason: unknown): ToolOutcome {
+  return { status: 'error', text: `Error: ${(reason as Error)?.message ?? String(reason)}`, durationMs: 0 };
+}
+
+async function runOne(rt: LoopRuntime, iteration: number, call: LlmToolCall): Promise<ToolOutcome> {
   const { span, ctx } = startToolSpan(rt.iterationCtx, call.name, call.id, call.arguments);
   const base = { id: call.id, iteration, name: call.name, arguments: call.arguments };
-  rt.recorder.toolCall({ ...base, status: 'pending' }, { span });
-  rt.record('tool_call', { id: call.id, name: call.name, arguments: call.arguments }, iteration, span);
+  rt.recorder.toolCall({ ...base, status: 'executing' }, { span });
+  const outcome = await context.with(ctx, () => rt.tools.execute(call.name, call.arguments, { signal: rt.signal, timeoutMs: rt.settings.toolTimeoutMs }));
+  const ok = outcome.status === 'ok';
+  rt.recorder.toolCall({
+    ...base, status: outcome.status === 'aborted' ? 'aborted' : ok ? 'completed' : 'failed',
+    result: ok ? outcome.text : null, error: ok ? null : outcome.text, durationMs: outcome.durationMs,
+  });
+  if (!ok) failSpan(span, outcome.status, outcome.text.slice(0, 200));
+  span.end();
+  return outcome;
+}
 
-  let outcome: ToolOutcome;
-  const approval = decideApproval(rt.options.permissions ?? ALLOW_ALL, call.name);
-  if (rt.options.permissions) rt.record('approval_decided', { id: call.id, name: call.name, ...approval, by: 'policy' }, iteration, span);
-  if (approval.decision === 'deny') {
-    outcome = { status: 'error', text: permissionDeniedText(call.name), durationMs: 0 };
-    rt.recorder.toolCall({ ...base, status: 'rejected', error: outcome.text });
-  } else {
-    rt.recorder.toolCall({ ...base, status: 'executing' });
-    outcome = await context.with(ctx, () => rt.tools.execute(call.name, call.arguments, { signal: rt.signal, timeoutMs: rt.settings.toolTimeoutMs }));
-  }
-
+/** What one call gave the model: capped text, its events, the transcript message, the detectors' record. */
+function recordResult(rt: LoopRuntime, iteration: number, call: LlmToolCall, outcome: ToolOutcome, rejected: boolean): void {
   const cap = calculateMaxToolResultChars(rt.settings.numCtx, estimateMessagesTokens(rt.context));
   const capped = capToolResult(outcome.text, cap);
   if (capped.truncated) {
-    rt.record('tool_result_capped', { id: call.id, name: call.name, originalChars: capped.originalChars, keptChars: capped.text.length, omittedChars: capped.omittedChars, maxChars: cap }, iteration, span);
+    rt.record('tool_result_capped', { id: call.id, name: call.name, originalChars: capped.originalChars, keptChars: capped.text.length, omittedChars: capped.omittedChars, maxChars: cap }, iteration);
   }
   const ok = outcome.status === 'ok';
-  if (approval.decision === 'allow') {
-    rt.recorder.toolCall({
-      ...base,
-      status: outcome.status === 'aborted' ? 'aborted' : ok ? 'completed' : 'failed',
-      result: ok ? outcome.text : null,
-      error: ok ? null : outcome.text,
-      durationMs: outcome.durationMs,
-    });
-  }
-  const resultPayload = { id: call.id, name: call.name, status: approval.decision === 'deny' ? 'denied' : outcome.status, chars: outcome.text.length, durationMs: outcome.durationMs };
-  if (ok) rt.record('tool_result', resultPayload, iteration, span);
-  else {
-    rt.record('tool_error', { ...resultPayload, error: outcome.text.slice(0, 500) }, iteration, span);
-    failSpan(span, approval.decision === 'deny' ? 'permission_denied' : outcome.status, outcome.text.slice(0, 200));
-  }
-  span.end();
-
+  const resultPayload = { id: call.id, name: call.name, status: rejected ? 'denied' : outcome.status, chars: outcome.text.length, durationMs: outcome.durationMs };
+  if (ok) rt.record('tool_result', resultPayload, iteration);
+  else rt.record('tool_error', { ...resultPayload, error: outcome.text.slice(0, 500) }, iteration);
   rt.append({ role: 'tool', kind: 'tool_result', content: capped.text, toolCallId: call.id, toolName: call.name }, iteration);
   rt.calls.push({ iteration, name: call.name, arguments: call.arguments, outcome: ok ? 'ok' : 'error', resultDigest: digest(outcome.text) });
   rt.count({ kind: 'tool_ran' });
-  if (outcome.status === 'aborted') rt.throwIfAborted();
 }

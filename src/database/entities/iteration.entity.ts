@@ -24,6 +24,7 @@ export class IterationEntity {
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
   @Column('text', { name: 'trace_id' }) traceId!: string;
   @Column('text', { name: 'span_id' }) spanId!: string;
+  @Column('int', { name: 'approval_wait_ms' }) approvalWaitMs!: number;
   /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
   @Column('text', { nullable: true }) originals!: string | null;
 }

@@ -25,6 +25,7 @@ export class SessionEntity {
   @Column('text', { name: 'span_id' }) spanId!: string;
   @Column('int', { name: 'owner_pid' }) ownerPid!: number;
   @Column('text', { name: 'owner_host' }) ownerHost!: string;
+  @Column('int', { name: 'approval_wait_ms' }) approvalWaitMs!: number;
   /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
   @Column('text', { nullable: true }) originals!: string | null;
 }

@@ -135,6 +135,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
       script: toScript(d.script), expect: d.expect,
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
+      approvals: d.approvals?.map((a) => ({ tool: a.tool, request: a.request, approve: a.decision === 'approve', reason: a.reason, afterMs: a.after_ms })),
       mcpServers: d.mcp_servers?.map((m) => ({
         name: m.name, env: m.env,
         // ./ and ../ paths are relative to the scenario file, so a suite runs from any directory

@@ -6,6 +6,7 @@ import { durationMs, workspaceFiles } from './scenario-bounds';
 import { expectation, injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-expectation-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 import { COUNCIL_ROLES } from '../../process/policies/council-policy';
+import { TOOL_PERMISSIONS } from '../../approval/approval-policy';
 
 export { EXPECTATION_KINDS, type CountSpec, type Expectation, type TriggerDocument } from './scenario-expectation-schema';
 
@@ -35,15 +36,27 @@ export const scenarioSchema = z.strictObject({
     error_repeat_threshold: threshold.optional(),
     max_nudges: z.number().int().min(0).max(100).optional(),
     max_mid_chain_nudges: z.number().int().min(0).max(100).optional(),
+    approval_timeout_ms: durationMs(1).optional(),
+    on_rejection: z.enum(['continue', 'stop']).optional(),
+    doom_loop: z.enum(['break', 'ask']).optional(),
+    tool_execution: z.enum(['parallel', 'sequential']).optional(),
   }).default({}),
   workspace: z.strictObject({
     files: workspaceFiles.default({}),
   }).default({ files: {} }),
   tools: z.array(z.string().min(1)).optional(),
   permissions: z.strictObject({
-    default: z.enum(['allow', 'deny']).default('allow'),
-    tools: z.record(z.string(), z.enum(['allow', 'deny'])).optional(),
+    default: z.enum(TOOL_PERMISSIONS).default('allow'),
+    tools: z.record(z.string(), z.enum(TOOL_PERMISSIONS)).optional(),
   }).optional(),
+  /** scripted answers to `ask`: by tool name or by the n-th request of the session, after a delay */
+  approvals: z.array(z.strictObject({
+    tool: z.string().min(1).optional(),
+    request: z.number().int().min(1).max(100_000).optional(),
+    decision: z.enum(['approve', 'reject']),
+    reason: z.string().optional(),
+    after_ms: durationMs().optional(),
+  }).refine((a) => (a.tool === undefined) !== (a.request === undefined), { message: 'give tool or request (one of them)' })).optional(),
   mcp_servers: z.array(z.strictObject({
     name: z.string().min(1),
     command: z.string().min(1),

@@ -4,6 +4,14 @@ import type { CouncilRole, LoopSettings } from '../../process/process-types';
 import type { ExternalMcpServerConfig } from '../../tools/external-mcp';
 import type { Expectation, TriggerDocument } from './scenario-schema';
 
+export interface ScriptedApproval {
+  tool?: string;
+  request?: number;
+  approve: boolean;
+  reason?: string;
+  afterMs?: number;
+}
+
 /** Per-trial settings of the provider (from the scenario's `ollama:`), already in the provider's terms. */
 export interface ProviderOverrides {
   maxParallel?: number;
@@ -38,6 +46,8 @@ export interface Scenario {
   defaultCatalog: boolean;
   script: StandinScript;
   permissions?: ApprovalPolicy;
+  /** scripted answers to approval requests: by tool, or by the n-th request (1-based) */
+  approvals?: ScriptedApproval[];
   mcpServers?: ExternalMcpServerConfig[];
   provider: ProviderOverrides;
   /** a second stand-in playing the local Ollama (cloud models are routed there) */

@@ -23,5 +23,6 @@ export const SESSION_EVENTS = {
   session_finished: defineEvent('The session ended: its termination reason and counters. Always the last event of a session.', {
     reason: z.string(), exitCode: z.number(), iterations: z.number(), inferences: z.number(), toolCalls: z.number(),
     nudges: z.number(), midChainNudges: z.number(), finalAnswerChars: z.number(), error: z.string().optional(),
+    approvalWaitMs: z.number(), workingMs: z.number(),
   }),
 };

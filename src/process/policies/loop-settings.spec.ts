@@ -5,6 +5,7 @@ describe('loop settings', () => {
     expect(DEFAULT_LOOP_SETTINGS).toEqual({
       maxToolIterations: 25, numCtx: 8192, toolTimeoutMs: 30_000, repeatThreshold: 3, sameToolThreshold: 5,
       cycleRepetitions: 3, errorRepeatThreshold: 3, maxNudges: 2, maxMidChainNudges: 2,
+      approvalTimeoutMs: 300_000, onRejection: 'continue', doomLoop: 'break', toolExecution: 'parallel',
     });
   });
 

@@ -24,6 +24,14 @@ export interface LoopSettings {
   /** direct-process.spec.md invariant 7 */
   maxNudges: number;
   maxMidChainNudges: number;
+  /** an `ask` that gets no decision in this long counts as rejected (mcp-agent-technical-spec.md §5 asks; Loupe bounds the wait) */
+  approvalTimeoutMs: number;
+  /** a rejected call: tell the model and go on (direct-process.spec.md "Permission denied"), or stop (stream-processor: blocked → stop) */
+  onRejection: 'continue' | 'stop';
+  /** a repeated call: break (direct-process.spec.md invariant 3), or ask for permission to go on (opencode's doom_loop permission) */
+  doomLoop: 'break' | 'ask';
+  /** approved calls of one reply: all at once, settled one by one (mcp-agent §5), or one after another */
+  toolExecution: 'parallel' | 'sequential';
 }
 
 /** ollama-provider.spec.md / direct-process.spec.md: OLLAMA_NUM_CTX defaults to 8192. */
@@ -31,6 +39,9 @@ export const DEFAULT_NUM_CTX = 8192;
 
 /** mcp-agent-technical-spec.md §6: execute_command has a 30 s timeout. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+/** How long a session waits for a person's approval before counting it as rejected. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
 export const DEFAULT_LOOP_SETTINGS: Readonly<LoopSettings> = {
   maxToolIterations: MAX_TOOL_ITERATIONS,
@@ -42,6 +53,10 @@ export const DEFAULT_LOOP_SETTINGS: Readonly<LoopSettings> = {
   errorRepeatThreshold: ERROR_REPEAT_THRESHOLD,
   maxNudges: MAX_NUDGES,
   maxMidChainNudges: MAX_MID_CHAIN_NUDGES,
+  approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS,
+  onRejection: 'continue',
+  doomLoop: 'break',
+  toolExecution: 'parallel',
 };
 
 /** The defaults overridden by each layer in turn; an undefined value overrides nothing. */

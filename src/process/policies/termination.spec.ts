@@ -15,13 +15,14 @@ describe('needsSummaryEpilogue', () => {
     ['context_overflow', false],
     ['slot_timeout', false],
     ['interrupted', false],
+    ['permission_rejected', false],
   ])('%s → %s', (reason, expected) => {
     expect(needsSummaryEpilogue(reason)).toBe(expected);
   });
 
   it('covers every termination reason in the table above', () => {
     expect([...TERMINATION_REASONS].sort()).toEqual(
-      ['aborted', 'completed', 'context_overflow', 'cycle_break', 'error_repeat_break', 'interrupted', 'max_iterations', 'nudges_exhausted', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
+      ['aborted', 'completed', 'context_overflow', 'cycle_break', 'error_repeat_break', 'interrupted', 'max_iterations', 'nudges_exhausted', 'permission_rejected', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
     );
   });
 });

@@ -15,6 +15,8 @@ export const TERMINATION_REASONS = [
   'slot_timeout',
   /** the Loupe process running the session died (found and closed by the next start) */
   'interrupted',
+  /** a tool call was rejected and the session stops on rejection (stream-processor: blocked → stop) */
+  'permission_rejected',
 ] as const;
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];

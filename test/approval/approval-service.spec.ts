@@ -1,0 +1,57 @@
+// The approval service as the loop, a person and a script meet it: requests wait for a decision,
+// the clock rejects what nobody answers, a session that ends takes its requests with it, and an
+// answer for a call nobody waits on is recorded, not thrown.
+import { ApprovalService } from '../../src/approval/approval.service';
+import type { JournalEntry } from '../../src/journal/journal-entry';
+import type { JournalService } from '../../src/journal/journal.service';
+
+function setup() {
+  const entries: JournalEntry[] = [];
+  const service = new ApprovalService({ append: (e: JournalEntry) => entries.push(e) } as unknown as JournalService);
+  return { service, entries };
+}
+
+const request = (callId: string) => ({ sessionId: 's1', callId, name: 'write_file', args: { path: 'x' }, queuePosition: 1, totalInQueue: 1 });
+
+describe('ApprovalService', () => {
+  it('resolves a request with a person\'s decision, the reason and the wait', async () => {
+    const { service } = setup();
+    const verdict = service.request(request('c1'), { timeoutMs: 5_000, signal: new AbortController().signal });
+    expect(service.pending('s1').map((p) => p.callId)).toEqual(['c1']);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(service.decide('c1', false, 'person', 'not today')).toEqual(expect.objectContaining({ ok: true }));
+    expect(await verdict).toEqual({ approved: false, by: 'person', reason: 'not today', waitedMs: expect.any(Number) });
+    expect((await verdict).waitedMs).toBeGreaterThanOrEqual(15);
+    expect(service.pending()).toEqual([]);
+  });
+
+  it('counts a request nobody answers in time as rejected, with that reason', async () => {
+    const { service } = setup();
+    const verdict = await service.request(request('c2'), { timeoutMs: 30, signal: new AbortController().signal });
+    expect(verdict).toEqual(expect.objectContaining({ approved: false, by: 'timeout', reason: 'no decision within 30 ms' }));
+    expect(service.pending()).toEqual([]);
+  });
+
+  it('clears the requests of a session that ends', async () => {
+    const { service } = setup();
+    const ended = new AbortController();
+    const verdict = service.request(request('c3'), { timeoutMs: 5_000, signal: ended.signal });
+    ended.abort();
+    expect(await verdict).toEqual(expect.objectContaining({ approved: false, by: 'session_end' }));
+    expect(service.pending()).toEqual([]);
+  });
+
+  it('records an answer for an unknown call as a host event and carries on', () => {
+    const { service, entries } = setup();
+    expect(service.decide('nobody-waits', true, 'person')).toEqual({ ok: false, error: 'unknown_call' });
+    expect(entries).toEqual([expect.objectContaining({ kind: 'event', row: expect.objectContaining({ sessionId: null, type: 'approval_unknown', payload: { callId: 'nobody-waits', approved: true, by: 'person' } }) })]);
+  });
+
+  it('answers a call once: a second decision is unknown', async () => {
+    const { service } = setup();
+    const verdict = service.request(request('c4'), { timeoutMs: 5_000, signal: new AbortController().signal });
+    service.decide('c4', true, 'script');
+    expect(service.decide('c4', false, 'person')).toEqual({ ok: false, error: 'unknown_call' });
+    expect((await verdict).approved).toBe(true);
+  });
+});
