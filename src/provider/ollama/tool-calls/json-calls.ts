@@ -178,29 +178,43 @@ export function readCallList(text: string, open: number, toCalls: (value: unknow
     }
     return calls.length ? { calls, end: whole.end, closed: true } : undefined;
   }
-  const calls: RawCall[] = [];
+  // element by element: where each one ends, then what each one holds
+  const starts: number[] = [];
+  const ends: number[] = [];
   let i = skipSpace(text, open + 1);
-  let end = open + 1;
+  let closed = false;
   for (;;) {
-    if (i >= text.length) return calls.length ? { calls, end, closed: false } : undefined;
-    if (text[i] === ']') return calls.length ? { calls, end: i + 1, closed: true } : undefined;
-    const elementEnd = text[i] === '{' || text[i] === '[' ? matchingBracket(text, i) : -1;
-    if (elementEnd === -1) {
-      // a scalar element, or the list was cut off inside an element
-      const v = readJsonValue(text, i);
-      if (!v) return calls.length ? { calls, end, closed: false } : undefined;
-      const found = toCalls(v.value);
-      if (found) pushAll(calls, found);
-      i = v.end;
-    } else {
-      const found = toCalls(parseLooseJson(text.slice(i, elementEnd + 1)));
-      if (found) pushAll(calls, found);
-      i = elementEnd + 1;
+    if (i >= text.length) break;
+    if (text[i] === ']') {
+      closed = true;
+      break;
     }
-    end = i;
-    i = skipSpace(text, i);
+    const elementEnd = text[i] === '{' || text[i] === '[' ? matchingBracket(text, i) + 1 : (readJsonValue(text, i)?.end ?? 0);
+    if (elementEnd === 0) break; // cut off inside an element
+    starts.push(i);
+    ends.push(elementEnd);
+    i = skipSpace(text, elementEnd);
     if (text[i] === ',') i = skipSpace(text, i + 1);
-    else if (text[i] !== ']') return calls.length ? { calls, end, closed: false } : undefined;
+    else if (text[i] !== ']') break;
+  }
+  if (starts.length === 0) return undefined;
+  const end = closed ? i + 1 : ends[ends.length - 1];
+  const calls: RawCall[] = [];
+  // a list cut off after whole elements reads in one native parse; a malformed element does not
+  const strict = !closed && looksStrict(text, starts[0]) ? parseWhole(`[${text.slice(starts[0], ends[ends.length - 1])}]`) : undefined;
+  for (let k = 0; k < starts.length; k++) {
+    const found = toCalls(strict ? strict[k] : parseLooseJson(text.slice(starts[k], ends[k])));
+    if (found) pushAll(calls, found);
+  }
+  return calls.length ? { calls, end, closed } : undefined;
+}
+
+function parseWhole(json: string): unknown[] | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -17,6 +17,7 @@ import type { CallSpan, RawCall } from '../types';
 const PYTHONIC_START = /\[?[ \t]*([A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*(?:\.[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*)*)[ \t]*\(/y;
 const NAME_LINE = /[`*'"]*([A-Za-z_\u00c0-\uffff][\w\-./\u00c0-\uffff]*)[`*'"]*[ \t]*:?[ \t]*/y;
 const BULLET = /(?:[-*•][ \t]+|\d+[.)][ \t]+)?`?/y;
+const NON_BLANK = /[^ \t]/g;
 
 export function scanLooseLines(
   text: string,
@@ -48,8 +49,9 @@ export function scanLooseLines(
       lineStart = nl + 1;
       continue;
     }
-    let p = lineStart;
-    while (p < nl && (text[p] === ' ' || text[p] === '\t')) p++;
+    // the line's first non-blank character (a native search: masked regions are long runs of blanks)
+    NON_BLANK.lastIndex = lineStart;
+    const p = Math.min(NON_BLANK.exec(text)?.index ?? nl, nl);
     let at = p;
     const first = text[p];
     if (first === '-' || first === '*' || first === '•' || first === '`' || (first >= '0' && first <= '9')) {
