@@ -1,0 +1,53 @@
+// The exact tests and the difference interval behind run comparisons. Exact rather than
+// chi-squared or Wald: cells hold 3 to 20 trials, far below where the approximations hold.
+import binomialTest from '@stdlib/stats-binomial-test';
+import hypergeometricPmf from '@stdlib/stats-base-dists-hypergeometric-pmf';
+import { wilson } from './proportion';
+
+/**
+ * Two-sided Fisher exact test of x1/n1 against x2/n2: the probability, given the margins, of the
+ * tables no more likely than the observed one (R's fisher.test). The relative tolerance keeps
+ * tables whose probability equals the observed one mathematically but not in floating point.
+ * Null when either side has no trials.
+ */
+export function fisherExact(x1: number, n1: number, x2: number, n2: number): number | null {
+  if (n1 === 0 || n2 === 0) return null;
+  const N = n1 + n2;
+  const K = x1 + x2;
+  const pmf = (x: number) => hypergeometricPmf(x, N, K, n1);
+  const observed = pmf(x1) * (1 + 1e-7);
+  let p = 0;
+  for (let x = Math.max(0, n1 - (N - K)); x <= Math.min(n1, K); x++) {
+    const px = pmf(x);
+    if (px <= observed) p += px;
+  }
+  return Math.min(1, p);
+}
+
+/**
+ * McNemar's exact test on paired outcomes: under no change each discordant pair is equally likely
+ * to go either way, so onlyB ~ Binomial(onlyA + onlyB, ½), tested two-sided. No discordant pairs:
+ * no evidence of change, p = 1.
+ */
+export function mcnemarExact(onlyB: number, onlyA: number): number {
+  const n = onlyA + onlyB;
+  if (n === 0) return 1;
+  return Math.min(1, binomialTest(onlyB, n, { p: 0.5, alternative: 'two-sided' }).pValue);
+}
+
+/**
+ * Newcombe's hybrid score interval (1998, method 10) for p1 − p2 of independent proportions: it
+ * combines the two Wilson intervals, so it stays within [−1, 1] and behaves at 0/n and n/n where
+ * the Wald interval collapses to a point. Null when either side has no trials.
+ */
+export function newcombeDifference(x1: number, n1: number, x2: number, n2: number, confidence = 0.95): { lo: number; hi: number } | null {
+  if (n1 === 0 || n2 === 0) return null;
+  const a = wilson(x1, n1, confidence);
+  const b = wilson(x2, n2, confidence);
+  const p1 = a.rate!;
+  const p2 = b.rate!;
+  const d = p1 - p2;
+  const lo = d - Math.sqrt((p1 - a.lo!) ** 2 + (b.hi! - p2) ** 2);
+  const hi = d + Math.sqrt((a.hi! - p1) ** 2 + (p2 - b.lo!) ** 2);
+  return { lo: Math.max(-1, lo), hi: Math.min(1, hi) };
+}

@@ -1,0 +1,92 @@
+// The shapes the eval's statistics work on: one outcome per trial, summaries per cell (scenario ×
+// model × configuration) and per roll-up (model, configuration, the whole run), and comparisons.
+// Plain data: computed by pure functions, stored as jsonb, read by the CLI, the API and dashboards.
+
+/** What can go wrong in a loop, counted per trial (keys are stable: dashboards group by them). */
+export type PathologyKey =
+  | 'repeat_break' | 'same_tool_break' | 'cycle_break' | 'error_repeat_break' | 'max_iterations'
+  | 'nudge.promisedAction' | 'nudge.tooShort' | 'nudge.wroteButDidntAct' | 'nudge.askedInsteadOfActing' | 'nudges_exhausted'
+  | 'mid_chain_nudge' | 'hallucination_stripped'
+  | 'repair.tool_name_repaired' | 'repair.tool_args_normalized' | 'repair.tool_args_coerced' | 'repair.tool_call_dropped'
+  | 'context_overflow' | 'invariant_violation';
+
+/** Latency split of one trial, summed over its model calls (ms). */
+export interface TrialLatency {
+  /** Loupe's own slot wait (before the loop) */
+  slotWaitMs: number;
+  /** from Ollama's durations */
+  loadMs: number;
+  /** queueing inside Ollama: total − load − prompt eval − eval */
+  serverQueueMs: number;
+  prefillMs: number;
+  decodeMs: number;
+  /** first streamed chunk of the first model call */
+  firstTokenMs: number | null;
+  /** the session's wall time minus approval waits */
+  workingMs: number;
+}
+
+export interface TrialOutcome {
+  scenarioId: string;
+  model: string;
+  /** canonical `key=value,key=value` of the configuration (empty string: defaults) */
+  configKey: string;
+  /** 1-based */
+  trial: number;
+  /** error = the trial could not be judged (infrastructure); excluded from pass rates, counted apart */
+  status: 'passed' | 'failed' | 'error';
+  terminationReason: string | null;
+  /** events of each pathology in the trial (absent = 0) */
+  pathologies: Partial<Record<PathologyKey, number>>;
+  tokens: { input: number; output: number };
+  latency: TrialLatency;
+  iterations: number;
+}
+
+/** A proportion with its 95% Wilson score interval. */
+export interface Proportion {
+  successes: number;
+  n: number;
+  /** successes / n; null when n = 0 */
+  rate: number | null;
+  lo: number | null;
+  hi: number | null;
+}
+
+export interface Summary {
+  /** trials in the summary, by status */
+  trials: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  /** passed / (passed + failed), Wilson 95% (errored trials excluded, as τ²-bench excludes infrastructure errors) */
+  passRate: Proportion;
+  /** pass^k (τ²-bench: all k of k trials pass) and pass@k (Inspect / Chen et al.: at least one of k), per k, averaged over scenarios */
+  passHatK: Record<string, number | null>;
+  passAtK: Record<string, number | null>;
+  /** share of judged trials showing each pathology at least once, Wilson 95%, plus the event count */
+  pathologies: Partial<Record<PathologyKey, Proportion & { events: number }>>;
+  tokens: { meanInput: number | null; meanOutput: number | null; totalInput: number; totalOutput: number };
+  /** medians per trial, ms */
+  latency: { [K in keyof TrialLatency]: number | null };
+  terminations: Record<string, number>;
+  meanIterations: number | null;
+}
+
+export type ComparisonVerdict = 'improved' | 'regressed' | 'no_significant_change';
+
+export interface Comparison {
+  /** what is compared: a cell `scenario|model|config`, a model, a configuration, or the run */
+  key: string;
+  a: Proportion;
+  b: Proportion;
+  /** b.rate − a.rate */
+  difference: number | null;
+  test: 'mcnemar_exact' | 'fisher_exact';
+  /** paired trials used by McNemar (b passed & a failed, a passed & b failed) */
+  discordant?: { onlyB: number; onlyA: number };
+  pValue: number | null;
+  /** Newcombe hybrid score interval of the difference (unpaired: present with fisher_exact only) */
+  differenceCi?: { lo: number; hi: number };
+  verdict: ComparisonVerdict;
+}
