@@ -1,21 +1,19 @@
-// run_command: a shell command in the session's workspace, with a scrubbed environment (no secrets
-// from Loupe's own env), a timeout that kills the whole process group, and capped output.
-// It starts in the workspace but is not a filesystem sandbox: it is off unless a session allows it.
-import { spawn } from 'node:child_process';
+// One model command, run the way the session's plan says: inside bubblewrap (only the workspace
+// writable, at /workspace) or, where the session opted out, as a plain shell in the workspace;
+// either way in a per-call cgroup (or under rlimits) with a scrubbed environment, and killed
+// whole when it ends, times out, prints too much or is aborted.
+import * as fs from 'node:fs';
+import { bwrapInvocation } from '../sandbox/bwrap-args';
+import { CallCgroup } from '../sandbox/cgroup-limits';
+import { rlimitsFor } from '../sandbox/command-limits';
+import { emptyCommandResult, type CommandResult } from '../sandbox/command-result';
+import { runLaunched } from '../sandbox/command-runner';
+import { LAUNCHER_ENV, launcherArgv } from '../sandbox/launcher';
+import type { CommandPlan } from '../sandbox/sandbox-plan';
 
-export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_OUTPUT_BYTES = 64_000;
+export { describeCommandResult, type CommandResult } from '../sandbox/command-result';
 
-export interface CommandResult {
-  exitCode: number | null;
-  signal: string | null;
-  output: string;
-  timedOut: boolean;
-  aborted: boolean;
-  truncatedBytes: number;
-}
-
-/** Only what a command needs to run; never the caller's tokens, URLs or credentials. */
+/** Without the sandbox: only what a command needs to run; never the caller's tokens, URLs or credentials. */
 export function scrubbedEnv(workspace: string, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return {
     PATH: parent.PATH ?? '/usr/local/bin:/usr/bin:/bin',
@@ -27,65 +25,26 @@ export function scrubbedEnv(workspace: string, parent: NodeJS.ProcessEnv = proce
   };
 }
 
-export function runCommand(
-  command: string,
-  opts: { cwd: string; timeoutMs?: number; maxOutputBytes?: number; signal?: AbortSignal; env?: Record<string, string> },
+export async function runCommand(
+  command: string, plan: Extract<CommandPlan, { run: 'bubblewrap' | 'none' }>, workspace: string, signal?: AbortSignal,
 ): Promise<CommandResult> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const cap = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], {
-      cwd: opts.cwd, env: opts.env ?? scrubbedEnv(opts.cwd), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let truncatedBytes = 0;
-    let timedOut = false;
-    let aborted = false;
-    const collect = (b: Buffer) => {
-      const room = cap - kept;
-      if (room > 0) {
-        chunks.push(b.subarray(0, room));
-        kept += Math.min(room, b.length);
-      }
-      truncatedBytes += Math.max(0, b.length - Math.max(room, 0));
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    // the command may start children of its own: signal the whole group
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, timeoutMs);
-    const onAbort = () => {
-      aborted = true;
-      killGroup();
-    };
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('close', (exitCode, signal) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode, signal, output: Buffer.concat(chunks).toString('utf8'), timedOut, aborted, truncatedBytes });
-    });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ exitCode: null, signal: null, output: `failed to start: ${e.message}`, timedOut, aborted, truncatedBytes });
-    });
-  });
-}
-
-export function describeCommandResult(r: CommandResult, timeoutMs: number): { text: string; isError: boolean } {
-  const tail = r.truncatedBytes ? `\n[... output truncated: ${r.truncatedBytes} more bytes]` : '';
-  if (r.timedOut) return { text: `${r.output}${tail}\n[command timed out after ${timeoutMs} ms and was killed]`, isError: true };
-  if (r.aborted) return { text: `${r.output}${tail}\n[command aborted]`, isError: true };
-  const status = r.exitCode === 0 ? '' : `\n[exit code ${r.exitCode ?? `signal ${r.signal}`}]`;
-  return { text: `${r.output}${tail}${status}` || '(no output)', isError: r.exitCode !== 0 };
+  let root: string;
+  let cgroup: CallCgroup | undefined;
+  try {
+    root = fs.realpathSync(workspace);
+    cgroup = CallCgroup.create(plan.cgroups, plan.limits);
+  } catch (e) {
+    return emptyCommandResult((e as Error).message);
+  }
+  const rlimits = rlimitsFor(plan.limits, plan.rlimits);
+  const launch = (exec: string[], keepFds = 2) => launcherArgv({ cgroupProcs: cgroup?.procsFiles ?? [], ...rlimits, exec, bash: plan.bash, keepFds });
+  if (plan.run === 'bubblewrap') {
+    const inv = bwrapInvocation(plan.bubblewrap.path, {
+      workspace: root, layout: plan.layout, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
+      tmpfsBytes: plan.bubblewrap.tmpfsSize ? plan.limits.memoryBytes : undefined,
+    }, command);
+    // cwd "/": the launcher's PWD would otherwise carry the host path into the sandbox's /proc/1/environ
+    return runLaunched({ argv: launch(inv.argv, 2 + inv.fdData.length), cwd: '/', env: { ...LAUNCHER_ENV }, fdData: inv.fdData, limits: plan.limits, cgroup, signal });
+  }
+  return runLaunched({ argv: launch(['/bin/sh', '-c', command]), cwd: root, env: scrubbedEnv(root), limits: plan.limits, cgroup, signal });
 }

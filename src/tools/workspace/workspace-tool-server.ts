@@ -5,13 +5,16 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeCommandResult, runCommand } from './run-command';
+import { COMMAND_TOOL_NAMES, registerCommandTools } from '../sandbox/command-tool';
+import { resolveCommandLimits, type CommandLimits } from '../sandbox/command-limits';
+import type { CommandPlan, CommandSandboxMode } from '../sandbox/sandbox-plan';
+import type { SandboxProber } from '../sandbox/sandbox-probe';
 import { decodeFileText } from './file-text';
 import { resolveInWorkspace, toWorkspaceRelative, workspaceErrorText } from './workspace-paths';
 
-/** Offered by default. `run_command` exists too but only when a session's allow list names it. */
+/** Offered by default. The command tool (`execute_command`, alias `run_command`) only when a session's allow list names it. */
 export const WORKSPACE_TOOL_NAMES = ['read_file', 'write_file', 'list_files'] as const;
-export const OPT_IN_TOOL_NAMES = ['run_command'] as const;
+export const OPT_IN_TOOL_NAMES = COMMAND_TOOL_NAMES;
 export const MAX_READ_BYTES = 1_000_000;
 const MAX_LIST_ENTRIES = 1_000;
 
@@ -28,11 +31,17 @@ async function guarded(requested: string, fn: () => Promise<ToolText>): Promise<
   }
 }
 
-export type CommandSandboxMode = 'auto' | 'bubblewrap' | 'none';
+export type { CommandSandboxMode };
 
 export interface WorkspaceToolOptions {
   commandTimeoutMs?: number;
   commandSandbox?: CommandSandboxMode;
+  /** the other command limits (memory, cpu, pids, output); defaults from the spec */
+  commandLimits?: Partial<CommandLimits>;
+  /** the session's sandbox, decided (and recorded) before the server starts; else worked out on the first command */
+  commandPlan?: CommandPlan;
+  /** how the machine's sandbox support is found (tests simulate a machine without bubblewrap) */
+  sandboxProbe?: SandboxProber;
 }
 
 export function createWorkspaceToolServer(root: string, allow: readonly string[] = WORKSPACE_TOOL_NAMES, opts: WorkspaceToolOptions = {}): McpServer {
@@ -96,15 +105,11 @@ export function createWorkspaceToolServer(root: string, allow: readonly string[]
     }));
   }
 
-  if (enabled.has('run_command')) {
-    server.registerTool('run_command', {
-      description: 'Run a shell command in the workspace directory (scrubbed environment, time limit, capped output).',
-      inputSchema: { command: z.string().min(1).describe('The shell command to run') },
-    }, async ({ command }, extra) => {
-      const timeoutMs = opts.commandTimeoutMs ?? 30_000;
-      const result = await runCommand(command, { cwd: root, timeoutMs, signal: extra.signal });
-      const { text, isError } = describeCommandResult(result, timeoutMs);
-      return isError ? fail(text) : ok(text);
+  const commandTools = COMMAND_TOOL_NAMES.filter((n) => enabled.has(n));
+  if (commandTools.length) {
+    const limits = opts.commandPlan?.limits ?? resolveCommandLimits({ ...opts.commandLimits, timeoutMs: opts.commandTimeoutMs ?? opts.commandLimits?.timeoutMs });
+    registerCommandTools(server, root, commandTools, {
+      mode: opts.commandSandbox ?? 'auto', limits, plan: opts.commandPlan, probe: opts.sandboxProbe,
     });
   }
 
