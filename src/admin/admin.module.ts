@@ -4,10 +4,13 @@ import type { LoupeConfig } from '../config/loupe-config';
 import { AdminAuthGuard, ADMIN_TOKEN } from './admin-auth.guard';
 import { resolveAdminToken } from './admin-token';
 import { HealthController } from './health.controller';
+import { McpController } from './mcp.controller';
 import { SessionsController } from './sessions.controller';
+import { ToolsModule } from '../tools/tools.module';
 
 @Module({
-  controllers: [HealthController, SessionsController],
+  imports: [ToolsModule],
+  controllers: [HealthController, SessionsController, McpController],
   providers: [
     {
       provide: ADMIN_TOKEN,

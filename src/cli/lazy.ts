@@ -12,4 +12,6 @@ export const lazy = {
   models: () => require('../provider/models.service') as typeof import('../provider/models.service'),
   catalogue: () => require('../journal/event-catalogue') as typeof import('../journal/event-catalogue'),
   server: () => require('../server') as typeof import('../server'),
+  mcpServers: () => require('../tools/mcp-servers.service') as typeof import('../tools/mcp-servers.service'),
+  mcpErrors: () => require('../tools/external-mcp-errors') as typeof import('../tools/external-mcp-errors'),
 };

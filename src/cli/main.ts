@@ -6,6 +6,7 @@ import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
 import { registerEventsCommand } from './commands/events.command';
+import { registerMcpCommand } from './commands/mcp.command';
 import { registerModelsCommand } from './commands/models.command';
 import { registerServeCommand } from './commands/serve.command';
 import { registerSessionsCommand } from './commands/sessions.command';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerEvalCommand(program, getConfig);
   registerSessionsCommand(program, getConfig);
   registerModelsCommand(program, getConfig);
+  registerMcpCommand(program, getConfig);
   registerStandinCommand(program);
   registerToolsCommand(program);
   registerEventsCommand(program);

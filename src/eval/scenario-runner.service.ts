@@ -12,6 +12,7 @@ import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import type { SessionHandle } from '../process/process-types';
 import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
+import { McpServersService } from '../tools/mcp-servers.service';
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../tools/workspace/workspace-manager';
 import { EvalRunRecorder } from './eval-recorder';
@@ -22,6 +23,7 @@ import { evaluateExpectations, filesNamed } from './expectations/evaluate-expect
 import type { Scenario } from './scenario/scenario';
 import { STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
 import { prepareBackend } from './trial-backend';
+import { prepareMcpServers } from './trial-mcp-servers';
 import { collectHostEvents, watchTriggers } from './trial-triggers';
 import { councilToolPolicy } from '../process/policies/council-policy';
 
@@ -37,6 +39,7 @@ export class ScenarioRunner {
     private readonly approvals: ApprovalService,
     private readonly processes: ProcessManager,
     private readonly tools: ToolsService,
+    private readonly mcpServers: McpServersService,
     private readonly providers: OllamaProviderFactory,
   ) {}
 
@@ -105,9 +108,11 @@ export class ScenarioRunner {
       const backend = await prepareBackend(scenario, this.config, this.providers);
       cleanup.push(() => backend.close());
       const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
+      const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
+      cleanup.push(() => mcp.close());
       const tools = await this.tools.createSessionTools({
         workspaceDir, allow: scenario.tools, commandTimeoutMs: scenario.commandTimeoutMs, commandSandbox: scenario.commandSandbox,
-        externalMcp: scenario.mcpServers,
+        externalMcp: mcp.configs,
         enabled: councilToolPolicy(scenario.councilRole).toolsEnabled,
       });
       cleanup.push(() => tools.close());
@@ -126,6 +131,7 @@ export class ScenarioRunner {
         ...(scenario.kill ? [{ trigger: scenario.kill, fire: () => handle.kill('killed by scenario') }] : []),
         ...(scenario.inject ?? []).map((i) => ({ trigger: i, fire: () => void handle.sendMessage(i.text) })),
         ...holders.map((h) => ({ trigger: h.trigger, fire: h.release })),
+        ...mcp.killActions(tools),
       ]);
       cleanup.push(() => triggers.stop());
       const scripted = scriptApprovals(this.journal.entries$, sessionId, scenario.approvals ?? [], this.approvals);

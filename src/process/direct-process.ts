@@ -59,7 +59,10 @@ export class DirectProcess implements SessionHandle {
     }, null, root);
     for (const f of o.tools.connections.failed) rt.record('mcp_server_failed', f, null, root);
     for (const c of o.tools.connections.connected) rt.record('mcp_server_connected', c, null, root);
+    // a server that dies mid-session is journaled when it happens; its tools then answer as errors
+    const stopDeaths = o.tools.onServerDied((d) => rt.record('mcp_server_died', d, null, root));
     rt.record('tools_available', { tools: council.toolsEnabled ? o.tools.definitions().map((t) => t.name) : [] }, null, root);
+    if (o.tools.sandbox) rt.record('command_sandbox', o.tools.sandbox, null, root);
 
     let slotAcquired = false;
     let outcome: LoopOutcome = { reason: 'completed', finalAnswer: '' };
@@ -81,6 +84,7 @@ export class DirectProcess implements SessionHandle {
         rt.record('slot_released', { model: o.model }, null, root);
       }
       closeOpenWork(rt);
+      stopDeaths();
       const c = rt.counters;
       rt.record('session_finished', {
         reason: outcome.reason, exitCode, iterations: c.iterations, inferences: c.inferences, toolCalls: c.toolsCalled,

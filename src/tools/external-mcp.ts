@@ -1,52 +1,71 @@
-// External MCP servers a session asks for, started over stdio through the official SDK client.
-// A server that fails to connect is reported and skipped: the session goes on without its tools.
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+// External MCP servers a session asks for, connected through the official SDK client over stdio or
+// Streamable HTTP, each within a deadline. A server that fails to connect is reported and skipped:
+// the session goes on without its tools (direct-process spec, "External MCP connection failure").
+import { endpointOf, isHttpConfig, transportOf, type ExternalMcpServerConfig, type McpTransport } from './external-mcp-config';
+import { errorText, openTransport } from './external-mcp-transport';
 import { McpToolSource } from './mcp-tool-source';
 
-export interface ExternalMcpServerConfig {
-  name: string;
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-}
+export type { ExternalMcpServerConfig } from './external-mcp-config';
 
 export interface ExternalMcpFailure {
   name: string;
-  command: string;
+  transport: McpTransport;
+  /** stdio: the command line */
+  command?: string;
+  /** http: the endpoint */
+  url?: string;
   error: string;
   stderr: string;
 }
 
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 
+/** Rejects after `ms` unless `work` settles first; the caller cleans up what `work` started. */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not complete within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+export type ConnectResult = { ok: true; source: McpToolSource } | { ok: false; failure: ExternalMcpFailure };
+
+/** Connects one server and lists its tools, all within `timeoutMs`. */
+export async function connectExternalServer(config: ExternalMcpServerConfig, opts: { timeoutMs?: number } = {}): Promise<ConnectResult> {
+  const timeoutMs = opts.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
+  const opened = openTransport(config);
+  try {
+    const source = await within(McpToolSource.connect(config.name, opened.transport, {
+      timeoutMs, transport: opened.kind, pid: opened.pid, stderrTail: opened.stderrTail, exit: opened.exit, beforeClose: opened.endSession,
+    }), timeoutMs, 'connecting and listing tools');
+    return { ok: true, source };
+  } catch (e) {
+    // a server that did not come up in time gets no graceful shutdown (the SDK's waits seconds)
+    const pid = opened.pid();
+    if (pid) killQuietly(pid);
+    await opened.transport.close().catch(() => undefined);
+    const where = isHttpConfig(config) ? { url: config.url } : { command: endpointOf(config) };
+    const error = opened.exit() ? `${errorText(e)} (${opened.exit()})` : errorText(e);
+    return { ok: false, failure: { name: config.name, transport: transportOf(config), ...where, error, stderr: opened.stderrTail() } };
+  }
+}
+
 export async function connectExternalServers(
   configs: readonly ExternalMcpServerConfig[],
   opts: { timeoutMs?: number } = {},
 ): Promise<{ sources: McpToolSource[]; failures: ExternalMcpFailure[] }> {
-  const results = await Promise.all(configs.map(async (c) => {
-    let stderr = '';
-    const transport = new StdioClientTransport({
-      command: c.command,
-      args: c.args ?? [],
-      // only PATH is inherited: a server gets the variables its config names, not Loupe's secrets
-      env: { PATH: process.env.PATH ?? '', ...(c.env ?? {}) },
-      cwd: c.cwd,
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (d: Buffer) => {
-      if (stderr.length < 4_000) stderr += d.toString('utf8');
-    });
-    try {
-      const source = await McpToolSource.connect(c.name, transport, { timeoutMs: opts.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS });
-      return { source };
-    } catch (e) {
-      await transport.close().catch(() => undefined);
-      return { failure: { name: c.name, command: [c.command, ...(c.args ?? [])].join(' '), error: (e as Error).message, stderr: stderr.trim() } };
-    }
-  }));
+  const results = await Promise.all(configs.map((c) => connectExternalServer(c, opts)));
   return {
-    sources: results.flatMap((r) => (r.source ? [r.source] : [])),
-    failures: results.flatMap((r) => (r.failure ? [r.failure] : [])),
+    sources: results.flatMap((r) => (r.ok ? [r.source] : [])),
+    failures: results.flatMap((r) => (r.ok ? [] : [r.failure])),
   };
 }

@@ -1,4 +1,5 @@
 import type { LlmToolDefinition } from '../provider/llm-types';
+import type { McpTransport } from './external-mcp-config';
 
 export type ToolOutcomeStatus = 'ok' | 'error' | 'unknown_tool' | 'timeout' | 'aborted';
 
@@ -11,10 +12,25 @@ export interface ToolOutcome {
   server?: string;
 }
 
+/** An external MCP server that stopped mid-session (its process exited, its URL stopped answering). */
+export interface McpServerDeath {
+  name: string;
+  transport: McpTransport;
+  error: string;
+  /** the tail of its stderr (stdio) */
+  stderr: string;
+}
+
 /** A set of tools reached through one MCP client. */
 export interface ToolSource {
   readonly name: string;
+  /** how an external server is reached; undefined for the built-in tools */
+  readonly transport?: McpTransport;
+  /** an external stdio server's process */
+  readonly pid?: number;
   definitions(): LlmToolDefinition[];
   call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs: number }): Promise<ToolOutcome>;
+  /** calls `listener` once if the server dies mid-session; returns an unsubscribe */
+  onDied?(listener: (d: McpServerDeath) => void): () => void;
   close(): Promise<void>;
 }

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { connectExternalServers, type ExternalMcpServerConfig } from './external-mcp';
 import { McpToolSource } from './mcp-tool-source';
+import { resolveCommandLimits } from './sandbox/command-limits';
+import { resolveCommandPlan } from './sandbox/command-tool';
 import { ToolRegistry } from './tool-registry';
 import { createWorkspaceToolServer, OPT_IN_TOOL_NAMES, WORKSPACE_TOOL_NAMES, type CommandSandboxMode } from './workspace/workspace-tool-server';
 
 export interface SessionToolsOptions {
   workspaceDir: string;
-  /** tool names the session may use; default: the workspace tools (run_command only when named) */
+  /** tool names the session may use; default: the workspace tools (execute_command/run_command only when named) */
   allow?: readonly string[];
   commandTimeoutMs?: number;
   /**
@@ -15,8 +17,13 @@ export interface SessionToolsOptions {
    * run), `bubblewrap` (required), `none` (an explicit opt-out, recorded).
    */
   commandSandbox?: CommandSandboxMode;
-  /** external MCP servers whose tools join the session's (a failure is reported, not fatal) */
+  /**
+   * External MCP servers whose tools join the session's: a scenario's `mcp_servers`, servers
+   * registered in Postgres (McpServersService). A failure is reported, not fatal.
+   */
   externalMcp?: readonly ExternalMcpServerConfig[];
+  /** how long each external server has to connect and list its tools */
+  mcpConnectTimeoutMs?: number;
   /** false: a session without tools (council roles) — nothing is started */
   enabled?: boolean;
 }
@@ -27,18 +34,18 @@ export class ToolsService {
   async createSessionTools(opts: SessionToolsOptions): Promise<ToolRegistry> {
     if (opts.enabled === false) return new ToolRegistry([]);
     const optIn = OPT_IN_TOOL_NAMES.filter((n) => opts.allow?.includes(n));
+    const commandSandbox = opts.commandSandbox ?? 'auto';
+    // decided before the session starts, so the session can record it (journal: command_sandbox)
+    const commandPlan = optIn.length ? await resolveCommandPlan(commandSandbox, resolveCommandLimits({ timeoutMs: opts.commandTimeoutMs })) : undefined;
     const server = createWorkspaceToolServer(opts.workspaceDir, [...WORKSPACE_TOOL_NAMES, ...optIn], {
-      commandTimeoutMs: opts.commandTimeoutMs, commandSandbox: opts.commandSandbox ?? 'auto',
+      commandTimeoutMs: opts.commandTimeoutMs, commandSandbox, commandPlan,
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const workspace = await McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
-    const { sources, failures } = await connectExternalServers(opts.externalMcp ?? []);
+    const { sources, failures } = await connectExternalServers(opts.externalMcp ?? [], { timeoutMs: opts.mcpConnectTimeoutMs });
     // an allow list limits the built-in tools; an external server the session asked for brings all of its own
     const allow = opts.allow ? [...opts.allow, ...sources.flatMap((s) => s.definitions().map((d) => d.name))] : undefined;
-    return new ToolRegistry([workspace, ...sources], allow, {
-      connected: sources.map((s) => ({ name: s.name, tools: s.definitions().map((d) => d.name) })),
-      failed: failures,
-    });
+    return new ToolRegistry([workspace, ...sources], allow, failures, commandPlan?.record);
   }
 }

@@ -2,10 +2,11 @@ import { EvalRunEntity } from './eval-run.entity';
 import { EvalTrialEntity } from './eval-trial.entity';
 import { EventEntity } from './event.entity';
 import { IterationEntity } from './iteration.entity';
+import { McpServerEntity } from './mcp-server.entity';
 import { MessageEntity } from './message.entity';
 import { SessionEntity } from './session.entity';
 import { ToolCallEntity } from './tool-call.entity';
 
-export { EvalRunEntity, EvalTrialEntity, EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity };
+export { EvalRunEntity, EvalTrialEntity, EventEntity, IterationEntity, McpServerEntity, MessageEntity, SessionEntity, ToolCallEntity };
 
-export const ENTITIES = [SessionEntity, MessageEntity, IterationEntity, ToolCallEntity, EventEntity, EvalRunEntity, EvalTrialEntity];
+export const ENTITIES = [SessionEntity, MessageEntity, IterationEntity, ToolCallEntity, EventEntity, EvalRunEntity, EvalTrialEntity, McpServerEntity];

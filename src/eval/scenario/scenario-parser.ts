@@ -6,6 +6,7 @@ import type { StandinModel, StandinScript, StandinTurn } from '../../standin/sta
 import { formatPath, type ScenarioProblem } from './scenario-errors';
 import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
 import type { ProviderOverrides, Scenario } from './scenario';
+import { toScenarioMcpServers } from './scenario-mcp-schema';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
 import type { LoopSettings } from '../../process/process-types';
 
@@ -136,12 +137,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       script: toScript(d.script), expect: d.expect,
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
       approvals: d.approvals?.map((a) => ({ tool: a.tool, request: a.request, approve: a.decision === 'approve', reason: a.reason, afterMs: a.after_ms })),
-      mcpServers: d.mcp_servers?.map((m) => ({
-        name: m.name, env: m.env,
-        // ./ and ../ paths are relative to the scenario file, so a suite runs from any directory
-        command: relativeToScenario(absFile, m.command),
-        args: m.args?.map((a) => relativeToScenario(absFile, a)),
-      })),
+      mcpServers: d.mcp_servers && toScenarioMcpServers(d.mcp_servers, (v) => relativeToScenario(absFile, v)),
       ...providerOf(d.ollama),
       holdSlots: d.setup?.hold_slots?.map((h) => ({ model: h.model, releaseAfterMs: h.release_after_ms, releaseOn: h.release_on })),
       kill: d.kill,

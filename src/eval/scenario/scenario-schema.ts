@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { durationMs, workspaceFiles } from './scenario-bounds';
 import { expectation, injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-expectation-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
+import { mcpServersSchema } from './scenario-mcp-schema';
 import { COUNCIL_ROLES } from '../../process/policies/council-policy';
 import { TOOL_PERMISSIONS } from '../../approval/approval-policy';
 
@@ -57,12 +58,7 @@ export const scenarioSchema = z.strictObject({
     reason: z.string().optional(),
     after_ms: durationMs().optional(),
   }).refine((a) => (a.tool === undefined) !== (a.request === undefined), { message: 'give tool or request (one of them)' })).optional(),
-  mcp_servers: z.array(z.strictObject({
-    name: z.string().min(1),
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-  })).optional(),
+  mcp_servers: mcpServersSchema.optional(),
   ollama: z.strictObject({
     max_parallel: z.number().int().min(1).max(1024).optional(),
     // -1: every layer that fits on the GPU (Ollama's default); 0: CPU only

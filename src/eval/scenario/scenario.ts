@@ -1,7 +1,7 @@
 import type { StandinModel, StandinScript } from '../../standin/standin-script';
 import type { ApprovalPolicy } from '../../approval/approval-policy';
 import type { CouncilRole, LoopSettings } from '../../process/process-types';
-import type { ExternalMcpServerConfig } from '../../tools/external-mcp';
+import type { ScenarioMcpServer } from './scenario-mcp-schema';
 import type { Expectation, TriggerDocument } from './scenario-schema';
 
 export interface ScriptedApproval {
@@ -48,7 +48,8 @@ export interface Scenario {
   permissions?: ApprovalPolicy;
   /** scripted answers to approval requests: by tool, or by the n-th request (1-based) */
   approvals?: ScriptedApproval[];
-  mcpServers?: ExternalMcpServerConfig[];
+  /** external MCP servers of the session: defined here, started by the runner, or registered ones by name */
+  mcpServers?: ScenarioMcpServer[];
   provider: ProviderOverrides;
   /** a second stand-in playing the local Ollama (cloud models are routed there) */
   localStandin?: { catalog?: StandinModel[] };

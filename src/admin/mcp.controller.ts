@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { McpServersService, type McpHealthReport, type McpServerView } from '../tools/mcp-servers.service';
+import { AdminAuthGuard } from './admin-auth.guard';
+import { McpErrorsFilter } from './mcp-errors.filter';
+
+/** External MCP servers (mcp-agent-technical-spec.md §7): the registry in Postgres and its health. */
+@Controller('api/mcp')
+@UseGuards(AdminAuthGuard)
+@UseFilters(McpErrorsFilter)
+export class McpController {
+  constructor(private readonly servers: McpServersService) {}
+
+  @Get()
+  list(): Promise<McpServerView[]> {
+    return this.servers.list();
+  }
+
+  /** Probes every server now (connect + tools/list, with a timeout): per-server health and totals. */
+  @Get('health')
+  health(): Promise<McpHealthReport> {
+    return this.servers.health();
+  }
+
+  /** `{ name, config }` → 201, 400 `{ errors: [{ field, message }] }`, 409 for a taken name. */
+  @Post('add')
+  add(@Body() body: unknown): Promise<McpServerView> {
+    return this.servers.add(body);
+  }
+
+  @Delete(':name')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  remove(@Param('name') name: string): Promise<void> {
+    return this.servers.remove(name);
+  }
+}

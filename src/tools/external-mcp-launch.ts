@@ -1,0 +1,88 @@
+// Starts a server process that serves MCP over Streamable HTTP and waits until its URL answers —
+// for scenarios and tests that need an HTTP server of their own. Stopped with stop(); kill() is
+// the abrupt end a scenario uses to test a server dying mid-session.
+import { spawn } from 'node:child_process';
+import * as net from 'node:net';
+
+export interface LaunchCommand {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface LaunchedServer {
+  url: string;
+  pid: number;
+  stderrTail(): string;
+  kill(signal?: NodeJS.Signals): void;
+  stop(): Promise<void>;
+}
+
+export const LAUNCH_TIMEOUT_MS = 15_000;
+
+/** A port free right now on 127.0.0.1 (the OS picks it; the server binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Any HTTP answer counts (an MCP endpoint answers a bare GET with 400 or 405): the server is up. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+    await res.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function launchHttpServer(cmd: LaunchCommand, url: string, opts: { timeoutMs?: number } = {}): Promise<LaunchedServer> {
+  // like a stdio server: the variables its config names, not Loupe's
+  const env = { PATH: process.env.PATH ?? '', ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...(cmd.env ?? {}) };
+  const child = spawn(cmd.command, cmd.args ?? [], { env, cwd: cmd.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString('utf8')).slice(-4_000);
+  });
+  let exit: string | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exit = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      resolve();
+    });
+    child.once('error', (e) => {
+      exit = e.message;
+      resolve();
+    });
+  });
+  const server: LaunchedServer = {
+    url, pid: child.pid ?? -1,
+    stderrTail: () => stderr.trim(),
+    kill: (signal = 'SIGKILL') => void child.kill(signal),
+    stop: async () => {
+      if (exit) return;
+      child.kill('SIGTERM');
+      const late = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(late);
+    },
+  };
+  const deadline = Date.now() + (opts.timeoutMs ?? LAUNCH_TIMEOUT_MS);
+  while (!(await answers(url))) {
+    if (exit || Date.now() > deadline) {
+      await server.stop();
+      const tail = stderr.trim() ? `; stderr: ${stderr.trim().slice(-500)}` : '';
+      throw new Error(`MCP server ${[cmd.command, ...(cmd.args ?? [])].join(' ')} did not answer at ${url} (${exit ?? `not within ${opts.timeoutMs ?? LAUNCH_TIMEOUT_MS} ms`})${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return server;
+}
