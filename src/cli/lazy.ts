@@ -10,6 +10,13 @@ export const lazy = {
   extract: () => require('../provider/ollama/tool-calls/extract-jsonl') as typeof import('../provider/ollama/tool-calls/extract-jsonl'),
   bench: () => require('../../bench/run-benchmarks') as typeof import('../../bench/run-benchmarks'),
   models: () => require('../provider/models.service') as typeof import('../provider/models.service'),
+  scenarioSchema: () => require('../eval/scenario/scenario-json-schema') as typeof import('../eval/scenario/scenario-json-schema'),
+  evalRepository: () => require('../eval/eval.repository') as typeof import('../eval/eval.repository'),
+  reports: () => ({
+    ...(require('../eval/reports/junit-report') as typeof import('../eval/reports/junit-report')),
+    ...(require('../eval/reports/markdown-report') as typeof import('../eval/reports/markdown-report')),
+    ...(require('../eval/statistics/compare') as typeof import('../eval/statistics/compare')),
+  }),
   catalogue: () => require('../journal/event-catalogue') as typeof import('../journal/event-catalogue'),
   server: () => require('../server') as typeof import('../server'),
   mcpServers: () => require('../tools/mcp-servers.service') as typeof import('../tools/mcp-servers.service'),

@@ -6,6 +6,7 @@ import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
 import { registerEventsCommand } from './commands/events.command';
+import { registerSchemaCommand } from './commands/schema.command';
 import { registerMcpCommand } from './commands/mcp.command';
 import { registerModelsCommand } from './commands/models.command';
 import { registerServeCommand } from './commands/serve.command';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerStandinCommand(program);
   registerToolsCommand(program);
   registerEventsCommand(program);
+  registerSchemaCommand(program);
   registerBenchCommand(program, getConfig);
   registerServeCommand(program, getConfig);
   return program;

@@ -1,20 +1,22 @@
-// An eval run's view of the journal: run and trial rows go through the same batched, retried,
-// spilled path as sessions, so a database restart mid-run loses no result and redoes no trial.
+// An eval run's view of the journal: run, trial and cell rows go through the same batched,
+// retried, spilled path as sessions, so a database restart mid-run loses no result and redoes no trial.
 import { hostname } from 'node:os';
-import type { EvalRunRow, EvalTrialRow } from '../journal/journal-entry';
+import type { EvalCellRow, EvalRunRow, EvalTrialRow } from '../journal/journal-entry';
 import type { JournalSink } from '../journal/session-recorder';
 
-export type NewTrial = Pick<EvalTrialRow, 'id' | 'scenarioId' | 'scenarioTitle' | 'scenarioFile' | 'scenarioHash' | 'model' | 'trialIndex'>;
-export type TrialResult = Pick<EvalTrialRow, 'sessionId' | 'status' | 'expectations' | 'failedExpectations' | 'iterations' | 'eventCount' | 'durationMs' | 'error'>;
+export type NewRun = Pick<EvalRunRow, 'id' | 'scenarioCount' | 'options' | 'loupeVersion' | 'config'>;
+export type NewTrial = Pick<EvalTrialRow, 'id' | 'scenarioId' | 'scenarioTitle' | 'scenarioFile' | 'scenarioHash' | 'model' | 'trialIndex' | 'configKey' | 'config' | 'mode'>;
+export type TrialResult = Pick<EvalTrialRow,
+  'sessionId' | 'status' | 'expectations' | 'failedExpectations' | 'iterations' | 'eventCount' | 'durationMs' | 'error' | 'metadata' | 'outcome' | 'invariantViolations'>;
 
 export class EvalRunRecorder {
   private readonly run: EvalRunRow;
   private readonly trials = new Map<string, EvalTrialRow>();
 
-  constructor(private readonly sink: JournalSink, init: Pick<EvalRunRow, 'id' | 'scenarioCount' | 'options' | 'loupeVersion'>, private readonly now = () => new Date()) {
+  constructor(private readonly sink: JournalSink, init: NewRun, private readonly now = () => new Date()) {
     this.run = {
       ...init, status: 'running', startedAt: this.now(), finishedAt: null, trialCount: 0, passed: 0, failed: 0, errored: 0,
-      ownerPid: process.pid, ownerHost: hostname(),
+      ownerPid: process.pid, ownerHost: hostname(), statistics: null,
     };
     this.sink.append({ kind: 'eval_run', row: { ...this.run } });
   }
@@ -27,6 +29,7 @@ export class EvalRunRecorder {
     const row: EvalTrialRow = {
       ...trial, runId: this.run.id, sessionId: null, status: 'running', expectations: [], failedExpectations: [],
       iterations: 0, eventCount: 0, durationMs: null, error: null, startedAt: this.now(), finishedAt: null,
+      metadata: {}, outcome: null, invariantViolations: [],
     };
     this.trials.set(trial.id, row);
     this.sink.append({ kind: 'eval_trial', row: { ...row } });
@@ -40,8 +43,12 @@ export class EvalRunRecorder {
     this.sink.append({ kind: 'eval_trial', row: { ...row } });
   }
 
-  finish(status: EvalRunRow['status'], counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'errored'>): void {
-    Object.assign(this.run, counts, { status, finishedAt: this.now() });
+  cells(cells: Array<Omit<EvalCellRow, 'runId'>>): void {
+    for (const cell of cells) this.sink.append({ kind: 'eval_cell', row: { ...cell, runId: this.run.id } });
+  }
+
+  finish(status: EvalRunRow['status'], counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'errored'>, statistics: Record<string, unknown> | null): void {
+    Object.assign(this.run, counts, { status, statistics, finishedAt: this.now() });
     this.sink.append({ kind: 'eval_run', row: { ...this.run } });
   }
 }

@@ -1,4 +1,8 @@
 import type { ExpectationResult } from './expectations/evaluate-expectations';
+import type { InvariantViolation } from './invariants/check-invariants';
+import type { Configuration } from './run-plan';
+import type { RunComparison } from './statistics/compare';
+import type { RunSummaries } from './statistics/summarize';
 
 export type TrialStatus = 'passed' | 'failed' | 'error';
 
@@ -10,12 +14,16 @@ export interface TrialReport {
   spec: string;
   model: string;
   trial: number;
+  /** canonical `key=value,…` of the configuration ('' = the scenario's own settings) */
+  configKey: string;
   sessionId: string | null;
   traceId: string | null;
   status: TrialStatus;
   terminationReason: string | null;
   expectations: ExpectationResult[];
   failedExpectations: ExpectationResult[];
+  /** a violated invariant is a Loupe bug: the trial is an error */
+  invariantViolations: InvariantViolation[];
   iterations: number;
   events: number;
   durationMs: number;
@@ -36,12 +44,25 @@ export interface EvalRunReport {
   trials: TrialReport[];
   /** why the run stopped before every trial ran (the database failed for good) */
   stoppedBy?: string;
+  mode: 'scripted' | 'live';
+  models: string[];
+  configurations: Configuration[];
+  trialsPerCell: number;
+  /** per cell, model, configuration and the whole run */
+  summaries: RunSummaries;
+  /** against `--baseline RUN`, when given (a = the baseline, b = this run) */
+  comparison?: { baselineRunId: string; result: RunComparison };
 }
 
 export interface EvalRunOptions {
   /** models to run each scenario against; default: the scenario's own model or the stand-in default */
   models?: string[];
+  /** `--set key=v1,v2` axes, parsed */
+  configurations?: Configuration[];
   trials?: number;
   concurrency?: number;
+  /** `--baseline RUN`: compare with that run when done */
+  baselineRunId?: string;
+  onTrialStarted?: (total: number) => void;
   onTrialFinished?: (t: TrialReport) => void;
 }

@@ -4,10 +4,11 @@ import { ProviderModule } from '../provider/provider.module';
 import { ToolsModule } from '../tools/tools.module';
 import { EvalRepository } from './eval.repository';
 import { ScenarioRunner } from './scenario-runner.service';
+import { TrialRunner } from './trials/trial-runner.service';
 
 @Module({
   imports: [ProcessModule, ProviderModule, ToolsModule],
-  providers: [EvalRepository, ScenarioRunner],
+  providers: [EvalRepository, ScenarioRunner, TrialRunner],
   exports: [ScenarioRunner, EvalRepository],
 })
 export class EvalModule {}

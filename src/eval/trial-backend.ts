@@ -7,11 +7,15 @@ import { StandinServer } from '../standin/standin-server';
 import type { Scenario } from './scenario/scenario';
 import type { TriggerDocument } from './scenario/scenario-schema';
 import { mergeCatalog } from './standin-catalog-merge';
+import type { RecordedRequest } from './expectations/recorded-session';
+import { requestsSeen } from './recorded-session-builder';
 
 export interface TrialBackend {
   provider: LlmProvider;
   /** the hosts this trial owns (its stand-ins): their host-level events belong to the trial */
   ownHosts: string[];
+  /** the chat requests the trial's stand-in received (what the model was sent); null against a real Ollama */
+  requestsSeen(): RecordedRequest[] | null;
   /**
    * Occupies the scenario's slots. Each is released after its delay; a slot released on an event
    * is returned in `onEvent`, for the caller to release when the session records that event.
@@ -46,6 +50,7 @@ export async function prepareBackend(scenario: Scenario, config: LoupeConfig, pr
   return {
     provider,
     ownHosts: servers.length ? [provider.host] : [],
+    requestsSeen: () => (servers.length ? requestsSeen(servers[0].requests) : null),
     holdSlots: async () => {
       const onEvent: Array<{ trigger: TriggerDocument; release: () => void }> = [];
       for (const h of scenario.holdSlots ?? []) {

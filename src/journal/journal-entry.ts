@@ -117,6 +117,8 @@ export interface EvalRunRow {
   loupeVersion: string | null;
   ownerPid: number;
   ownerHost: string;
+  config: Record<string, unknown>;
+  statistics: Record<string, unknown> | null;
 }
 
 export interface EvalTrialRow {
@@ -138,11 +140,32 @@ export interface EvalTrialRow {
   error: string | null;
   startedAt: Date;
   finishedAt: Date | null;
+  configKey: string;
+  config: Record<string, unknown>;
+  mode: 'scripted' | 'live';
+  metadata: Record<string, unknown>;
+  outcome: Record<string, unknown> | null;
+  invariantViolations: unknown[];
+}
+
+export interface EvalCellRow {
+  runId: string;
+  key: string;
+  scenarioId: string;
+  model: string;
+  configKey: string;
+  config: Record<string, unknown>;
+  trials: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  statistics: Record<string, unknown>;
 }
 
 export type JournalEntry =
   | { kind: 'eval_run'; row: EvalRunRow }
   | { kind: 'eval_trial'; row: EvalTrialRow }
+  | { kind: 'eval_cell'; row: EvalCellRow }
   | { kind: 'session'; row: SessionRow }
   | { kind: 'message'; row: MessageRow }
   | { kind: 'iteration'; row: IterationRow }
@@ -154,6 +177,7 @@ export type JournalEntry =
 export interface JournalBatch {
   evalRuns: EvalRunRow[];
   evalTrials: EvalTrialRow[];
+  evalCells: EvalCellRow[];
   sessions: SessionRow[];
   messages: MessageRow[];
   iterations: IterationRow[];
@@ -166,6 +190,7 @@ export interface JournalBatch {
 export function toBatch(entries: JournalEntry[]): JournalBatch {
   const evalRuns = new Map<string, EvalRunRow>();
   const evalTrials = new Map<string, EvalTrialRow>();
+  const evalCells = new Map<string, EvalCellRow>();
   const sessions = new Map<string, SessionRow>();
   const messages = new Map<string, MessageRow>();
   const iterations = new Map<string, IterationRow>();
@@ -176,6 +201,7 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
     switch (e.kind) {
       case 'eval_run': evalRuns.set(e.row.id, e.row); break;
       case 'eval_trial': evalTrials.set(e.row.id, e.row); break;
+      case 'eval_cell': evalCells.set(`${e.row.runId}/${e.row.key}`, e.row); break;
       case 'session': sessions.set(e.row.id, e.row); break;
       case 'message': messages.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
       case 'iteration': iterations.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
@@ -187,6 +213,7 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
   return {
     evalRuns: [...evalRuns.values()],
     evalTrials: [...evalTrials.values()],
+    evalCells: [...evalCells.values()],
     sessions: [...sessions.values()],
     messages: [...messages.values()],
     iterations: [...iterations.values()],

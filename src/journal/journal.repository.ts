@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import {
-  EvalRunEntity, EvalTrialEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity,
+  EvalCellEntity, EvalRunEntity, EvalTrialEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity,
 } from '../database/entities';
 import type { EventRow, JournalBatch } from './journal-entry';
 import { toStorableRow } from './storable-text';
@@ -19,9 +19,10 @@ export class JournalRepository {
    */
   async writeBatch(batch: JournalBatch): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      await this.upsert(m, EvalRunEntity, batch.evalRuns.map((r) => toStorableRow(r, ['options'])));
+      await this.upsert(m, EvalRunEntity, batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])));
       await this.upsert(m, SessionEntity, batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])));
-      await this.upsert(m, EvalTrialEntity, batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle'])));
+      await this.upsert(m, EvalTrialEntity, batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])));
+      await this.upsert(m, EvalCellEntity, batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])));
       await this.upsert(m, MessageEntity, batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])));
       await this.upsert(m, IterationEntity, batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])));
       await this.upsert(m, ToolCallEntity, batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])));

@@ -194,7 +194,7 @@ export class JournalService implements BeforeApplicationShutdown {
 
   private recordRejection(entry: JournalEntry, error: Error): void {
     this.rejected++;
-    const sessionId = entry.kind === 'message_compacted' ? entry.sessionId : entry.kind === 'eval_run' ? null
+    const sessionId = entry.kind === 'message_compacted' ? entry.sessionId : entry.kind === 'eval_run' || entry.kind === 'eval_cell' ? null
       : entry.kind === 'session' ? entry.row.id : entry.row.sessionId;
     this.logger.error(`Postgres refused a journal entry (${entry.kind}${sessionId ? ` of session ${sessionId}` : ''}): ${error.message}; recorded as journal_entry_rejected`);
     if (entry.kind === 'event' && entry.row.type === 'journal_entry_rejected') {

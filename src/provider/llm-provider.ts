@@ -40,4 +40,8 @@ export interface LlmProvider {
   isAvailable(): Promise<boolean>;
   /** models the host offers (for Ollama: installed, plus local cloud models when the host is remote) */
   listModels(): Promise<string[]>;
+  /** what a trial ran against: the model's digest and the server's version (null where unknown) */
+  describe(model: string): Promise<{ digest: string | null; serverVersion: string | null }>;
+  /** loads the model before timed work, so trials are timed warm */
+  warm(model: string): Promise<void>;
 }

@@ -15,6 +15,10 @@ export class EvalRunEntity {
   @Column('text', { name: 'loupe_version', nullable: true }) loupeVersion!: string | null;
   @Column('int', { name: 'owner_pid' }) ownerPid!: number;
   @Column('text', { name: 'owner_host' }) ownerHost!: string;
+  /** what the run varied and ran against: models, axes, trials, mode, Loupe revision, Ollama version */
+  @Column('jsonb') config!: Record<string, unknown>;
+  /** roll-ups per model, per configuration and for the whole run */
+  @Column('jsonb', { nullable: true }) statistics!: Record<string, unknown> | null;
   /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
   @Column('text', { nullable: true }) originals!: string | null;
 }

@@ -20,6 +20,15 @@ export class EvalTrialEntity {
   @Column('text', { nullable: true }) error!: string | null;
   @Column('timestamptz', { name: 'started_at' }) startedAt!: Date;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt!: Date | null;
+  @Column('text', { name: 'config_key' }) configKey!: string;
+  @Column('jsonb') config!: Record<string, unknown>;
+  /** scripted (the stand-in replays the script) or live (a real model) */
+  @Column('text') mode!: string;
+  /** what can move its score: hashes of scenario, tools and system prompt, model digest, Ollama version, Loupe revision */
+  @Column('jsonb') metadata!: Record<string, unknown>;
+  /** pathologies, tokens and latency split, for the statistics */
+  @Column('jsonb', { nullable: true }) outcome!: Record<string, unknown> | null;
+  @Column('jsonb', { name: 'invariant_violations' }) invariantViolations!: unknown[];
   /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
   @Column('text', { nullable: true }) originals!: string | null;
 }

@@ -1,3 +1,4 @@
+import { EvalCellEntity } from './eval-cell.entity';
 import { EvalRunEntity } from './eval-run.entity';
 import { EvalTrialEntity } from './eval-trial.entity';
 import { EventEntity } from './event.entity';
@@ -7,6 +8,6 @@ import { MessageEntity } from './message.entity';
 import { SessionEntity } from './session.entity';
 import { ToolCallEntity } from './tool-call.entity';
 
-export { EvalRunEntity, EvalTrialEntity, EventEntity, IterationEntity, McpServerEntity, MessageEntity, SessionEntity, ToolCallEntity };
+export { EvalCellEntity, EvalRunEntity, EvalTrialEntity, EventEntity, IterationEntity, McpServerEntity, MessageEntity, SessionEntity, ToolCallEntity };
 
-export const ENTITIES = [SessionEntity, MessageEntity, IterationEntity, ToolCallEntity, EventEntity, EvalRunEntity, EvalTrialEntity, McpServerEntity];
+export const ENTITIES = [SessionEntity, MessageEntity, IterationEntity, ToolCallEntity, EventEntity, EvalRunEntity, EvalTrialEntity, EvalCellEntity, McpServerEntity];

@@ -112,7 +112,7 @@ describe('toJUnit', () => {
       { scenarioId: 's<1>', model: 'm&"x"', configKey: 'k=a]]>b', statuses: 'FE', failed: { 1: [{ expectation: hostile, passed: false, detail: hostile }] }, errors: { 2: hostile } },
     ]);
     const report: ReportInput = {
-      runId: 'r&1', startedAt: 'now', durationMs: 1, backend: { kind: 'standin' }, passed: 0, failed: 1, errored: 1, notRun: 2,
+      runId: 'r&1', startedAt: 'now', durationMs: 1, backend: { kind: 'standin' }, passed: 0, failed: 1, errored: 1, notRun: 2, mode: 'scripted', models: [], configurations: [], trialsPerCell: 2,
       stoppedBy: hostile, trials, summaries: summarizeAll(outcomes),
     };
     const r = parseXml(toJUnit(report));

@@ -96,7 +96,7 @@ describe('toMarkdown', () => {
   const base = buildTrials('r0', [{ scenarioId: 'loop', model: 'a|b', configKey: '', statuses: 'PPPPPPPP' }]);
   const cur = buildTrials('r1', [{ scenarioId: 'loop', model: 'a|b', configKey: '', statuses: 'FFFFFFPP' }]);
   const regressed: ReportInput = {
-    runId: 'r1', startedAt: 't', durationMs: 125_400, backend: { kind: 'standin' }, passed: 2, failed: 6, errored: 0, notRun: 4,
+    runId: 'r1', startedAt: 't', durationMs: 125_400, backend: { kind: 'standin' }, passed: 2, failed: 6, errored: 0, notRun: 4, mode: 'scripted', models: [], configurations: [], trialsPerCell: 8,
     stoppedBy: 'database <gone>', trials: cur.trials, summaries: summarizeAll(cur.outcomes, { ks: [1] }),
     comparison: { baselineRunId: 'r0', result: compareRuns(base.outcomes, cur.outcomes) },
   };

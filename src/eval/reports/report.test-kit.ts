@@ -32,7 +32,7 @@ export function buildTrials(runId: string, cells: CellSpec[]): { trials: ReportT
         scenarioId: c.scenarioId, title: c.scenarioId, file: `scenarios/${c.scenarioId}.yaml`, spec: '', model: c.model,
         configKey: c.configKey, trial, sessionId: status === 'error' ? null : `sess-${c.scenarioId}-${trial}`, traceId: null,
         status, terminationReason: status === 'error' ? null : 'final_answer',
-        expectations: failedExpectations, failedExpectations, iterations: 2, events: 10, durationMs: 1500,
+        expectations: failedExpectations, failedExpectations, invariantViolations: [], iterations: 2, events: 10, durationMs: 1500,
         ...(status === 'error' ? { error: c.errors?.[trial] ?? 'unknown' } : {}),
       });
       outcomes.push(outcome({
@@ -77,6 +77,10 @@ export function fixtureReport(opts: { withComparison?: boolean } = {}): ReportIn
     failed: trials.filter((t) => t.status === 'failed').length,
     errored: trials.filter((t) => t.status === 'error').length,
     notRun: 0,
+    mode: 'live',
+    models: ['llama3.1:8b', 'qwen3:8b'],
+    configurations: [{ key: '', overrides: {} }, { key: 'temperature=0', overrides: { temperature: 0 } }],
+    trialsPerCell: 3,
     trials,
     summaries: summarizeAll(outcomes, { ks: [1, 3] }),
   };

@@ -33,6 +33,26 @@ describe('scenario vocabulary is the journal\'s', () => {
     expect(p.message).toMatch(message);
   });
 
+  it.each([
+    ['a same-event reference to a missing field', '  - event: tool_result_capped\n    with: { keptChars: { $lte: { $ref: maxChar } } }\n', 'expect[0].with.keptChars.$lte.$ref', /unknown field of tool_result_capped payloads "maxChar"; did you mean "maxChars"\?/],
+    ['a reference to an unknown event', '  - event: tool_result_capped\n    with: { maxChars: { $lt: { $ref: { event: tool_result_capd, field: maxChars } } } }\n', 'expect[0].with.maxChars.$lt.$ref.event', /did you mean "tool_result_capped"/],
+    ['a reference to a field another event lacks', '  - event: tool_result_capped\n    with: { maxChars: { $lt: { $ref: { event: slot_acquired, field: maxChars } } } }\n', 'expect[0].with.maxChars.$lt.$ref.field', /unknown field of slot_acquired payloads/],
+    ['an order reference to an unknown event', '  - event: tool_call\n    after: sloot_acquired\n', 'expect[0].after', /did you mean "slot_acquired"/],
+    ['a bad regular expression', '  - final_answer: { regex: "(unclosed" }\n', 'expect[0].final_answer.regex', /not a regular expression/],
+  ])('%s is bad input', (_name, expectations, field, message) => {
+    const problems = problemsOf(base('', expectations));
+    const p = problems.find((x) => x.field === field);
+    if (!p) throw new Error(`no problem at ${field}; got ${JSON.stringify(problems)}`);
+    expect(p.message).toMatch(message);
+  });
+
+  it('lets success criteria say only what a live model\'s outcome can be judged by', () => {
+    const ok = parseScenario(`${base('')}success:\n  - final_answer: { contains: done }\n  - tools_used: [write_file]\n  - iterations: { max: 10 }\n`, 't.yaml');
+    expect(ok.ok).toBe(true);
+    const [p] = problemsOf(`${base('')}success:\n  - event: nudge\n`);
+    expect(p).toEqual(expect.objectContaining({ field: 'success[0]', message: expect.stringMatching(/unknown success criterion/) }));
+  });
+
   it('checks trigger events and their payload fields too', () => {
     const problems = problemsOf(base('kill:\n  on_event: tool_cal\n  with: { nmae: x }\n'));
     expect(problems.map((p) => [p.field, p.line])).toEqual([['kill.on_event', 6]]);

@@ -6,6 +6,7 @@ import type { StandinModel, StandinScript, StandinTurn } from '../../standin/sta
 import { formatPath, type ScenarioProblem } from './scenario-errors';
 import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
 import type { ProviderOverrides, Scenario } from './scenario';
+import { settingsOf } from './scenario-settings';
 import { toScenarioMcpServers } from './scenario-mcp-schema';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
 import type { LoopSettings } from '../../process/process-types';
@@ -74,12 +75,6 @@ function toScript(script: ScenarioDocument['script']): StandinScript {
   return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }
 
-/** `config:` in the loop's own terms: every key but the command tool's is a LoopSettings key (checked by the compiler). */
-function settingsOf(config: ScenarioDocument['config']): Pick<Scenario, 'loopSettings' | 'commandTimeoutMs' | 'commandSandbox'> {
-  const { commandTimeoutMs, commandSandbox, ...loopSettings } = camelKeys(config);
-  return { loopSettings: keysWithin<LoopSettings>()(loopSettings), commandTimeoutMs, commandSandbox };
-}
-
 /** `ollama:` in the provider's terms, and the optional second stand-in. */
 function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOverrides; localStandin?: Scenario['localStandin'] } {
   const { local_standin: local, ...rest } = ollama ?? {};
@@ -134,7 +129,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       model: d.model, modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined, prompt: d.prompt, system: d.system, councilRole: d.council_role,
       ...settingsOf(d.config),
       workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
-      script: toScript(d.script), expect: d.expect,
+      script: toScript(d.script), expect: d.expect, success: d.success,
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
       approvals: d.approvals?.map((a) => ({ tool: a.tool, request: a.request, approve: a.decision === 'approve', reason: a.reason, afterMs: a.after_ms })),
       mcpServers: d.mcp_servers && toScenarioMcpServers(d.mcp_servers, (v) => relativeToScenario(absFile, v)),

@@ -3,28 +3,22 @@
 // and catalog, and the expectations and triggers in the journal's vocabulary.
 import { z } from 'zod';
 import { durationMs, workspaceFiles } from './scenario-bounds';
-import { expectation, injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-expectation-schema';
+import { expectation, successCriterion } from './scenario-expectation-schema';
+import { injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-trigger-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 import { mcpServersSchema } from './scenario-mcp-schema';
 import { COUNCIL_ROLES } from '../../process/policies/council-policy';
 import { TOOL_PERMISSIONS } from '../../approval/approval-policy';
 
-export { EXPECTATION_KINDS, type CountSpec, type Expectation, type TriggerDocument } from './scenario-expectation-schema';
+export { EXPECTATION_KINDS, type CountSpec, type Expectation } from './scenario-expectation-schema';
+export type { TriggerDocument } from './scenario-trigger-schema';
 
 export const SCENARIO_ID = /^[a-z0-9][a-z0-9._/-]*$/;
 
 const threshold = z.number().int().min(2).max(1_000);
 
-export const scenarioSchema = z.strictObject({
-  id: z.string().regex(SCENARIO_ID, 'lowercase letters, digits, ".", "_", "-" and "/" only'),
-  title: z.string().min(1),
-  spec: z.string().min(1),
-  version: z.number().int().min(0).max(1).default(0),
-  model: z.string().min(1).optional(),
-  prompt: z.string().min(1),
-  system: z.string().optional(),
-  council_role: z.enum(COUNCIL_ROLES).optional(),
-  config: z.strictObject({
+/** A scenario's `config:` — and the keys `loupe eval --set key=v1,v2` can vary. */
+export const configSchema = z.strictObject({
     max_tool_iterations: z.number().int().min(1).max(100_000).optional(),
     num_ctx: z.number().int().min(256).max(16_777_216).optional(),
     tool_timeout_ms: durationMs(1).optional(),
@@ -41,7 +35,18 @@ export const scenarioSchema = z.strictObject({
     on_rejection: z.enum(['continue', 'stop']).optional(),
     doom_loop: z.enum(['break', 'ask']).optional(),
     tool_execution: z.enum(['parallel', 'sequential']).optional(),
-  }).default({}),
+  });
+
+export const scenarioSchema = z.strictObject({
+  id: z.string().regex(SCENARIO_ID, 'lowercase letters, digits, ".", "_", "-" and "/" only'),
+  title: z.string().min(1),
+  spec: z.string().min(1),
+  version: z.number().int().min(0).max(1).default(0),
+  model: z.string().min(1).optional(),
+  prompt: z.string().min(1),
+  system: z.string().optional(),
+  council_role: z.enum(COUNCIL_ROLES).optional(),
+  config: configSchema.default({}),
   workspace: z.strictObject({
     files: workspaceFiles.default({}),
   }).default({ files: {} }),
@@ -66,6 +71,8 @@ export const scenarioSchema = z.strictObject({
     first_byte_timeout_ms: durationMs(1).optional(),
     idle_timeout_ms: durationMs(1).optional(),
     request_timeout_ms: durationMs(1).optional(),
+    /** multiplies the retry backoff (1 = the spec's 1 s, 2 s, 4 s): fault scenarios run in milliseconds */
+    retry_delay_scale: z.number().min(0).max(100).optional(),
     /** a second stand-in playing the local Ollama (cloud models are routed there) */
     local_standin: z.strictObject({ catalog: z.array(catalogModel).optional() }).optional(),
   }).optional(),
@@ -83,7 +90,10 @@ export const scenarioSchema = z.strictObject({
   /** false: the stand-in lists only `catalog`, not its default models */
   default_catalog: z.boolean().default(true),
   script,
+  /** checks of a scripted run (exact, the stand-in replays the script) */
   expect: z.array(expectation).min(1, 'a scenario needs at least one expectation'),
+  /** checks of a run against a real model (OLLAMA_HOST): outcomes and budgets, not the path */
+  success: z.array(successCriterion).optional(),
 });
 
 export type ScenarioDocument = z.infer<typeof scenarioSchema>;

@@ -48,3 +48,32 @@ function fieldProblems(schema: z.ZodType, want: unknown, where: string, path: Ar
 export function payloadFieldProblems(type: EventType, want: Record<string, unknown>): VocabularyProblem[] {
   return fieldProblems(JOURNAL_EVENTS[type].payload, want, `${type} payloads`, []);
 }
+
+function topFields(type: EventType): string[] {
+  return Object.keys((JOURNAL_EVENTS[type].payload as unknown as { shape?: Record<string, unknown> }).shape ?? {});
+}
+
+/**
+ * `$ref`s inside a `with:` pattern: `{ $ref: field }` names a field of the same event;
+ * `{ $ref: { event, with, occurrence, field } }` a field of another event — both must exist.
+ */
+export function refProblems(type: EventType, want: unknown, path: Array<string | number> = []): VocabularyProblem[] {
+  if (want === null || typeof want !== 'object') return [];
+  if (Array.isArray(want)) return want.flatMap((w, i) => refProblems(type, w, [...path, i]));
+  return Object.entries(want as Record<string, unknown>).flatMap(([key, value]): VocabularyProblem[] => {
+    if (key !== '$ref') return refProblems(type, value, [...path, key]);
+    const at = [...path, '$ref'];
+    if (typeof value === 'string') {
+      const fields = topFields(type);
+      return fields.includes(value.split('.')[0]) ? [] : [{ path: at, message: unknownNameMessage(`field of ${type} payloads`, value, fields) }];
+    }
+    const ref = value as { event?: unknown; field?: unknown };
+    if (typeof ref !== 'object' || ref === null || typeof ref.event !== 'string' || typeof ref.field !== 'string') {
+      return [{ path: at, message: 'a reference is a field name, or { event, field } (with optional with and occurrence)' }];
+    }
+    const eventProblem = eventTypeProblem(ref.event);
+    if (eventProblem) return [{ path: [...at, 'event'], message: eventProblem }];
+    const fields = topFields(ref.event as EventType);
+    return fields.includes(ref.field.split('.')[0]) ? [] : [{ path: [...at, 'field'], message: unknownNameMessage(`field of ${ref.event} payloads`, ref.field, fields) }];
+  });
+}

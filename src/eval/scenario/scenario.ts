@@ -19,6 +19,7 @@ export interface ProviderOverrides {
   firstByteTimeoutMs?: number;
   idleTimeoutMs?: number;
   requestTimeoutMs?: number;
+  retryDelayScale?: number;
 }
 
 /** A loaded, validated scenario, converted to the runtime's own types. */
@@ -57,5 +58,8 @@ export interface Scenario {
   holdSlots?: Array<{ model: string; releaseAfterMs?: number; releaseOn?: TriggerDocument }>;
   kill?: TriggerDocument;
   inject?: Array<TriggerDocument & { text: string }>;
+  /** checks of a scripted run */
   expect: Expectation[];
+  /** checks of a run against a real model (outcomes and budgets) */
+  success?: Expectation[];
 }

@@ -42,6 +42,9 @@ export interface OllamaModelsOptions {
   pullTracker?: PullTrackerOptions;
 }
 
+/** a cold load of a large model can take minutes */
+const LOAD_TIMEOUT_MS = 600_000;
+
 function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
   const timed = (input: string | URL | Request, init?: RequestInit) =>
     fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
@@ -123,6 +126,22 @@ export class OllamaModels {
     }
     this.infos.set(model, { at: this.now(), info });
     return info;
+  }
+
+  /** The model's digest as the host lists it (null when it does not list the model). */
+  async digestOf(model: string): Promise<string | null> {
+    const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
+    return (await this.listed()).find((m) => bare(m.name) === bare(model))?.digest ?? null;
+  }
+
+  /** GET /api/version (null when the host does not answer). */
+  async serverVersion(): Promise<string | null> {
+    return client(this.host).version().then((v) => v.version, () => null);
+  }
+
+  /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
+  async load(model: string): Promise<void> {
+    await client(this.hostFor(model), LOAD_TIMEOUT_MS).chat({ model, messages: [], stream: false });
   }
 
   async getRunningModels(): Promise<RunningModel[]> {

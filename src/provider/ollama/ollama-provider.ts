@@ -156,6 +156,15 @@ export class OllamaProvider implements LlmProvider {
     return this.models.refreshModels();
   }
 
+  async describe(model: string): Promise<{ digest: string | null; serverVersion: string | null }> {
+    const [digest, serverVersion] = await Promise.all([this.models.digestOf(model).catch(() => null), this.models.serverVersion()]);
+    return { digest, serverVersion };
+  }
+
+  warm(model: string): Promise<void> {
+    return this.models.load(model);
+  }
+
   // The spec's model-management API (ollama-provider.spec.md), delegated to OllamaModels.
   refreshModels(): Promise<string[]> {
     return this.models.refreshModels();

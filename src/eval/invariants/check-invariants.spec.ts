@@ -1,0 +1,44 @@
+import type { RecordedEvent, RecordedSession } from '../expectations/recorded-session';
+import { checkInvariants } from './check-invariants';
+
+function session(types: Array<[string, Record<string, unknown>?]>, over: Partial<RecordedSession> = {}): RecordedSession {
+  const events: RecordedEvent[] = types.map(([type, payload], seq) => ({ seq, type, payload: payload ?? {}, iteration: null, traceId: 't' }));
+  return {
+    terminationReason: 'completed', iterations: 1, toolCallCount: 0, finalAnswer: '', events, hostEvents: [], messages: [],
+    iterationRows: [], toolCalls: [], files: {}, requests: null, ...over,
+  };
+}
+
+const start: [string, Record<string, unknown>] = ['session_started', { settings: { maxToolIterations: 3, numCtx: 4096 } }];
+const healthy: Array<[string, Record<string, unknown>?]> = [
+  start, ['slot_acquired'], ['iteration_started', { purpose: 'step' }], ['tool_call', { id: 'a' }], ['tool_result', { id: 'a', chars: 10 }],
+  ['iteration_started', { purpose: 'step' }], ['slot_released'], ['session_finished'],
+];
+
+describe('checkInvariants', () => {
+  it('passes a healthy session', () => {
+    expect(checkInvariants(session(healthy, { toolCalls: [{ id: 'a', name: 'read_file', status: 'completed' }] }))).toEqual([]);
+  });
+
+  it.each<[string, Array<[string, Record<string, unknown>?]>, Partial<RecordedSession>, string]>([
+    ['a slot acquired and never released', [start, ['slot_acquired'], ['session_finished']], {}, 'slot_acquired_once_released_once'],
+    ['a slot released twice', [start, ['slot_acquired'], ['slot_released'], ['slot_released'], ['session_finished']], {}, 'slot_acquired_once_released_once'],
+    ['more loop steps than allowed', [start, ...Array.from({ length: 4 }, (): [string, Record<string, unknown>] => ['iteration_started', { purpose: 'step' }]), ['session_finished']], {}, 'loop_bounded'],
+    ['a break without an epilogue', [start, ['repeat_break'], ['session_finished']], { terminationReason: 'repeat_break' }, 'break_followed_by_epilogue'],
+    ['an epilogue sent with tools', [start, ['max_iterations'], ['inference_request', { purpose: 'epilogue', toolsSent: true, toolCount: 3 }], ['session_finished']], { terminationReason: 'max_iterations' }, 'break_followed_by_epilogue'],
+    ['a result kept over its cap', [start, ['tool_result_capped', { id: 'a', keptChars: 5000, maxChars: 3000 }], ['session_finished']], {}, 'tool_result_within_cap'],
+    ['a huge result never capped', [start, ['tool_call', { id: 'a' }], ['tool_result', { id: 'a', chars: 50_000 }], ['session_finished']], {}, 'tool_result_within_cap'],
+    ['a tool call left executing', [start, ['session_finished']], { toolCalls: [{ id: 'a', name: 'x', status: 'executing' }] }, 'tool_calls_closed'],
+    ['a tool call with no result event', [start, ['tool_call', { id: 'a' }], ['session_finished']], {}, 'tool_calls_closed'],
+    ['an event after session_finished', [start, ['session_finished'], ['nudge']], {}, 'session_finished_last'],
+    ['two session_finished events', [start, ['session_finished'], ['session_finished']], {}, 'session_finished_last'],
+  ])('catches %s', (_name, types, over, invariant) => {
+    expect(checkInvariants(session(types, over)).map((v) => v.invariant)).toContain(invariant);
+  });
+
+  it('accepts a break followed by a tools-off epilogue, and a killed session without one', () => {
+    const withEpilogue = session([start, ['repeat_break'], ['inference_request', { purpose: 'epilogue', toolsSent: false, toolCount: 0 }], ['session_finished']], { terminationReason: 'repeat_break' });
+    expect(checkInvariants(withEpilogue)).toEqual([]);
+    expect(checkInvariants(session([start, ['repeat_break'], ['session_finished']], { terminationReason: 'aborted' }))).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+// Invariants that must hold in any run, scripted or live: whatever the model did, Loupe's loop
+// control must have held. A violation is a Loupe bug, and the trial says so.
+import type { RecordedEvent, RecordedSession } from '../expectations/recorded-session';
+
+export interface InvariantViolation {
+  invariant: InvariantName;
+  detail: string;
+}
+
+export type InvariantName =
+  | 'slot_acquired_once_released_once'
+  | 'loop_bounded'
+  | 'break_followed_by_epilogue'
+  | 'tool_result_within_cap'
+  | 'tool_calls_closed'
+  | 'session_finished_last';
+
+const BREAKS = new Set(['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'max_iterations']);
+const TERMINAL = new Set(['completed', 'failed', 'rejected', 'aborted']);
+/** direct-process.spec.md invariant 6: a result never exceeds 30% of the window (3 chars/token), nor 1,000 chars below that */
+const windowCapChars = (numCtx: number) => Math.max(1_000, Math.floor(numCtx * 0.3) * 3);
+
+const of = (events: RecordedEvent[], type: string) => events.filter((e) => e.type === type);
+const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+
+type Check = (s: RecordedSession, settings: Record<string, unknown>) => string | undefined;
+
+const CHECKS: Record<InvariantName, Check> = {
+  // direct-process.spec.md invariant 1
+  slot_acquired_once_released_once: (s) => {
+    const acquired = of(s.events, 'slot_acquired').length;
+    const released = of(s.events, 'slot_released').length;
+    if (acquired > 1) return `slot acquired ${acquired} times`;
+    if (released !== acquired) return `slot acquired ${acquired} time(s), released ${released} time(s)`;
+    return undefined;
+  },
+  // invariant 2: at most maxToolIterations loop steps, plus at most one epilogue
+  loop_bounded: (s, settings) => {
+    const max = num(settings.maxToolIterations);
+    const steps = of(s.events, 'iteration_started').filter((e) => e.payload.purpose === 'step').length;
+    const epilogues = of(s.events, 'iteration_started').filter((e) => e.payload.purpose === 'epilogue').length;
+    if (max !== undefined && steps > max) return `${steps} loop steps, more than maxToolIterations ${max}`;
+    if (epilogues > 1) return `${epilogues} epilogues`;
+    return undefined;
+  },
+  // invariant 9: an abnormal break is followed by one model call with tools off (unless the session was killed)
+  break_followed_by_epilogue: (s) => {
+    const brk = s.events.find((e) => BREAKS.has(e.type));
+    if (!brk || s.terminationReason === 'aborted' || s.terminationReason === 'interrupted') return undefined;
+    const epilogue = s.events.find((e) => e.seq > brk.seq && e.type === 'inference_request' && e.payload.purpose === 'epilogue');
+    if (!epilogue) return `${brk.type} at seq ${brk.seq} has no epilogue request after it`;
+    if (epilogue.payload.toolsSent !== false || num(epilogue.payload.toolCount) !== 0) return `the epilogue after ${brk.type} was sent with tools`;
+    return undefined;
+  },
+  // invariant 6: no result above its cap, and every result above the window cap was capped
+  tool_result_within_cap: (s, settings) => {
+    for (const c of of(s.events, 'tool_result_capped')) {
+      if ((num(c.payload.keptChars) ?? 0) > (num(c.payload.maxChars) ?? Infinity)) return `call ${String(c.payload.id)} kept ${c.payload.keptChars} chars over its cap ${c.payload.maxChars}`;
+    }
+    const numCtx = num(settings.numCtx);
+    if (numCtx === undefined) return undefined;
+    const capped = new Set(of(s.events, 'tool_result_capped').map((e) => e.payload.id));
+    const limit = windowCapChars(numCtx);
+    for (const r of [...of(s.events, 'tool_result'), ...of(s.events, 'tool_error')]) {
+      if ((num(r.payload.chars) ?? 0) > limit && !capped.has(r.payload.id)) return `call ${String(r.payload.id)} returned ${r.payload.chars} chars, over the ${limit}-char window cap, uncapped`;
+    }
+    return undefined;
+  },
+  // every call reaches an outcome (pending → … → completed/failed/rejected/aborted) and gets a result event
+  tool_calls_closed: (s) => {
+    const open = s.toolCalls.filter((c) => !TERMINAL.has(c.status));
+    if (open.length) return `tool call(s) left ${open.map((c) => `${c.id}:${c.status}`).join(', ')}`;
+    if (s.terminationReason === 'aborted' || s.terminationReason === 'interrupted') return undefined;
+    const answered = new Set([...of(s.events, 'tool_result'), ...of(s.events, 'tool_error')].map((e) => e.payload.id));
+    const unanswered = of(s.events, 'tool_call').filter((e) => !answered.has(e.payload.id));
+    return unanswered.length ? `tool call(s) without a result: ${unanswered.map((e) => String(e.payload.id)).join(', ')}` : undefined;
+  },
+  session_finished_last: (s) => {
+    const finished = of(s.events, 'session_finished');
+    if (finished.length !== 1) return `${finished.length} session_finished events`;
+    const last = s.events[s.events.length - 1];
+    if (last.type !== 'session_finished') return `${last.type} recorded after session_finished`;
+    const gaps = s.events.filter((e, i) => e.seq !== i);
+    return gaps.length ? `event sequence has a gap at seq ${gaps[0].seq}` : undefined;
+  },
+};
+
+export const INVARIANT_NAMES = Object.keys(CHECKS) as InvariantName[];
+
+export function checkInvariants(session: RecordedSession): InvariantViolation[] {
+  const started = session.events.find((e) => e.type === 'session_started');
+  const settings = (started?.payload.settings ?? {}) as Record<string, unknown>;
+  return INVARIANT_NAMES.flatMap((invariant) => {
+    const detail = CHECKS[invariant](session, settings);
+    return detail ? [{ invariant, detail }] : [];
+  });
+}

@@ -1,0 +1,48 @@
+// Builds what a trial is judged on from what Postgres recorded and what the stand-in received.
+import type { SessionDetail } from '../journal/session-query.repository';
+import type { StandinRequestRecord } from '../standin/standin-request-log';
+import type { RecordedRequest, RecordedSession } from './expectations/recorded-session';
+
+export function recordedSession(
+  detail: SessionDetail,
+  extra: Pick<RecordedSession, 'finalAnswer' | 'files' | 'hostEvents' | 'requests'>,
+): RecordedSession {
+  return {
+    terminationReason: detail.session.terminationReason,
+    iterations: detail.session.iterations,
+    toolCallCount: detail.session.toolCallCount,
+    events: detail.events.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, iteration: e.iteration, traceId: e.traceId })),
+    messages: detail.messages.map((m) => ({
+      index: m.idx, role: m.role, kind: m.kind, content: m.content, compacted: m.compactedAt !== null, iteration: m.iteration, toolName: m.toolName,
+    })),
+    iterationRows: detail.iterations.map((i) => ({
+      idx: i.idx, status: i.status, inputTokens: i.inputTokens, outputTokens: i.outputTokens, firstTokenMs: i.firstTokenMs,
+      loadMs: i.loadMs, prefillMs: i.prefillMs, decodeMs: i.decodeMs, serverQueueMs: i.serverQueueMs,
+    })),
+    toolCalls: detail.toolCalls.map((c) => ({ id: c.id, name: c.name, status: c.status })),
+    ...extra,
+  };
+}
+
+interface ChatBody {
+  model?: string;
+  messages?: Array<{ role?: string; content?: string }>;
+  tools?: Array<{ function?: { name?: string } }>;
+  options?: Record<string, unknown>;
+}
+
+/** The chat requests a stand-in received, in order: what the model was sent. */
+export function requestsSeen(records: readonly StandinRequestRecord[]): RecordedRequest[] {
+  return records.filter((r) => r.path === '/api/chat' && r.body && typeof r.body === 'object').map((r, i) => {
+    const body = r.body as ChatBody;
+    const messages = body.messages ?? [];
+    return {
+      index: i + 1,
+      model: body.model ?? '',
+      roles: messages.map((m) => m.role ?? ''),
+      contents: messages.map((m) => m.content ?? ''),
+      tools: (body.tools ?? []).map((t) => t.function?.name ?? ''),
+      options: body.options ?? {},
+    };
+  });
+}

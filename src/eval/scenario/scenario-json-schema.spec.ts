@@ -1,0 +1,18 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EXPECTATION_KINDS } from './scenario-expectation-schema';
+import { scenarioJsonSchema } from './scenario-json-schema';
+
+describe('the published scenario JSON Schema', () => {
+  const schema = scenarioJsonSchema() as { required: string[]; properties: Record<string, { items?: { anyOf?: unknown[] } }> };
+
+  it('is generated from the loader\'s schema and current in schemas/ (npm run docs)', () => {
+    const published = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'schemas', 'scenario.schema.json'), 'utf8'));
+    expect(published).toEqual(JSON.parse(JSON.stringify(schema)));
+  });
+
+  it('offers every expectation kind to editors and marks the required fields', () => {
+    expect(schema.properties.expect.items?.anyOf).toHaveLength(EXPECTATION_KINDS.length);
+    expect(schema.required).toEqual(expect.arrayContaining(['id', 'title', 'spec', 'prompt', 'script', 'expect']));
+  });
+});

@@ -1,0 +1,21 @@
+// The published JSON Schema of scenario files, generated from the schema the loader itself uses (so
+// editors validate and complete what Loupe accepts). The loader parses expectations and scripts
+// branch by branch for clearer errors; for editors the same branches are offered as unions.
+import { z } from 'zod';
+import { expectationBranches, SUCCESS_KINDS } from './scenario-expectation-schema';
+import { scenarioSchema } from './scenario-schema';
+import { turn } from './scenario-turn-schema';
+
+export const SCENARIO_SCHEMA_ID = 'https://loupe.dev/schemas/scenario.schema.json';
+
+export function scenarioJsonSchema(): Record<string, unknown> {
+  const branches = Object.values(expectationBranches) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]];
+  const success = SUCCESS_KINDS.map((k) => expectationBranches[k]) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]];
+  const forEditors = scenarioSchema.extend({
+    script: z.union([z.array(turn), z.record(z.string(), z.array(turn))]).describe('model turns in order, or a mapping model name → turns'),
+    expect: z.array(z.union(branches)).min(1).describe('checks of a scripted run (the stand-in replays the script)'),
+    success: z.array(z.union(success)).optional().describe('checks of a run against a real model (OLLAMA_HOST)'),
+  });
+  const schema = z.toJSONSchema(forEditors, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, $id: SCENARIO_SCHEMA_ID, title: 'Loupe scenario', description: 'A behavioural scenario run by `loupe eval` (README: Scenarios).' };
+}

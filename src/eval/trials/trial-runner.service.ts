@@ -1,0 +1,167 @@
+// One trial: a session on the real loop against its backend (a fresh stand-in, or the real Ollama),
+// with its workspace, toolset, triggers and scripted approvals; then the verdict (expectations or
+// success criteria, and the invariants), the outcome the statistics use, and what the trial ran
+// against (hashes, model digest, Ollama version).
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { ApprovalService } from '../../approval/approval.service';
+import { LOUPE_CONFIG } from '../../config/config.module';
+import type { LoupeConfig } from '../../config/loupe-config';
+import { whileUnavailable } from '../../database/database-failure';
+import { DatabaseHealth } from '../../database/database-health';
+import { JournalService } from '../../journal/journal.service';
+import { SessionQueryRepository } from '../../journal/session-query.repository';
+import { councilToolPolicy } from '../../process/policies/council-policy';
+import { ProcessManager } from '../../process/process-manager.service';
+import type { SessionHandle } from '../../process/process-types';
+import { buildSystemPrompt } from '../../process/system-prompt';
+import { OllamaProviderFactory } from '../../provider/ollama/ollama-provider.factory';
+import { McpServersService } from '../../tools/mcp-servers.service';
+import { ToolsService } from '../../tools/tools.service';
+import { createWorkspace, readWorkspaceFile } from '../../tools/workspace/workspace-manager';
+import type { EvalRunRecorder } from '../eval-recorder';
+import type { TrialReport } from '../eval-types';
+import { recordedSession } from '../recorded-session-builder';
+import type { Job } from '../run-plan';
+import { settingsOf } from '../scenario/scenario-settings';
+import { scriptApprovals } from '../scripted-approvals';
+import type { TrialOutcome } from '../statistics/statistics-types';
+import { prepareBackend } from '../trial-backend';
+import { prepareMcpServers } from '../trial-mcp-servers';
+import { collectHostEvents, watchTriggers } from '../trial-triggers';
+import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
+import { filesToRead, judgeTrial, type TrialMode } from './trial-verdict';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+export interface TrialContext {
+  recorder: EvalRunRecorder;
+  running: Set<SessionHandle>;
+  mode: TrialMode;
+  loupeRevision: string;
+}
+
+const EMPTY_LATENCY = { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 };
+
+@Injectable()
+export class TrialRunner {
+  private readonly logger = new Logger('Eval');
+
+  constructor(
+    @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
+    private readonly journal: JournalService,
+    private readonly sessions: SessionQueryRepository,
+    private readonly health: DatabaseHealth,
+    private readonly approvals: ApprovalService,
+    private readonly processes: ProcessManager,
+    private readonly tools: ToolsService,
+    private readonly mcpServers: McpServersService,
+    private readonly providers: OllamaProviderFactory,
+  ) {}
+
+  async run(job: Job, ctx: TrialContext): Promise<{ report: TrialReport; outcome: TrialOutcome }> {
+    const { scenario, model, trial, config } = job;
+    const trialId = randomUUID();
+    const sessionId = randomUUID();
+    const started = Date.now();
+    // the configuration's overrides win over the scenario's own `config:` (that is what a run varies)
+    const axis = settingsOf(config.overrides);
+    const loopSettings = { ...scenario.loopSettings, ...axis.loopSettings };
+    const base: TrialReport = {
+      trialId, scenarioId: scenario.id, title: scenario.title, file: scenario.file, spec: scenario.spec, model, trial,
+      configKey: config.key, sessionId: null, traceId: null, status: 'error', terminationReason: null, expectations: [], failedExpectations: [],
+      invariantViolations: [], iterations: 0, events: 0, durationMs: 0,
+    };
+    let outcome: TrialOutcome = {
+      scenarioId: scenario.id, model, configKey: config.key, trial, status: 'error', terminationReason: null, pathologies: {},
+      tokens: { input: 0, output: 0 }, latency: EMPTY_LATENCY, iterations: 0,
+    };
+    ctx.recorder.trialStarted({
+      id: trialId, scenarioId: scenario.id, scenarioTitle: scenario.title, scenarioFile: scenario.file, scenarioHash: scenario.hash,
+      model, trialIndex: trial, configKey: config.key, config: config.overrides, mode: ctx.mode,
+    });
+    let report = base;
+    let metadata: Record<string, unknown> = { scenarioHash: scenario.hash, loupeRevision: ctx.loupeRevision };
+    const cleanup: Array<() => Promise<void> | void> = [];
+    let sessionStarted = false;
+    try {
+      const backend = await prepareBackend(scenario, this.config, this.providers);
+      cleanup.push(() => backend.close());
+      const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
+      const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
+      cleanup.push(() => mcp.close());
+      const council = councilToolPolicy(scenario.councilRole);
+      const tools = await this.tools.createSessionTools({
+        workspaceDir, allow: scenario.tools, externalMcp: mcp.configs, enabled: council.toolsEnabled,
+        commandTimeoutMs: axis.commandTimeoutMs ?? scenario.commandTimeoutMs, commandSandbox: axis.commandSandbox ?? scenario.commandSandbox,
+      });
+      cleanup.push(() => tools.close());
+      const described = await backend.provider.describe(model);
+      metadata = {
+        ...metadata, toolSchemaHash: sha(JSON.stringify(tools.definitions())), systemPromptHash: sha(buildSystemPrompt(council, scenario.system)),
+        model, modelDigest: described.digest, ollamaVersion: described.serverVersion, backend: backend.provider.host,
+      };
+      const hostEvents = collectHostEvents(this.journal.entries$, backend.ownHosts);
+      cleanup.push(() => hostEvents.stop());
+      const holders = await backend.holdSlots();
+      const handle = this.processes.start({
+        sessionId, agent: 'loupe', model, prompt: scenario.prompt, systemPrompt: scenario.system,
+        provider: backend.provider, tools, councilRole: scenario.councilRole, workspaceDir, trialId,
+        permissions: scenario.permissions, config: loopSettings,
+      });
+      sessionStarted = true;
+      ctx.running.add(handle);
+      cleanup.push(() => void ctx.running.delete(handle));
+      const triggers = watchTriggers(this.journal.entries$, sessionId, [
+        ...(scenario.kill ? [{ trigger: scenario.kill, fire: () => handle.kill('killed by scenario') }] : []),
+        ...(scenario.inject ?? []).map((i) => ({ trigger: i, fire: () => void handle.sendMessage(i.text) })),
+        ...holders.map((h) => ({ trigger: h.trigger, fire: h.release })),
+        ...mcp.killActions(tools),
+      ]);
+      cleanup.push(() => triggers.stop());
+      const scripted = scriptApprovals(this.journal.entries$, sessionId, scenario.approvals ?? [], this.approvals);
+      cleanup.push(() => scripted.stop());
+      const result = await handle.done;
+      await backend.provider.idle(); // GPU detection after the release, recorded for the host
+      await this.journal.flush();
+      const detail = await whileUnavailable(() => this.sessions.getSessionDetail(sessionId), { deadlineMs: 60_000, health: this.health });
+      if (!detail) throw new Error(`session ${sessionId} was not recorded`);
+      const files = Object.fromEntries(filesToRead(scenario, ctx.mode).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
+      const recorded = recordedSession(detail, { finalAnswer: result.finalAnswer, files, hostEvents: hostEvents.events, requests: backend.requestsSeen() });
+      const verdict = judgeTrial(recorded, scenario, ctx.mode);
+      metadata = { ...metadata, settings: recorded.events.find((e) => e.type === 'session_started')?.payload.settings ?? null };
+      report = {
+        ...base, sessionId, traceId: detail.session.traceId, status: verdict.status, terminationReason: detail.session.terminationReason,
+        expectations: verdict.checks, failedExpectations: verdict.failed, invariantViolations: verdict.violations, error: verdict.error,
+        iterations: detail.session.iterations, events: detail.events.length, durationMs: Date.now() - started,
+      };
+      outcome = {
+        ...outcome, status: verdict.status, terminationReason: detail.session.terminationReason, iterations: detail.session.iterations,
+        pathologies: pathologiesOf(recorded, verdict.violations.length), tokens: tokensOf(recorded), latency: latencyOf(recorded),
+      };
+    } catch (e) {
+      this.logger.error(`trial ${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}] errored: ${(e as Error).stack ?? e}`);
+      report = { ...base, error: (e as Error).message, durationMs: Date.now() - started };
+    } finally {
+      for (const fn of cleanup.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          this.logger.warn(`cleanup: ${(e as Error).message}`);
+        }
+      }
+    }
+    ctx.recorder.trialFinished(trialId, {
+      // the session's rows precede this one in the journal, so the reference holds once written
+      sessionId: sessionStarted ? sessionId : null,
+      status: report.status, expectations: report.expectations, failedExpectations: report.failedExpectations,
+      iterations: report.iterations, eventCount: report.events, durationMs: report.durationMs, error: report.error ?? null,
+      metadata, outcome: { pathologies: outcome.pathologies, tokens: outcome.tokens, latency: outcome.latency, terminationReason: outcome.terminationReason },
+      invariantViolations: report.invariantViolations,
+    });
+    // a verdict is reported only once it is recorded: a process killed right after printing it loses nothing
+    // (if the database is down the entry stays queued, and is spilled at worst)
+    await this.journal.flush(5_000).catch(() => undefined);
+    return { report: { ...report, sessionId: sessionStarted ? sessionId : null }, outcome };
+  }
+}
