@@ -1,0 +1,139 @@
+// The eval as users run it: the built CLI in its own process, on the configured database (the
+// embedded Postgres by default). Two figures:
+// - wall time of the scripted suite (`loupe eval` over scenarios/, one trial each, -c 1 and -c 4);
+// - throughput of a whole `loupe eval` of N single-turn trials against one stand-in (its own
+//   process, reached as OLLAMA_HOST) whose model serves P requests at once at about L ms a turn,
+//   as a ratio of the ideal P/L trials per second. The run's own duration (planning, trials,
+//   statistics, recording) is the measured span; process start-up is reported beside it.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import { median, type BenchFigure } from './run-benchmarks';
+
+const ROOT = path.join(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'loupe.js');
+const MODEL = 'bench:1b';
+// a complete sentence, so no nudge asks for more: one request per trial
+const ANSWER = 'The task is done.';
+const WORDS = ANSWER.split(' ').length;
+
+export interface EvalBenchOptions {
+  /** runs per figure (the median is reported) */
+  runs?: number;
+  /** (P, L ms) pairs for the throughput figure */
+  pairs?: Array<[parallel: number, latencyMs: number]>;
+  /** trials per throughput run = waves × P */
+  waves?: number;
+}
+
+interface EvalRun {
+  wallMs: number;
+  durationMs: number;
+  passed: number;
+  trials: number;
+  /** iterations over all trials: one model request each */
+  requests: number;
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      const wallMs = performance.now() - started;
+      if (code !== 0) return reject(new Error(`loupe ${args.join(' ')} exited ${code}: ${err.slice(-2_000)}`));
+      try {
+        const j = JSON.parse(out) as { durationMs: number; summary: { passed: number; trials: number }; trials: Array<{ iterations: number }> };
+        const requests = j.trials.reduce((n, t) => n + t.iterations, 0);
+        resolve({ wallMs, durationMs: j.durationMs, passed: j.summary.passed, trials: j.summary.trials, requests });
+      } catch (e) {
+        reject(new Error(`loupe ${args.join(' ')}: unreadable --json output (${String(e)})`));
+      }
+    });
+  });
+}
+
+async function startStandin(scenarioFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, 'standin', '--scenario', scenarioFile, '--port', '0', '--loop'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`stand-in exited (${code}): ${err}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function suiteWallTime(runs: number, concurrency: number): Promise<BenchFigure> {
+  const results: EvalRun[] = [];
+  for (let i = 0; i < runs; i++) results.push(await runCli(['eval', 'scenarios', '--json', '-c', String(concurrency)], {}));
+  const r = results[0];
+  if (results.some((x) => x.passed !== x.trials)) throw new Error('bench eval: the scripted suite did not pass; fix that before timing it');
+  return {
+    name: `eval.scripted-suite -c ${concurrency}`,
+    value: Math.round(median(results.map((x) => x.durationMs))),
+    unit: 'ms (run)',
+    note: `${r.trials} trials; process wall median ${Math.round(median(results.map((x) => x.wallMs)))} ms incl. start-up; median of ${runs}`,
+  };
+}
+
+async function throughput(parallel: number, latencyMs: number, waves: number, runs: number, dir: string): Promise<BenchFigure> {
+  const file = path.join(dir, `throughput-p${parallel}-l${latencyMs}.yaml`);
+  fs.writeFileSync(file, stringify({
+    id: `bench/throughput-p${parallel}-l${latencyMs}`, title: 'single-turn trial', spec: 'bench', prompt: 'Say done.', model: MODEL,
+    catalog: [{ name: MODEL, family: 'llama', parameter_size: '1.0B', capabilities: ['completion', 'tools'], parallel, tokens_per_second: (WORDS * 1_000) / latencyMs }],
+    script: [{ content: ANSWER }],
+    expect: [{ termination: 'completed' }],
+    success: [{ final_answer: { contains: 'done' } }],
+  }));
+  const standin = await startStandin(file);
+  const trials = waves * parallel;
+  try {
+    // more trials at once than slots, so the provider's limiter (not -c) is what paces the run
+    const args = ['eval', file, '--json', '-t', String(trials), '-c', String(parallel * 2)];
+    const env = { OLLAMA_HOST: standin.url, OLLAMA_MAX_PARALLEL: String(parallel) };
+    await runCli(args, env); // warm-up: the model's first load, the CLI's caches
+    const results: EvalRun[] = [];
+    for (let i = 0; i < runs; i++) results.push(await runCli(args, env));
+    if (results.some((x) => x.passed !== x.trials || x.requests !== x.trials)) throw new Error(`bench eval throughput P=${parallel}: trials failed or took more than one request each`);
+    const ideal = (parallel * 1_000) / latencyMs;
+    const achieved = median(results.map((x) => (x.trials * 1_000) / x.durationMs));
+    return {
+      name: `eval.throughput P=${parallel} L=${latencyMs}ms N=${trials}`,
+      value: Math.round((achieved / ideal) * 1_000) / 1_000,
+      unit: 'ratio of ideal P/L',
+      note: `${achieved.toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(results.map((x) => x.durationMs)))} ms, process wall ${Math.round(median(results.map((x) => x.wallMs)))} ms; median of ${runs}`,
+    };
+  } finally {
+    await standin.stop();
+  }
+}
+
+export async function benchEval(options: EvalBenchOptions = {}): Promise<BenchFigure[]> {
+  const runs = options.runs ?? 3;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-eval-'));
+  try {
+    const figures = [await suiteWallTime(runs, 1), await suiteWallTime(runs, 4)];
+    for (const [p, l] of options.pairs ?? [[1, 200], [2, 200], [4, 200], [4, 50]]) figures.push(await throughput(p, l, options.waves ?? 6, runs, dir));
+    return figures;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,55 @@
+// The shipped scenarios' success criteria (what a live model must achieve) are satisfiable: each
+// scenario's own script, served as a live model over OLLAMA_HOST, is one good path, so a live
+// eval of the scenario against it must pass on the success criteria and the invariants. A criterion
+// that no good run could meet (a wrong file name, a regex that never matches) fails here.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { createTestDatabase } from '../support/test-app';
+import { ROOT, runCli, waitForListening } from '../support/run-cli';
+
+function scenariosWithSuccess(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.yaml') && (parse(fs.readFileSync(p, 'utf8')) as { success?: unknown }).success) out.push(p);
+    }
+  };
+  walk(path.join(ROOT, 'scenarios'));
+  return out.sort();
+}
+
+describe('success criteria of the shipped scenarios (built CLI, live mode)', () => {
+  const files = scenariosWithSuccess();
+  let env: Record<string, string>;
+  let tmp: string;
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-success-'));
+    env = { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'home') };
+  });
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('covers the task-like scenarios', () => {
+    expect(files.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(files.map((f) => [path.relative(ROOT, f)]))('%s passes live against its own script', async (rel) => {
+    const file = path.join(ROOT, rel);
+    const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
+    try {
+      const url = await waitForListening(ollama);
+      const run = await runCli(['eval', file, '--json'], { ...env, OLLAMA_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' }, { timeoutMs: 90_000 });
+      const report = JSON.parse(run.stdout || '{}');
+      const trial = report.trials?.[0];
+      expect({ mode: report.mode, status: trial?.status, failed: trial?.failedExpectations, violations: trial?.invariantViolations, error: trial?.error ?? null, stderr: run.code === 0 ? '' : run.stderr.slice(-1_500) })
+        .toEqual({ mode: 'live', status: 'passed', failed: [], violations: [], error: null, stderr: '' });
+      expect(run.code).toBe(0);
+    } finally {
+      ollama.kill('SIGTERM');
+    }
+  }, 120_000);
+});
