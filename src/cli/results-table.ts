@@ -103,7 +103,7 @@ export function toJsonReport(report: EvalRunReport): unknown {
     statistics: report.summaries,
     comparison: report.comparison ?? null,
     trials: report.trials.map((t) => ({
-      scenarioId: t.scenarioId, title: t.title, file: t.file, spec: t.spec, model: t.model, configKey: t.configKey, trial: t.trial,
+      scenarioId: t.scenarioId, title: t.title, file: t.file, spec: t.spec, model: t.model, configKey: t.configKey, profile: t.profile, judgedBy: t.judgedBy, trial: t.trial,
       sessionId: t.sessionId, traceId: t.traceId, status: t.status, passed: t.status === 'passed',
       terminationReason: t.terminationReason, iterations: t.iterations, events: t.events, durationMs: t.durationMs,
       failedExpectations: t.failedExpectations, invariantViolations: t.invariantViolations, error: t.error ?? null,

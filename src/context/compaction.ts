@@ -1,5 +1,5 @@
 import type { LlmMessage } from '../provider/llm-types';
-import { estimateMessageTokens, estimateMessagesTokens } from './token-estimation';
+import { estimateMessageTokens, estimateMessagesTokens, type TokenEstimatorName } from './token-estimation';
 import type { TranscriptMessage } from './transcript';
 import { SYNTHETIC_INDEX, dropLeadingOrphans, groupUnits, modelContent, splitPinned } from './transcript';
 
@@ -52,18 +52,29 @@ export interface CompactionRequest {
  */
 export function buildCompactionRequest(
   messages: readonly TranscriptMessage[],
-  options: { keepRecentTurns?: number; maxKeepTokens?: number; maxInputTokens?: number } = {},
+  options: {
+    keepRecentTurns?: number;
+    maxKeepTokens?: number;
+    /** keep at most this share of the history's tokens verbatim (gemini-cli keeps the newest 30%) */
+    maxKeepShare?: number;
+    maxInputTokens?: number;
+    estimator?: TokenEstimatorName;
+  } = {},
 ): CompactionRequest | null {
-  const { keepRecentTurns = COMPACTION_KEEP_TURNS, maxKeepTokens = Infinity, maxInputTokens = Infinity } = options;
+  const { keepRecentTurns = COMPACTION_KEEP_TURNS, maxInputTokens = Infinity, estimator } = options;
   const { pinned, rest } = splitPinned(messages);
   const previous = rest.filter((m) => m.kind === 'summary').at(-1);
   // older summaries, if any, are ordinary history to be summarized again
   const units = groupUnits(rest.filter((m) => m !== previous));
+  const maxKeepTokens = Math.min(
+    options.maxKeepTokens ?? Infinity,
+    options.maxKeepShare !== undefined ? Math.floor(options.maxKeepShare * estimateMessagesTokens(rest, estimator)) : Infinity,
+  );
 
   const stepStarts = units.map((u, i) => (u.messages[0].role === 'assistant' ? i : -1)).filter((i) => i >= 0);
   let turns = Math.min(keepRecentTurns, stepStarts.length);
   const tailStart = (k: number) => (k === 0 ? lastNonUserTail(units) : stepStarts[stepStarts.length - k]);
-  const tailTokens = (k: number) => estimateMessagesTokens(units.slice(tailStart(k)).flatMap((u) => u.messages));
+  const tailTokens = (k: number) => estimateMessagesTokens(units.slice(tailStart(k)).flatMap((u) => u.messages), estimator);
   while (turns > 0 && tailTokens(turns) > maxKeepTokens) turns--;
   const start = tailStart(turns);
   const tail = units.slice(start).flatMap((u) => u.messages);
@@ -75,7 +86,7 @@ export function buildCompactionRequest(
   let omittedEntries = 0;
   const prompt = pinned.find((m) => m.kind === 'prompt');
   const build = () => summaryRequestText(prompt?.content ?? '', previous?.content, entries, omittedEntries);
-  while (entries.length > 1 && estimateMessageTokens({ role: 'user', content: build() }) > maxInputTokens) {
+  while (entries.length > 1 && estimateMessageTokens({ role: 'user', content: build() }, estimator) > maxInputTokens) {
     entries = entries.slice(1);
     omittedEntries++;
   }
@@ -89,7 +100,7 @@ export function buildCompactionRequest(
     replacedIndexes: replaced.map((m) => m.index).filter((i) => i !== SYNTHETIC_INDEX),
     keepFromIndex: tail.find((m) => m.index !== SYNTHETIC_INDEX)?.index ?? maxIndex + 1,
     previousSummaryIndex: previous?.index ?? null,
-    tokensBefore: estimateMessagesTokens(replaced),
+    tokensBefore: estimateMessagesTokens(replaced, estimator),
     omittedEntries,
   };
 }
@@ -130,9 +141,9 @@ export type CompactionValidation =
   | { ok: false; reason: 'empty' | 'inflated'; tokensBefore: number; tokensAfter: number };
 
 /** gemini-cli's checks, which dexto's plan had and did not ship: an empty or inflating summary is a failure. */
-export function validateCompaction(summaryText: string, tokensBefore: number): CompactionValidation {
+export function validateCompaction(summaryText: string, tokensBefore: number, estimator?: TokenEstimatorName): CompactionValidation {
   if (summaryText.trim() === '') return { ok: false, reason: 'empty', tokensBefore, tokensAfter: 0 };
-  const tokensAfter = estimateMessageTokens({ role: 'user', content: summaryContent(summaryText) });
+  const tokensAfter = estimateMessageTokens({ role: 'user', content: summaryContent(summaryText) }, estimator);
   if (tokensAfter >= tokensBefore) return { ok: false, reason: 'inflated', tokensBefore, tokensAfter };
   return { ok: true, tokensBefore, tokensAfter };
 }
@@ -152,6 +163,7 @@ export function applyCompaction(
   summary: string,
   keepFromIndex: number,
   summaryIndex: number = SYNTHETIC_INDEX,
+  estimator?: TokenEstimatorName,
 ): CompactionResult {
   const { pinned, rest } = splitPinned(messages);
   const start = rest.findIndex((m) => m.index !== SYNTHETIC_INDEX && m.kind !== 'summary' && m.index >= keepFromIndex);
@@ -169,8 +181,8 @@ export function applyCompaction(
     kind: 'compaction',
     messages: next,
     droppedIndexes: rest.filter((m) => !kept.has(m) && m.index !== SYNTHETIC_INDEX).map((m) => m.index),
-    tokensBefore: estimateMessagesTokens(messages),
-    tokensAfter: estimateMessagesTokens(next),
+    tokensBefore: estimateMessagesTokens(messages, estimator),
+    tokensAfter: estimateMessagesTokens(next, estimator),
   };
 }
 

@@ -24,8 +24,11 @@ export {
   estimateMessagesTokens,
   estimateTokens,
   tokensPerChar,
+  TOKEN_ESTIMATORS,
+  type TokenEstimatorName,
 } from './token-estimation';
 export type { CappedToolResult } from './tool-result-cap';
+export { toolResultCapFor } from './tool-result-cap';
 export {
   JSON_HEAD_SHARE,
   JSON_TAIL_SHARE,
@@ -78,5 +81,5 @@ export {
 export type { PromptFitOverflow } from './prompt-fit';
 export { PROMPT_FIT_MARGIN, checkPromptFit } from './prompt-fit';
 
-export type { ContextOverflowDecision, UsableWindowOverflow } from './overflow';
-export { DEFAULT_RESERVED_OUTPUT_TOKENS, defaultReservedOutputTokens, isContextOverflow } from './overflow';
+export type { ContextOverflowDecision, ContextRatioOverflow, UsableWindowOverflow, WillOverflow } from './overflow';
+export { DEFAULT_RESERVED_OUTPUT_TOKENS, defaultReservedOutputTokens, isContextOverflow, isContextRatioExceeded, willOverflow } from './overflow';

@@ -42,5 +42,44 @@ export function isContextOverflow(input: {
   };
 }
 
+export interface ContextRatioOverflow {
+  kind: 'context_overflow';
+  reason: 'context_ratio_exceeded';
+  usedTokens: number;
+  numCtx: number;
+  ratio: number;
+}
+
+/**
+ * The same reactive check against a share of the window: opencode compacts when the last step's
+ * input tokens exceed 90% of it (stream-processor-deep-dive.md "Finish"), gemini-cli compresses
+ * when the last prompt reaches 50% (loop-control-prior-art.md §2).
+ */
+export function isContextRatioExceeded(input: { promptTokens: number; numCtx: number; ratio: number }): ContextRatioOverflow | null {
+  const { promptTokens, numCtx, ratio } = input;
+  if (promptTokens < numCtx * ratio) return null;
+  return { kind: 'context_overflow', reason: 'context_ratio_exceeded', usedTokens: promptTokens, numCtx, ratio };
+}
+
+export interface WillOverflow {
+  kind: 'context_overflow';
+  reason: 'will_overflow';
+  /** estimated tokens of what is about to be sent */
+  estimated: number;
+  numCtx: number;
+  /** the prompt_eval_count of the last call, or 0 before the first */
+  lastPromptTokens: number;
+}
+
+/**
+ * gemini-cli's ContextWindowWillOverflow (loop-control-prior-art.md §2): the messages added since the
+ * last call, estimated, exceed what the window has left after the last prompt; the request is not sent.
+ */
+export function willOverflow(input: { newTokens: number; lastPromptTokens: number; numCtx: number }): WillOverflow | null {
+  const { newTokens, lastPromptTokens, numCtx } = input;
+  if (newTokens <= numCtx - lastPromptTokens) return null;
+  return { kind: 'context_overflow', reason: 'will_overflow', estimated: newTokens, numCtx, lastPromptTokens };
+}
+
 /** Every context-overflow decision the loop may journal. */
-export type ContextOverflowDecision = UsableWindowOverflow | PromptFitOverflow;
+export type ContextOverflowDecision = UsableWindowOverflow | ContextRatioOverflow | WillOverflow | PromptFitOverflow;

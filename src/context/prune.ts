@@ -1,5 +1,5 @@
 import type { LlmMessage } from '../provider/llm-types';
-import { estimateTokens } from './token-estimation';
+import { estimateTokens, type TokenEstimatorName } from './token-estimation';
 import type { TranscriptMessage } from './transcript';
 import { COMPACTED_PLACEHOLDER, isToolResult, modelContent } from './transcript';
 
@@ -32,6 +32,7 @@ export interface PruneOptions {
    * (default) is one assistant message with its tool results.
    */
   turnBoundary?: 'step' | 'user';
+  estimator?: TokenEstimatorName;
 }
 
 export interface PruneDecision {
@@ -65,8 +66,9 @@ export function decidePrune(messages: readonly TranscriptMessage[], options: Pru
     protectedTools = [],
     keepTurns = PRUNE_KEEP_TURNS,
     turnBoundary = 'step',
+    estimator,
   } = options;
-  const placeholderTokens = estimateTokens(COMPACTED_PLACEHOLDER);
+  const placeholderTokens = estimateTokens(COMPACTED_PLACEHOLDER, estimator);
   const isBoundary = (m: TranscriptMessage) =>
     turnBoundary === 'step' ? m.role === 'assistant' : m.kind === 'prompt' || m.kind === 'injected';
 
@@ -82,7 +84,7 @@ export function decidePrune(messages: readonly TranscriptMessage[], options: Pru
     if (!isToolResult(m)) continue;
     if (m.compactedAt !== undefined) break;
     if (m.toolName !== undefined && protectedTools.includes(m.toolName)) continue;
-    const tokens = estimateTokens(m.content);
+    const tokens = estimateTokens(m.content, estimator);
     seen += tokens;
     if (seen > protectTokens) {
       indexes.push(m.index);

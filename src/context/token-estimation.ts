@@ -30,8 +30,21 @@ export function tokensPerChar(ratio: number): number {
   return PROSE_TOKENS_PER_CHAR + t * (CODE_TOKENS_PER_CHAR - PROSE_TOKENS_PER_CHAR);
 }
 
-export function estimateTokens(text: string): number {
+/**
+ * The token estimates the loop profiles use: corvid's content-aware one (direct-process.spec.md
+ * invariant 11, Loupe's default), chars / 4 (opencode, dexto, the MCP agent), and gemini-cli's
+ * (ASCII 1/4 token per char, other characters 1.5, text over 100k chars length / 4).
+ */
+export const TOKEN_ESTIMATORS = ['content_aware', 'chars_per_4', 'gemini'] as const;
+export type TokenEstimatorName = (typeof TOKEN_ESTIMATORS)[number];
+
+export const GEMINI_NON_ASCII_TOKENS_PER_CHAR = 1.5;
+export const GEMINI_LONG_TEXT_CHARS = 100_000;
+
+export function estimateTokens(text: string, estimator: TokenEstimatorName = 'content_aware'): number {
   if (!text) return 0;
+  if (estimator === 'chars_per_4') return Math.round(text.length / 4);
+  if (estimator === 'gemini') return geminiEstimate(text);
   let ascii = 0;
   let nonAscii = 0;
   for (const ch of text) {
@@ -45,15 +58,26 @@ export function estimateTokens(text: string): number {
  * Content as the model sees it (pruned results count as the placeholder), thinking (it may be sent
  * back; over-counting only trims earlier), tool name, and each tool call as the JSON the template renders.
  */
-export function estimateMessageTokens(m: LlmMessage): number {
-  let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTokens(modelContent(m)) + estimateTokens(m.thinking ?? '');
-  if (m.toolName) tokens += estimateTokens(m.toolName);
+export function estimateMessageTokens(m: LlmMessage, estimator: TokenEstimatorName = 'content_aware'): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTokens(modelContent(m), estimator) + estimateTokens(m.thinking ?? '', estimator);
+  if (m.toolName) tokens += estimateTokens(m.toolName, estimator);
   for (const call of m.toolCalls ?? []) {
-    tokens += estimateTokens(JSON.stringify({ name: call.name, arguments: call.arguments }));
+    tokens += estimateTokens(JSON.stringify({ name: call.name, arguments: call.arguments }), estimator);
   }
   return tokens;
 }
 
-export function estimateMessagesTokens(messages: readonly LlmMessage[]): number {
-  return messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+export function estimateMessagesTokens(messages: readonly LlmMessage[], estimator: TokenEstimatorName = 'content_aware'): number {
+  return messages.reduce((sum, m) => sum + estimateMessageTokens(m, estimator), 0);
+}
+
+function geminiEstimate(text: string): number {
+  if (text.length > GEMINI_LONG_TEXT_CHARS) return Math.round(text.length / 4);
+  let ascii = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x80) ascii++;
+    else other++;
+  }
+  return Math.round(ascii * 0.25 + other * GEMINI_NON_ASCII_TOKENS_PER_CHAR);
 }

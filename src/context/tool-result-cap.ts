@@ -28,6 +28,16 @@ export function calculateMaxToolResultChars(
   return Math.max(MIN_TOOL_RESULT_CHARS, Math.min(windowCap, pressureCap));
 }
 
+/** The cap a profile puts on one result: a share of the window (corvid, Loupe), a fixed size (dexto), or none. */
+export function toolResultCapFor(
+  policy: { toolResultCap: 'context_share' | 'fixed_chars' | 'off'; toolResultMaxChars: number; numCtx: number },
+  usedTokens: number,
+): number | null {
+  if (policy.toolResultCap === 'off') return null;
+  if (policy.toolResultCap === 'fixed_chars') return policy.toolResultMaxChars;
+  return calculateMaxToolResultChars(policy.numCtx, usedTokens);
+}
+
 const jsonMarker = (n: number) => `\n[... ${n} chars omitted ...]\n`;
 const plainMarker = (n: number) => `\n[... truncated, ${n} chars omitted]`;
 

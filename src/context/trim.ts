@@ -1,4 +1,4 @@
-import { estimateMessagesTokens } from './token-estimation';
+import { estimateMessagesTokens, type TokenEstimatorName } from './token-estimation';
 import type { MessageUnit, TranscriptMessage } from './transcript';
 import {
   SYNTHETIC_INDEX,
@@ -21,9 +21,16 @@ const TOOL_LINES_HEADER = 'Removed tool results:';
 
 export interface TrimOptions {
   numCtx: number;
+  /** trim above this many messages (0: no message trigger) */
   maxMessages?: number;
   keepRecent?: number;
+  /** trim above this share of num_ctx (0: no share budget) */
   budgetRatio?: number;
+  /** and above this many tokens (0: none; the MCP agent keeps 30k) */
+  budgetTokens?: number;
+  /** dropped tool results leave one-line summaries in a trim note (default); false drops them without a trace */
+  summaries?: boolean;
+  estimator?: TokenEstimatorName;
 }
 
 export interface TrimSummary {
@@ -55,11 +62,12 @@ export interface TrimDecision {
  * recent units as fit both keepRecent and the token budget (always at least the newest unit).
  */
 export function decideTrim(messages: readonly TranscriptMessage[], options: TrimOptions): TrimDecision | null {
-  const { numCtx, maxMessages = MAX_MESSAGES, keepRecent = KEEP_RECENT, budgetRatio = TRIM_BUDGET_RATIO } = options;
-  const tokensBefore = estimateMessagesTokens(messages);
-  const budgetTokens = Math.floor(numCtx * budgetRatio);
+  const { numCtx, maxMessages = MAX_MESSAGES, keepRecent = KEEP_RECENT, budgetRatio = TRIM_BUDGET_RATIO, summaries = true, estimator } = options;
+  const tokensBefore = estimateMessagesTokens(messages, estimator);
+  const budgetTokens = Math.min(budgetRatio > 0 ? Math.floor(numCtx * budgetRatio) : Infinity, options.budgetTokens || Infinity);
   const overBudget = tokensBefore > budgetTokens;
-  if (!overBudget && messages.length <= maxMessages) return null;
+  const overCount = maxMessages > 0 && messages.length > maxMessages;
+  if (!overBudget && !overCount) return null;
 
   const { pinned, rest } = splitPinned(messages);
   // the latest compaction summary stands for everything before it; older ones are ordinary history
@@ -69,24 +77,25 @@ export function decideTrim(messages: readonly TranscriptMessage[], options: Trim
   const head = [...pinned, ...summary];
 
   // greedy tail within both limits, then shrink while the note pushes the total over budget
-  const headTokens = estimateMessagesTokens(head);
+  const headTokens = estimateMessagesTokens(head, estimator);
   let keep = 0;
   let count = 0;
   let tokens = 0;
   for (let i = units.length - 1; i >= 0; i--) {
     const u = units[i].messages;
-    const t = estimateMessagesTokens(u);
-    if (keep > 0 && (count + u.length > keepRecent || headTokens + tokens + t > budgetTokens)) break;
+    const t = estimateMessagesTokens(u, estimator);
+    if (keep > 0 && ((keepRecent > 0 && count + u.length > keepRecent) || headTokens + tokens + t > budgetTokens)) break;
     keep++;
     count += u.length;
     tokens += t;
   }
-  let result = build(messages, head, units, keep, oldNoteLines);
-  while (keep > 1 && result.tokensAfter > budgetTokens) result = build(messages, head, units, --keep, oldNoteLines);
+  const note = { summaries, estimator };
+  let result = build(messages, head, units, keep, oldNoteLines, note);
+  while (keep > 1 && result.tokensAfter > budgetTokens) result = build(messages, head, units, --keep, oldNoteLines, note);
   if (result.droppedIndexes.length === 0) return null;
 
   // when both triggers apply, the budget is named: it is the one that shaped the cut
-  return { kind: 'trim', reason: overBudget ? 'token_budget' : 'message_count', ...result, tokensBefore, budgetTokens };
+  return { kind: 'trim', reason: overBudget ? 'token_budget' : 'message_count', ...result, tokensBefore, budgetTokens: Number.isFinite(budgetTokens) ? budgetTokens : 0 };
 }
 
 function build(
@@ -95,24 +104,26 @@ function build(
   units: MessageUnit[],
   keep: number,
   oldNoteLines: string[],
+  { summaries, estimator }: { summaries: boolean; estimator?: TokenEstimatorName },
 ) {
   const tail = dropLeadingOrphans(units.slice(units.length - keep).flatMap((u) => u.messages));
   const kept = new Set(tail);
   const dropped = units.flatMap((u) => u.messages).filter((m) => !kept.has(m));
-  const summaries = dropped.filter(isToolResult).map((m) => summarizeToolResult(all, m));
-  const lines = [...oldNoteLines, ...summaries.map((s) => s.line)].slice(-TRIM_NOTE_MAX_LINES);
+  const toolSummaries = dropped.filter(isToolResult).map((m) => summarizeToolResult(all, m));
+  const lines = [...oldNoteLines, ...toolSummaries.map((s) => s.line)].slice(-TRIM_NOTE_MAX_LINES);
   const note: TranscriptMessage = {
     index: SYNTHETIC_INDEX,
     kind: 'trim_note',
     role: 'user',
     content: lines.length > 0 ? [TRIM_NOTE_HEADER, TOOL_LINES_HEADER, ...lines].join('\n') : TRIM_NOTE_HEADER,
   };
-  const messages = dropped.length > 0 || oldNoteLines.length > 0 ? [...head, note, ...tail] : [...head, ...tail];
+  const withNote = summaries && (dropped.length > 0 || oldNoteLines.length > 0);
+  const messages = withNote ? [...head, note, ...tail] : [...head, ...tail];
   return {
     messages,
     droppedIndexes: dropped.map((m) => m.index).filter((i) => i !== SYNTHETIC_INDEX),
-    summaries,
-    tokensAfter: estimateMessagesTokens(messages),
+    summaries: summaries ? toolSummaries : [],
+    tokensAfter: estimateMessagesTokens(messages, estimator),
   };
 }
 

@@ -16,6 +16,10 @@ export interface TrialReport {
   trial: number;
   /** canonical `key=value,…` of the configuration ('' = the scenario's own settings) */
   configKey: string;
+  /** the loop profile the trial ran under */
+  profile: string;
+  /** what judged it: the exact expectations (a scripted run under a profile the scenario was written for) or the success criteria (a live model, or another profile's loop) */
+  judgedBy: 'expect' | 'success';
   sessionId: string | null;
   traceId: string | null;
   status: TrialStatus;

@@ -1,4 +1,4 @@
-import { configurations, parseAxes, planJobs } from './run-plan';
+import { configurations, parseAxes, planJobs, profileOf } from './run-plan';
 import type { Scenario } from './scenario/scenario';
 
 describe('the run plan', () => {
@@ -29,12 +29,25 @@ describe('the run plan', () => {
   });
 
   it('groups jobs by model so each model is loaded once', () => {
-    const s = (id: string, model?: string) => ({ id, model }) as unknown as Scenario;
+    const s = (id: string, model?: string) => ({ id, model, profiles: ['loupe'] }) as unknown as Scenario;
     const jobs = planJobs([s('a'), s('b', 'qwen3:8b'), s('c')], { configs: configurations([]), trials: 2 });
     expect(jobs.map((j) => `${j.model}/${j.scenario.id}#${j.trial}`)).toEqual([
       'llama3.1:8b/a#1', 'llama3.1:8b/a#2', 'llama3.1:8b/c#1', 'llama3.1:8b/c#2', 'qwen3:8b/b#1', 'qwen3:8b/b#2',
     ]);
     const crossed = planJobs([s('a'), s('b')], { models: ['m1', 'm2'], configs: configurations([]), trials: 1 });
     expect(crossed.map((j) => `${j.model}/${j.scenario.id}`)).toEqual(['m1/a', 'm1/b', 'm2/a', 'm2/b']);
+  });
+
+  it('runs a scenario under each profile it names, unless the run varies the profile itself', () => {
+    const s = (id: string, profiles: string[]) => ({ id, profiles }) as unknown as Scenario;
+    const own = planJobs([s('a', ['corvid', 'loupe']), s('b', ['opencode'])], { configs: configurations([]), trials: 1 });
+    expect(own.map((j) => `${j.scenario.id} [${j.config.key}] ${profileOf(j)}`)).toEqual(['a [profile=corvid] corvid', 'a [profile=loupe] loupe', 'b [] opencode']);
+    const { axes } = parseAxes(['profile=dexto,gemini-cli']);
+    const varied = planJobs([s('a', ['corvid', 'loupe'])], { configs: configurations(axes), trials: 1 });
+    expect(varied.map((j) => `${j.config.key} ${profileOf(j)}`)).toEqual(['profile=dexto dexto', 'profile=gemini-cli gemini-cli']);
+  });
+
+  it('names an unknown profile with the closest one', () => {
+    expect(parseAxes(['profile=corvid,gemini']).problems.join('\n')).toMatch(/--set profile=gemini:/);
   });
 });

@@ -2,6 +2,7 @@
 // `--set key=v1,v2` axes over the scenario `config:` keys (several axes multiply); the jobs are
 // grouped by model, so a model is loaded once and warmed before its trials are timed.
 import type { Scenario } from './scenario/scenario';
+import type { LoopProfileName } from '../process/policies/loop-settings';
 import { configSchema } from './scenario/scenario-schema';
 import { unknownNameMessage } from '../common/closest-name';
 import { STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
@@ -75,10 +76,27 @@ export interface Job {
   trial: number;
 }
 
+/**
+ * The configurations one scenario runs under: the run's, and — unless the run varies the profile
+ * itself — each of the profiles the scenario names, when it names several.
+ */
+export function configurationsFor(scenario: Pick<Scenario, 'profiles'>, configs: readonly Configuration[]): Configuration[] {
+  if (scenario.profiles.length < 2 || configs.some((c) => 'profile' in c.overrides)) return [...configs];
+  return configs.flatMap((c) => scenario.profiles.map((profile) => ({
+    key: c.key ? `profile=${profile},${c.key}` : `profile=${profile}`,
+    overrides: { profile, ...c.overrides },
+  })));
+}
+
 /** All jobs, grouped by model (models in the order given), then scenario, configuration and trial. */
 export function planJobs(scenarios: readonly Scenario[], opts: { models?: readonly string[]; configs: readonly Configuration[]; trials: number }): Job[] {
   const modelOf = (s: Scenario) => (opts.models?.length ? [...opts.models] : [s.model ?? STANDIN_DEFAULT_MODEL]);
   const models = [...new Set(scenarios.flatMap(modelOf))];
   return models.flatMap((model) => scenarios.filter((s) => modelOf(s).includes(model)).flatMap((scenario) =>
-    opts.configs.flatMap((config) => Array.from({ length: opts.trials }, (_, i) => ({ scenario, model, config, trial: i + 1 })))));
+    configurationsFor(scenario, opts.configs).flatMap((config) => Array.from({ length: opts.trials }, (_, i) => ({ scenario, model, config, trial: i + 1 })))));
+}
+
+/** The profile a job runs under: the configuration's, else the scenario's own (its first). */
+export function profileOf(job: Pick<Job, 'scenario' | 'config'>): LoopProfileName {
+  return (job.config.overrides.profile as LoopProfileName | undefined) ?? job.scenario.profiles[0];
 }

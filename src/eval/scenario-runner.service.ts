@@ -92,7 +92,7 @@ export class ScenarioRunner {
     }
     recorder.cells(summaries.cells.map((c) => ({
       key: c.key, scenarioId: c.scenarioId, model: c.model, configKey: c.configKey,
-      config: configs.find((k) => k.key === c.configKey)?.overrides ?? {},
+      config: jobs.find((j) => j.config.key === c.configKey)?.config.overrides ?? {},
       trials: c.summary.trials, passed: c.summary.passed, failed: c.summary.failed, errored: c.summary.errored,
       statistics: c.summary as unknown as Record<string, unknown>,
     })));

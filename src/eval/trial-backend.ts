@@ -24,7 +24,12 @@ export interface TrialBackend {
   close(): Promise<void>;
 }
 
-export async function prepareBackend(scenario: Scenario, config: LoupeConfig, providers: OllamaProviderFactory): Promise<TrialBackend> {
+export async function prepareBackend(
+  scenario: Scenario,
+  config: LoupeConfig,
+  providers: OllamaProviderFactory,
+  options: { whenExhausted?: 'error' | 'repeat_last' } = {},
+): Promise<TrialBackend> {
   const servers: StandinServer[] = [];
   const timers: NodeJS.Timeout[] = [];
   const unreleased: Array<() => void> = [];
@@ -32,12 +37,12 @@ export async function prepareBackend(scenario: Scenario, config: LoupeConfig, pr
   let localHost: string | undefined;
   if (!host) {
     const catalog = scenario.defaultCatalog ? mergeCatalog(scenario.catalog) : scenario.catalog ?? [];
-    const main = new StandinServer({ catalog, script: scenario.script });
+    const main = new StandinServer({ catalog, script: { ...scenario.script, whenExhausted: options.whenExhausted } });
     servers.push(main);
     host = (await main.start(0)).url;
     if (scenario.localStandin) {
       // the local Ollama of a remote setup: exactly the models listed (typically cloud ones)
-      const local = new StandinServer({ catalog: scenario.localStandin.catalog ?? [], script: scenario.script });
+      const local = new StandinServer({ catalog: scenario.localStandin.catalog ?? [], script: { ...scenario.script, whenExhausted: options.whenExhausted } });
       servers.push(local);
       localHost = (await local.start(0)).url;
     }

@@ -1,16 +1,15 @@
 // The agentic loop proper: each step prepares the context, calls the model, and does what the pure
 // policies decide — run the tool calls (then check loop control), nudge, or stop. Every decision
 // is recorded through the runtime; nothing here decides by itself.
-import { renderForModel } from '../context';
-import type { LlmCompletionResult } from '../provider/llm-types';
+import { estimateMessagesTokens, estimateTokens, renderForModel } from '../context';
+import type { LlmCompletionResult, LlmToolDefinition } from '../provider/llm-types';
 import { ProviderError } from '../provider/provider-errors';
-import { compactOrTrim, prepareContext } from './context-preparation';
+import { decidePreflight } from './policies/context-policy';
+import { clearHistory, prepareContext, shrinkContext } from './context-preparation';
 import { beginIteration, endIteration, runInference } from './inference-step';
-import type { LoopRuntime } from './loop-runtime';
+import { ContextWillOverflowError, type LoopRuntime } from './loop-runtime';
 import type { MessageQueue } from './message-queue';
-import { ask } from './approval-step';
-import { evaluateLoopControl } from './policies/loop-control';
-import type { RepeatBreak } from './policies/repeat-detector';
+import { checkLoopAfterTools, checkLoopInText } from './loop-guard';
 import { decideNextStep, type NextStep } from './policies/next-step';
 import { recoverFromProviderError } from './policies/provider-recovery';
 import { buildEpilogueRequest, type TerminationReason } from './policies/termination';
@@ -55,18 +54,14 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
         rt.record('mid_chain_nudge', { markers: next.stripped?.markers, count: rt.counters.midChainNudges }, iteration);
         rt.append({ role: 'user', kind: 'nudge', content: next.midChainNudge }, iteration);
       }
-      const s = rt.settings;
-      const control = evaluateLoopControl(rt.calls, {
-        iteration: step, maxIterations: s.maxToolIterations, repeatThreshold: s.repeatThreshold, sameToolThreshold: s.sameToolThreshold,
-        errorRepeatThreshold: s.errorRepeatThreshold, cycle: { repetitions: s.cycleRepetitions },
-      });
-      if (control.kind === 'continue' || (control.kind === 'repeat_break' && await doomLoopAllowed(rt, iteration, control))) {
+      const loop = await checkLoopAfterTools(rt, iteration, step, reply.content, next.calls.length);
+      if (!loop) {
         endIteration(rt, iteration, 'tool_calls');
         return undefined;
       }
-      rt.record(control.kind, control, iteration);
-      endIteration(rt, iteration, control.kind);
-      return { reason: control.kind, finalAnswer: '' };
+      rt.record(loop.kind, loop, iteration);
+      endIteration(rt, iteration, loop.kind);
+      return { reason: loop.kind, finalAnswer: '' };
     }
     case 'mid_chain_nudge':
       rt.record('hallucination_stripped', { ...next.stripped, content: reply.content.slice(0, 4000) }, iteration);
@@ -91,6 +86,16 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
       } else {
         rt.append({ role: 'assistant', kind: 'assistant', content: reply.content, thinking: reply.thinking }, iteration);
         if (x) rt.record('nudge', { reason: x.reason, evidence: x.evidence, exhausted: true, nudgesSoFar: x.nudgesSoFar, max: x.max }, iteration);
+        const looped = await checkLoopInText(rt, iteration, reply.content);
+        if (looped === 'warned') {
+          endIteration(rt, iteration, 'loop_warning');
+          return undefined;
+        }
+        if (looped) {
+          rt.record(looped.kind, looped, iteration);
+          endIteration(rt, iteration, looped.kind);
+          return { reason: looped.kind, finalAnswer: '' };
+        }
       }
       endIteration(rt, iteration, next.reason === 'completed' ? 'final_answer' : 'nudges_exhausted');
       return { reason: next.reason, finalAnswer: next.finalAnswer };
@@ -98,41 +103,26 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
   }
 }
 
-/**
- * opencode's doom-loop permission: with `doomLoop: ask`, a repeated call asks whether to go on
- * instead of breaking. Approved: the loop continues; rejected or unanswered: it breaks.
- */
-async function doomLoopAllowed(rt: LoopRuntime, iteration: number, repeat: RepeatBreak): Promise<boolean> {
-  if (rt.settings.doomLoop !== 'ask') return false;
-  const last = repeat.calls[repeat.calls.length - 1];
-  const callId = `doom_loop_${rt.options.sessionId.slice(0, 8)}_${rt.calls.length}`;
-  const verdict = await ask(rt, iteration, {
-    callId, name: 'doom_loop', args: { tool: last.name, arguments: last.arguments, count: repeat.count }, queuePosition: 1, totalInQueue: 1,
-  });
-  rt.waitedForApproval(iteration, verdict.waitedMs);
-  rt.record('approval_decided', {
-    id: callId, name: 'doom_loop', decision: verdict.approved ? 'allow' : 'deny', rule: 'doom_loop', by: verdict.by,
-    ...(verdict.reason ? { reason: verdict.reason } : {}), waitedMs: verdict.waitedMs,
-  }, iteration);
-  return verdict.approved;
-}
-
-/** One model call with the session's tools; the spec's recoverable provider errors are handled here. */
+/** One model call with the session's tools, after the profile's pre-flight check; recoverable provider errors are handled here. */
 async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmCompletionResult> {
   for (let recoveries = 0; ; recoveries++) {
     const tools = rt.toolsEnabled ? rt.tools.definitions() : [];
+    preflight(rt, iteration, tools);
+    rt.lastSentIndex = Math.max(rt.lastSentIndex, ...rt.context.map((m) => m.index));
     try {
       return await runInference(rt, iteration, { purpose: 'step', messages: renderForModel(rt.context), tools });
     } catch (e) {
       if (!ProviderError.isInstance(e)) throw e;
-      switch (recoverFromProviderError(e.info, { recoveriesSoFar: recoveries, toolsEnabled: rt.toolsEnabled })) {
+      const recovery = recoverFromProviderError(e.info, { recoveriesSoFar: recoveries, toolsEnabled: rt.toolsEnabled, providerOverflow: rt.settings.providerOverflow });
+      switch (recovery) {
         case 'disable_tools':
           rt.toolsEnabled = false;
           rt.record('tools_disabled', { reason: 'tools_unsupported', message: e.info.message }, iteration);
           break;
         case 'compact':
-          rt.record('context_overflow', { reason: 'provider_rejected', message: e.info.message, phase: 'provider' }, iteration);
-          await compactOrTrim(rt, iteration, 'provider_context_too_long');
+        case 'clear_history':
+          rt.record('context_overflow', { reason: 'provider_rejected', message: e.info.message, phase: 'provider', action: recovery }, iteration);
+          await shrinkContext(rt, iteration, 'provider_context_too_long', recovery);
           break;
         case 'fail':
           throw e;
@@ -141,9 +131,28 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
   }
 }
 
+/** gemini-cli refuses to send what will not fit; the MCP agent clears the history first (Loupe's guard records, in runInference). */
+function preflight(rt: LoopRuntime, iteration: number, tools: LlmToolDefinition[]): void {
+  const estimator = rt.settings.tokenEstimator;
+  const fresh = rt.context.filter((m) => m.index > rt.lastSentIndex || m.index < 0);
+  const decision = decidePreflight(rt.settings, {
+    estimatedTokens: estimateMessagesTokens(rt.context, estimator),
+    toolTokens: tools.length ? estimateTokens(JSON.stringify(tools), estimator) : 0,
+    newTokens: estimateMessagesTokens(fresh, estimator),
+    lastPromptTokens: rt.lastPromptTokens ?? estimateMessagesTokens(rt.context.filter((m) => !fresh.includes(m)), estimator),
+  });
+  if (decision.kind === 'clear_history') {
+    rt.record('context_overflow', { ...decision.overflow, phase: 'before_send', purpose: 'step', action: 'clear_history' }, iteration);
+    clearHistory(rt, iteration, 'preflight_over_window');
+  } else if (decision.kind === 'refuse') {
+    rt.record('context_overflow', { ...decision.overflow, phase: 'before_send', purpose: 'step', action: 'refuse' }, iteration);
+    throw new ContextWillOverflowError(decision.overflow.estimated, decision.overflow.numCtx - decision.overflow.lastPromptTokens);
+  }
+}
+
 /** Spec invariant 9: after an abnormal break, one tools-disabled call produces a summary. */
 export async function runEpilogue(rt: LoopRuntime, reason: TerminationReason): Promise<string> {
-  const request = buildEpilogueRequest(reason);
+  const request = rt.settings.epilogue === 'summary' ? buildEpilogueRequest(reason) : null;
   if (!request) return '';
   const iteration = beginIteration(rt, 'epilogue');
   try {

@@ -7,6 +7,7 @@ import type { ApprovalDecider } from '../approval/approval-broker';
 import { moveCall, nextPending, queueCalls, type ApprovalQueue } from '../approval/approval-queue';
 import type { LlmToolCall } from '../provider/llm-types';
 import type { LoopRuntime } from './loop-runtime';
+import { replyRepeatPositions } from './policies/repeat-detector';
 
 export interface ApprovedStep {
   queue: ApprovalQueue;
@@ -17,9 +18,19 @@ export interface ApprovedStep {
 export async function decideApprovals(rt: LoopRuntime, iteration: number, calls: readonly LlmToolCall[]): Promise<ApprovedStep> {
   let queue = queueCalls(calls);
   let waitedMs = 0;
+  const s = rt.settings;
+  const doomLoops = s.repeatScope === 'reply' && s.doomLoop === 'ask' ? replyRepeatPositions(calls, s.repeatThreshold, s.callKey) : new Set<number>();
   for (let next = nextPending(queue); next; next = nextPending(queue)) {
     rt.throwIfAborted();
     const { call } = next;
+    if (doomLoops.has(calls.indexOf(call))) {
+      const doom = await askDoomLoop(rt, iteration, call, s.repeatThreshold);
+      waitedMs += doom.waitedMs;
+      if (!doom.approved) {
+        queue = reject(rt, iteration, queue, call, 'doom loop denied');
+        continue;
+      }
+    }
     const policy = decideApproval(rt.options.permissions ?? ALLOW_ALL, call.name);
     let approved = policy.decision === 'allow';
     let by: ApprovalDecider = 'policy';
@@ -42,6 +53,23 @@ export async function decideApprovals(rt: LoopRuntime, iteration: number, calls:
     });
   }
   return { queue, waitedMs };
+}
+
+function reject(rt: LoopRuntime, iteration: number, queue: ApprovalQueue, call: LlmToolCall, reason: string): ApprovalQueue {
+  rt.recorder.toolCall({ id: call.id, iteration, name: call.name, arguments: call.arguments, status: 'rejected', error: permissionDeniedText(call.name, reason) });
+  return moveCall(queue, call.id, 'rejected', reason);
+}
+
+/** opencode's PermissionNext.ask({ permission: "doom_loop" }) before the repeated call runs. */
+async function askDoomLoop(rt: LoopRuntime, iteration: number, call: LlmToolCall, count: number): Promise<{ approved: boolean; waitedMs: number }> {
+  const callId = `doom_loop_${call.id}`;
+  const verdict = await ask(rt, iteration, { callId, name: 'doom_loop', args: { tool: call.name, arguments: call.arguments, count }, queuePosition: 1, totalInQueue: 1 });
+  rt.waitedForApproval(iteration, verdict.waitedMs);
+  rt.record('approval_decided', {
+    id: callId, name: 'doom_loop', decision: verdict.approved ? 'allow' : 'deny', rule: 'doom_loop', by: verdict.by,
+    ...(verdict.reason ? { reason: verdict.reason } : {}), waitedMs: verdict.waitedMs,
+  }, iteration);
+  return { approved: verdict.approved, waitedMs: verdict.waitedMs };
 }
 
 /** One `ask`, through the session's broker: the request is journaled, then the wait for its answer. */

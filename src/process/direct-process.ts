@@ -9,7 +9,7 @@ import { ProviderError, SlotWaitTimeoutError } from '../provider/provider-errors
 import { LOUPE_ATTR, SPAN_NAMES, GEN_AI } from '../telemetry/gen-ai-attributes';
 import { runEpilogue, runLoop, type LoopOutcome } from './agent-loop';
 import { endIteration } from './inference-step';
-import { LoopRuntime, SessionAbortedError } from './loop-runtime';
+import { ContextWillOverflowError, LoopRuntime, SessionAbortedError } from './loop-runtime';
 import { failSpan, startChildSpan, startSessionSpan } from './loop-tracing';
 import { MessageQueue } from './message-queue';
 import { councilToolPolicy } from './policies/council-policy';
@@ -74,7 +74,7 @@ export class DirectProcess implements SessionHandle {
       await this.recordModels(rt);
       slotAcquired = await this.acquireSlot(rt);
       outcome = await context.with(rootCtx, () => runLoop(rt, this.queue));
-      if (needsSummaryEpilogue(outcome.reason)) outcome.finalAnswer = await runEpilogue(rt, outcome.reason);
+      if (needsSummaryEpilogue(outcome.reason, this.settings.epilogue)) outcome.finalAnswer = await runEpilogue(rt, outcome.reason);
     } catch (e) {
       ({ outcome, exitCode, error } = failureOutcome(rt, e, outcome));
     } finally {
@@ -146,6 +146,10 @@ function failureOutcome(rt: LoopRuntime, e: unknown, current: LoopOutcome): { ou
   if (rt.signal.aborted || e instanceof SessionAbortedError) {
     rt.record('abort', { reason: String(rt.signal.reason ?? (e as Error).message), phase: rt.iterationSpan ? 'iteration' : 'outside_iteration' });
     return { outcome: { reason: 'aborted', finalAnswer: current.finalAnswer }, exitCode: 0 };
+  }
+  if (e instanceof ContextWillOverflowError) {
+    rt.record('error', { kind: 'context_window_will_overflow', message: e.message });
+    return { outcome: { reason: 'context_overflow', finalAnswer: '' }, exitCode: 1, error: e.message };
   }
   if (SlotWaitTimeoutError.isInstance(e)) {
     rt.record('error', { kind: 'slot_timeout', message: e.message, waitedMs: e.waitedMs });

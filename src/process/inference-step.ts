@@ -41,9 +41,11 @@ export function endIteration(rt: LoopRuntime, idx: number, outcome: string, stat
 export async function runInference(rt: LoopRuntime, iteration: number, input: InferenceInput): Promise<LlmCompletionResult> {
   const { provider } = rt.options;
   const numCtx = rt.settings.numCtx;
-  const estimated = estimateMessagesTokens(input.messages);
-  const before = checkPromptFit({ estimatedPromptTokens: estimated, numCtx });
-  if (before) rt.record('context_overflow', { ...before, phase: 'before_send', purpose: input.purpose }, iteration);
+  const estimated = estimateMessagesTokens(input.messages, rt.settings.tokenEstimator);
+  // Loupe's silent-truncation guard (profiles with another pre-flight check run theirs in the loop)
+  const guard = rt.settings.preflight === 'record';
+  const before = guard ? checkPromptFit({ estimatedPromptTokens: estimated, numCtx }) : null;
+  if (before) rt.record('context_overflow', { ...before, phase: 'before_send', purpose: input.purpose, action: 'record' }, iteration);
   const { span, ctx } = startChatSpan(rt.iterationCtx, rt.options.model, provider.host, input.tools.length);
   span.setAttribute('loupe.inference.purpose', input.purpose);
   rt.count({ kind: 'inference_made' });
@@ -54,6 +56,7 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
       tools: input.tools.length ? input.tools : undefined,
       signal: rt.signal,
       options: { numCtx },
+      retrySchedule: rt.settings.retrySchedule,
       onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
     }));
     endChatSpan(span, result);
@@ -69,8 +72,8 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
       rt.lastPromptTokens = result.usage.inputTokens || undefined;
     }
     // Ollama truncates silently to num_ctx and reports prompt_eval_count after truncating.
-    const after = checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: result.usage.inputTokens || null, numCtx });
-    if (after && after.reason !== before?.reason) rt.record('context_overflow', { ...after, phase: 'after_response', purpose: input.purpose }, iteration);
+    const after = guard ? checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: result.usage.inputTokens || null, numCtx }) : null;
+    if (after && after.reason !== before?.reason) rt.record('context_overflow', { ...after, phase: 'after_response', purpose: input.purpose, action: 'record' }, iteration);
     return result;
   } catch (e) {
     failSpan(span, ProviderError.isInstance(e) ? e.info.kind : (e as Error).name, (e as Error).message);

@@ -23,6 +23,12 @@ export class LoopRuntime {
   lastPromptTokens?: number;
   /** like gemini-cli: after a failed LLM compaction, later overflows only trim */
   compactionFailed = false;
+  /** loop detectors look at calls from here on (a warn-first profile restarts detection after a warning) */
+  loopWindowStart = 0;
+  /** loop warnings given so far (gemini-cli's strikes) */
+  loopStrikes = 0;
+  /** the newest transcript index sent with the last step (what is new since: gemini-cli's pre-flight check) */
+  lastSentIndex = -1;
   iterationSpan?: Span;
   iterationCtx: Context;
 
@@ -80,5 +86,13 @@ export class SessionAbortedError extends Error {
   constructor(readonly reason: string) {
     super(`session aborted: ${reason}`);
     this.name = 'SessionAbortedError';
+  }
+}
+
+/** gemini-cli's ContextWindowWillOverflow: the request was not sent, and the session ends. */
+export class ContextWillOverflowError extends Error {
+  constructor(readonly estimatedTokens: number, readonly remainingTokens: number) {
+    super(`the request would overflow the context window: ~${estimatedTokens} new tokens, ${remainingTokens} left after the last prompt`);
+    this.name = 'ContextWillOverflowError';
   }
 }

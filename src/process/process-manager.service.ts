@@ -4,7 +4,7 @@ import type { LoupeConfig } from '../config/loupe-config';
 import { ApprovalService } from '../approval/approval.service';
 import { JournalService } from '../journal/journal.service';
 import { DirectProcess } from './direct-process';
-import { resolveLoopSettings } from './policies/loop-settings';
+import { resolveLoopSettings } from './profiles/profiles';
 import type { DirectProcessOptions, LoopSettings, SessionHandle } from './process-types';
 
 const SHUTDOWN_WAIT_MS = 10_000;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import { permissionDeniedText } from '../approval/approval-policy';
 import { callsWith } from '../approval/approval-queue';
-import { calculateMaxToolResultChars, capToolResult, estimateMessagesTokens } from '../context';
+import { capToolResult, estimateMessagesTokens, toolResultCapFor } from '../context';
 import type { LlmToolCall } from '../provider/llm-types';
 import type { ToolOutcome } from '../tools/tool-types';
 import { decideApprovals } from './approval-step';
@@ -73,9 +73,9 @@ async function runOne(rt: LoopRuntime, iteration: number, call: LlmToolCall): Pr
 
 /** What one call gave the model: capped text, its events, the transcript message, the detectors' record. */
 function recordResult(rt: LoopRuntime, iteration: number, call: LlmToolCall, outcome: ToolOutcome, rejected: boolean): void {
-  const cap = calculateMaxToolResultChars(rt.settings.numCtx, estimateMessagesTokens(rt.context));
-  const capped = capToolResult(outcome.text, cap);
-  if (capped.truncated) {
+  const cap = toolResultCapFor(rt.settings, estimateMessagesTokens(rt.context, rt.settings.tokenEstimator));
+  const capped = cap === null ? { text: outcome.text, truncated: false, originalChars: outcome.text.length, omittedChars: 0 } : capToolResult(outcome.text, cap);
+  if (capped.truncated && cap !== null) {
     rt.record('tool_result_capped', { id: call.id, name: call.name, originalChars: capped.originalChars, keptChars: capped.text.length, omittedChars: capped.omittedChars, maxChars: cap }, iteration);
   }
   const ok = outcome.status === 'ok';

@@ -1,5 +1,6 @@
 import type { JournalEventMap } from '../journal/journal-events';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from './llm-types';
+import type { RetryScheduleName } from './ollama/retry-schedules';
 
 /** The events a provider reports (requests, retries, extraction and its repairs, GPU detection). */
 export type ProviderEventType =
@@ -18,6 +19,8 @@ export interface CompletionRequest {
   options?: { numCtx?: number; numPredict?: number; temperature?: number; seed?: number };
   onDelta?: (delta: { content?: string; thinking?: string }) => void;
   onEvent?: ProviderEventSink;
+  /** which failures are retried and how (the session's loop profile); default: Loupe's */
+  retrySchedule?: RetryScheduleName;
 }
 
 export interface SlotStatus {

@@ -132,7 +132,8 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
   }
 
   const claim = state.cursor.claim(v.modelName);
-  if (claim.kind === 'exhausted') return sendError(res, 500, claim.message);
+  // a 4xx: a loop asking for more turns than the script has is the scenario's problem, not a transient one to retry
+  if (claim.kind === 'exhausted') return sendError(res, 400, claim.message);
   record.turnIndex = claim.index;
   const fault = claim.fault;
   if (fault) record.fault = fault.kind;

@@ -64,6 +64,8 @@ export interface StandinScript {
   turns: Record<string, StandinTurn[]>;
   /** start again from the first turn when a model's list is exhausted (benchmarks) */
   loop?: boolean;
+  /** past the end of a model's list (without loop): answer an error (default), or repeat the last turn, as a stuck model would */
+  whenExhausted?: 'error' | 'repeat_last';
 }
 
 export interface StandinOptions {

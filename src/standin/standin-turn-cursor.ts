@@ -64,6 +64,12 @@ export class TurnCursor {
     const looping = this.script.loop === true && turns.length > 0;
     const fromReturned = state.returned.length > 0;
     const position = fromReturned ? state.returned[0] : state.next;
+    if (!looping && position >= turns.length && this.script.whenExhausted === 'repeat_last' && turns.length > 0) {
+      // a stuck model: the last turn again, without its fault (that fired when the turn was new)
+      if (fromReturned) state.returned.shift();
+      else state.next += 1;
+      return { kind: 'turn', index: turns.length - 1, position, turn: { ...turns[turns.length - 1], fault: undefined } };
+    }
     if (!looping && position >= turns.length) {
       return {
         kind: 'exhausted',

@@ -277,11 +277,11 @@ describe('script cursor', () => {
     expect(server.served('qwen3:8b')).toBe(2);
   });
 
-  it('an exhausted script answers 500 saying which turn is missing', async () => {
+  it('an exhausted script answers 400 (never retried) saying which turn is missing', async () => {
     const { client } = await startStandin({ script: { turns: { '*': [{ content: 'only' }] } } });
     await client.chat({ model: 'llama3.1:8b', messages: userMessage('x') });
     expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), stream: true })))).toEqual({
-      status: 500, message: "stand-in script exhausted: model 'llama3.1:8b' has no turn 2 (script has 1)",
+      status: 400, message: "stand-in script exhausted: model 'llama3.1:8b' has no turn 2 (script has 1)",
     });
   });
 

@@ -15,7 +15,7 @@ export type InvariantName =
   | 'tool_calls_closed'
   | 'session_finished_last';
 
-const BREAKS = new Set(['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'max_iterations']);
+const BREAKS = new Set(['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'content_loop_break', 'max_iterations']);
 const TERMINAL = new Set(['completed', 'failed', 'rejected', 'aborted']);
 /** direct-process.spec.md invariant 6: a result never exceeds 30% of the window (3 chars/token), nor 1,000 chars below that */
 const windowCapChars = (numCtx: number) => Math.max(1_000, Math.floor(numCtx * 0.3) * 3);
@@ -43,26 +43,37 @@ const CHECKS: Record<InvariantName, Check> = {
     if (epilogues > 1) return `${epilogues} epilogues`;
     return undefined;
   },
-  // invariant 9: an abnormal break is followed by one model call with tools off (unless the session was killed)
-  break_followed_by_epilogue: (s) => {
+  // invariant 9: an abnormal break is followed by one model call with tools off (unless the session was
+  // killed) — under a profile with an epilogue; under one without, no epilogue may follow
+  break_followed_by_epilogue: (s, settings) => {
     const brk = s.events.find((e) => BREAKS.has(e.type));
+    if (settings.epilogue === 'none') {
+      const epilogue = s.events.find((e) => e.type === 'iteration_started' && e.payload.purpose === 'epilogue');
+      return epilogue ? `an epilogue ran under profile ${String(settings.profile)}, which has none` : undefined;
+    }
     if (!brk || s.terminationReason === 'aborted' || s.terminationReason === 'interrupted') return undefined;
     const epilogue = s.events.find((e) => e.seq > brk.seq && e.type === 'inference_request' && e.payload.purpose === 'epilogue');
     if (!epilogue) return `${brk.type} at seq ${brk.seq} has no epilogue request after it`;
     if (epilogue.payload.toolsSent !== false || num(epilogue.payload.toolCount) !== 0) return `the epilogue after ${brk.type} was sent with tools`;
     return undefined;
   },
-  // invariant 6: no result above its cap, and every result above the window cap was capped
+  // invariant 6: no result above its cap, and every result above the profile's cap (the window's share,
+  // or a fixed size) was capped; a profile without a cap caps nothing
   tool_result_within_cap: (s, settings) => {
     for (const c of of(s.events, 'tool_result_capped')) {
       if ((num(c.payload.keptChars) ?? 0) > (num(c.payload.maxChars) ?? Infinity)) return `call ${String(c.payload.id)} kept ${c.payload.keptChars} chars over its cap ${c.payload.maxChars}`;
     }
+    const mode = settings.toolResultCap ?? 'context_share';
     const numCtx = num(settings.numCtx);
-    if (numCtx === undefined) return undefined;
+    if (mode === 'off') {
+      const capped = of(s.events, 'tool_result_capped')[0];
+      return capped ? `call ${String(capped.payload.id)} was capped under profile ${String(settings.profile)}, which caps nothing` : undefined;
+    }
+    const limit = mode === 'fixed_chars' ? num(settings.toolResultMaxChars) : numCtx === undefined ? undefined : windowCapChars(numCtx);
+    if (limit === undefined) return undefined;
     const capped = new Set(of(s.events, 'tool_result_capped').map((e) => e.payload.id));
-    const limit = windowCapChars(numCtx);
     for (const r of [...of(s.events, 'tool_result'), ...of(s.events, 'tool_error')]) {
-      if ((num(r.payload.chars) ?? 0) > limit && !capped.has(r.payload.id)) return `call ${String(r.payload.id)} returned ${r.payload.chars} chars, over the ${limit}-char window cap, uncapped`;
+      if ((num(r.payload.chars) ?? 0) > limit && !capped.has(r.payload.id)) return `call ${String(r.payload.id)} returned ${r.payload.chars} chars, over the ${limit}-char cap, uncapped`;
     }
     return undefined;
   },

@@ -30,7 +30,7 @@ export function buildTrials(runId: string, cells: CellSpec[]): { trials: ReportT
       trials.push({
         trialId: `${runId}-${c.scenarioId}-${c.model}-${c.configKey}-${trial}`,
         scenarioId: c.scenarioId, title: c.scenarioId, file: `scenarios/${c.scenarioId}.yaml`, spec: '', model: c.model,
-        configKey: c.configKey, trial, sessionId: status === 'error' ? null : `sess-${c.scenarioId}-${trial}`, traceId: null,
+        configKey: c.configKey, profile: 'loupe', judgedBy: 'expect', trial, sessionId: status === 'error' ? null : `sess-${c.scenarioId}-${trial}`, traceId: null,
         status, terminationReason: status === 'error' ? null : 'final_answer',
         expectations: failedExpectations, failedExpectations, invariantViolations: [], iterations: 2, events: 10, durationMs: 1500,
         ...(status === 'error' ? { error: c.errors?.[trial] ?? 'unknown' } : {}),

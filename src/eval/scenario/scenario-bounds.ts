@@ -34,10 +34,20 @@ export function workspacePathProblem(p: string): string | undefined {
   return undefined;
 }
 
+/** Largest generated workspace file: enough for window-scale budgets (dexto prunes past 40k tokens), small enough to stay a test. */
+export const MAX_GENERATED_FILE_CHARS = 16 * 1024 * 1024;
+
+/** A file's text, or text repeated (`{ repeat: "a line\n", times: 5000 }`) for the large files context budgets need. */
+const fileContent = z.union([
+  z.string(),
+  z.strictObject({ repeat: z.string().min(1), times: z.number().int().min(1).max(1_000_000) })
+    .refine((g) => g.repeat.length * g.times <= MAX_GENERATED_FILE_CHARS, { message: `generates more than ${MAX_GENERATED_FILE_CHARS} chars` }),
+]);
+
 /** Workspace files by name, every name checked, so a scenario that would write outside never starts. */
-export const workspaceFiles = z.record(z.string(), z.string()).superRefine((files, ctx) => {
+export const workspaceFiles = z.record(z.string(), fileContent).superRefine((files, ctx) => {
   for (const name of Object.keys(files)) {
     const problem = workspacePathProblem(name);
     if (problem) ctx.addIssue({ code: 'custom', path: [name], message: `workspace file "${name}" ${problem}` });
   }
-});
+}).transform((files) => Object.fromEntries(Object.entries(files).map(([name, c]) => [name, typeof c === 'string' ? c : c.repeat.repeat(c.times)])));

@@ -1,5 +1,6 @@
 // YAML text → validated Scenario. Every problem is reported with file, line, column and field path.
 import { createHash } from 'node:crypto';
+import { DEFAULT_PROFILE } from '../../process/policies/loop-settings';
 import * as path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
@@ -127,6 +128,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       id: d.id, title: d.title, spec: d.spec, version: d.version, file,
       hash: createHash('sha256').update(text).digest('hex'),
       model: d.model, modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined, prompt: d.prompt, system: d.system, councilRole: d.council_role,
+      profiles: d.profile === undefined ? [DEFAULT_PROFILE] : [...new Set(Array.isArray(d.profile) ? d.profile : [d.profile])],
       ...settingsOf(d.config),
       workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
       script: toScript(d.script), expect: d.expect, success: d.success,

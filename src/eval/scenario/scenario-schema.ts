@@ -9,6 +9,10 @@ import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 import { mcpServersSchema } from './scenario-mcp-schema';
 import { COUNCIL_ROLES } from '../../process/policies/council-policy';
 import { TOOL_PERMISSIONS } from '../../approval/approval-policy';
+import { LOOP_PROFILE_NAMES, type LoopProfileName } from '../../process/policies/loop-settings';
+import { unknownNameMessage } from '../../common/closest-name';
+import { TOKEN_ESTIMATORS } from '../../context/token-estimation';
+import { RETRY_SCHEDULE_NAMES } from '../../provider/ollama/retry-schedules';
 
 export { EXPECTATION_KINDS, type CountSpec, type Expectation } from './scenario-expectation-schema';
 export type { TriggerDocument } from './scenario-trigger-schema';
@@ -16,37 +20,82 @@ export type { TriggerDocument } from './scenario-trigger-schema';
 export const SCENARIO_ID = /^[a-z0-9][a-z0-9._/-]*$/;
 
 const threshold = z.number().int().min(2).max(1_000);
+/** a detector threshold, or 0 to turn the detector off */
+const detector = z.union([z.literal(0), threshold]);
+const share = z.number().min(0).max(1);
+const tokens = z.number().int().min(0).max(16_777_216);
 
-/** A scenario's `config:` — and the keys `loupe eval --set key=v1,v2` can vary. */
+/** A scenario's `config:` — and the keys `loupe eval --set key=v1,v2` can vary: the profile and any single setting over it. */
 export const configSchema = z.strictObject({
+    /** the loop profile (default loupe); the other keys override single settings of it */
+    profile: z.enum(LOOP_PROFILE_NAMES).optional(),
     max_tool_iterations: z.number().int().min(1).max(100_000).optional(),
     num_ctx: z.number().int().min(256).max(16_777_216).optional(),
     tool_timeout_ms: durationMs(1).optional(),
     command_timeout_ms: durationMs(1).optional(),
     /** the command tool's isolation: auto (bubblewrap, else refuse), bubblewrap, or none (an explicit opt-out) */
     command_sandbox: z.enum(['auto', 'bubblewrap', 'none']).optional(),
-    repeat_threshold: threshold.optional(),
-    same_tool_threshold: threshold.optional(),
-    cycle_repetitions: threshold.optional(),
-    error_repeat_threshold: threshold.optional(),
+    repeat_threshold: detector.optional(),
+    repeat_scope: z.enum(['session', 'reply']).optional(),
+    call_key: z.enum(['normalized', 'exact']).optional(),
+    same_tool_threshold: detector.optional(),
+    cycle_repetitions: detector.optional(),
+    cycle_max_period: z.number().int().min(2).max(50).optional(),
+    error_repeat_threshold: detector.optional(),
+    content_loop_threshold: detector.optional(),
+    doom_loop: z.enum(['break', 'ask', 'nudge']).optional(),
+    loop_nudges: z.number().int().min(0).max(100).optional(),
+    nudge_policy: z.enum(['corvid', 'off']).optional(),
     max_nudges: z.number().int().min(0).max(100).optional(),
+    hallucination_guard: z.enum(['replies_without_calls', 'all_replies', 'off']).optional(),
     max_mid_chain_nudges: z.number().int().min(0).max(100).optional(),
+    epilogue: z.enum(['summary', 'none']).optional(),
+    token_estimator: z.enum(TOKEN_ESTIMATORS).optional(),
+    trim_max_messages: z.number().int().min(0).max(100_000).optional(),
+    trim_keep_recent: z.number().int().min(0).max(100_000).optional(),
+    trim_budget_ratio: share.optional(),
+    trim_budget_tokens: tokens.optional(),
+    trim_summaries: z.boolean().optional(),
+    tool_result_cap: z.enum(['context_share', 'fixed_chars', 'off']).optional(),
+    tool_result_max_chars: z.number().int().min(1).max(100_000_000).optional(),
+    prune: z.enum(['scaled', 'fixed', 'off']).optional(),
+    prune_protect_tokens: tokens.optional(),
+    prune_minimum_tokens: tokens.optional(),
+    prune_keep_turns: z.number().int().min(0).max(1_000).optional(),
+    prune_protected_tools: z.array(z.string().min(1)).optional(),
+    overflow_trigger: z.enum(['reserved_output', 'context_ratio', 'off']).optional(),
+    overflow_ratio: share.optional(),
+    overflow_action: z.enum(['compact', 'trim', 'clear_history']).optional(),
+    compaction_keep: z.enum(['turns', 'turns_clamped', 'share']).optional(),
+    compaction_keep_turns: z.number().int().min(0).max(1_000).optional(),
+    compaction_keep_share: share.optional(),
+    compaction_validation: z.enum(['reject_empty_or_inflated', 'none']).optional(),
+    preflight: z.enum(['record', 'refuse', 'clear_history', 'off']).optional(),
+    provider_overflow: z.enum(['compact', 'clear_history', 'fail']).optional(),
+    retry_schedule: z.enum(RETRY_SCHEDULE_NAMES).optional(),
     approval_timeout_ms: durationMs(1).optional(),
     on_rejection: z.enum(['continue', 'stop']).optional(),
-    doom_loop: z.enum(['break', 'ask']).optional(),
     tool_execution: z.enum(['parallel', 'sequential']).optional(),
   });
+
+const profileName = z.string().superRefine((name, ctx) => {
+  if (!(LOOP_PROFILE_NAMES as readonly string[]).includes(name)) ctx.addIssue({ code: 'custom', message: unknownNameMessage('loop profile', name, LOOP_PROFILE_NAMES) });
+}).transform((name) => name as LoopProfileName);
 
 export const scenarioSchema = z.strictObject({
   id: z.string().regex(SCENARIO_ID, 'lowercase letters, digits, ".", "_", "-" and "/" only'),
   title: z.string().min(1),
   spec: z.string().min(1),
   version: z.number().int().min(0).max(1).default(0),
+  /** the loop profile(s) whose loop `expect` describes (default loupe); several: the scenario runs under each */
+  profile: z.union([profileName, z.array(profileName).min(1)]).optional(),
   model: z.string().min(1).optional(),
   prompt: z.string().min(1),
   system: z.string().optional(),
   council_role: z.enum(COUNCIL_ROLES).optional(),
-  config: configSchema.default({}),
+  config: configSchema.superRefine((c, ctx) => {
+    if (c.profile !== undefined) ctx.addIssue({ code: 'custom', path: ['profile'], message: 'name the profile with the top-level `profile:` key' });
+  }).default({}),
   workspace: z.strictObject({
     files: workspaceFiles.default({}),
   }).default({ files: {} }),

@@ -1,7 +1,7 @@
 // A scenario's `config:` (and a run's `--set` configuration) in the loop's own terms: every key but
 // the command tool's is a LoopSettings key — the compiler checks it, so a key added on one side and
 // not the other cannot be silently ignored.
-import { camelKeys, keysWithin } from '../../common/camel-keys';
+import { camelKeys, keysWithin, type CamelKeys } from '../../common/camel-keys';
 import type { LoopSettings } from '../../process/process-types';
 import type { ScenarioDocument } from './scenario-schema';
 
@@ -15,3 +15,8 @@ export function settingsOf(config: ScenarioDocument['config'] | Record<string, u
   const { commandTimeoutMs, commandSandbox, ...loopSettings } = camelKeys(config as ScenarioDocument['config']);
   return { loopSettings: keysWithin<LoopSettings>()(loopSettings), commandTimeoutMs, commandSandbox };
 }
+
+// fails to compile when a loop setting has no `config:` key (so `--set` could not vary it)
+type Unsettable = Exclude<keyof LoopSettings, keyof CamelKeys<NonNullable<ScenarioDocument['config']>>>;
+const everySettingHasAKey: [Unsettable] extends [never] ? true : Unsettable = true;
+void everySettingHasAKey;

@@ -1,6 +1,7 @@
 import type { StandinModel, StandinScript } from '../../standin/standin-script';
 import type { ApprovalPolicy } from '../../approval/approval-policy';
 import type { CouncilRole, LoopSettings } from '../../process/process-types';
+import type { LoopProfileName } from '../../process/policies/loop-settings';
 import type { ScenarioMcpServer } from './scenario-mcp-schema';
 import type { Expectation, TriggerDocument } from './scenario-schema';
 
@@ -37,6 +38,8 @@ export interface Scenario {
   prompt: string;
   system?: string;
   councilRole?: CouncilRole;
+  /** the loop profiles whose loop `expect` describes: under any other its trials are judged by `success` and the invariants */
+  profiles: LoopProfileName[];
   /** the scenario's `config:` overrides of the loop's settings */
   loopSettings: Partial<LoopSettings>;
   commandTimeoutMs?: number;

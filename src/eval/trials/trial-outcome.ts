@@ -4,7 +4,7 @@
 import type { RecordedSession } from '../expectations/recorded-session';
 import type { PathologyKey, TrialLatency, TrialOutcome } from '../statistics/statistics-types';
 
-const BREAK_KINDS = ['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'max_iterations'] as const;
+const BREAK_KINDS = ['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'content_loop_break', 'max_iterations'] as const;
 const REPAIRS = ['tool_name_repaired', 'tool_args_normalized', 'tool_args_coerced', 'tool_call_dropped'] as const;
 
 export function pathologiesOf(session: RecordedSession, invariantViolations: number): Partial<Record<PathologyKey, number>> {
@@ -20,6 +20,7 @@ export function pathologiesOf(session: RecordedSession, invariantViolations: num
     else if (e.type === 'hallucination_stripped') add('hallucination_stripped');
     else if ((REPAIRS as readonly string[]).includes(e.type)) add(`repair.${e.type}` as PathologyKey);
     else if (e.type === 'context_overflow') add('context_overflow');
+    else if (e.type === 'approval_requested' && e.payload.name === 'doom_loop') add('doom_loop_asked');
   }
   add('invariant_violation', invariantViolations);
   return counts;

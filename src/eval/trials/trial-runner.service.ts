@@ -22,7 +22,7 @@ import { createWorkspace, readWorkspaceFile } from '../../tools/workspace/worksp
 import type { EvalRunRecorder } from '../eval-recorder';
 import type { TrialReport } from '../eval-types';
 import { recordedSession } from '../recorded-session-builder';
-import type { Job } from '../run-plan';
+import { profileOf, type Job } from '../run-plan';
 import { settingsOf } from '../scenario/scenario-settings';
 import { scriptApprovals } from '../scripted-approvals';
 import type { TrialOutcome } from '../statistics/statistics-types';
@@ -66,10 +66,14 @@ export class TrialRunner {
     const started = Date.now();
     // the configuration's overrides win over the scenario's own `config:` (that is what a run varies)
     const axis = settingsOf(config.overrides);
-    const loopSettings = { ...scenario.loopSettings, ...axis.loopSettings };
+    const profile = profileOf(job);
+    const loopSettings = { ...scenario.loopSettings, ...axis.loopSettings, profile };
+    // a script is one path under the loop it was written for; under another profile's loop only outcomes count
+    const foreign = !scenario.profiles.includes(profile);
+    const judgeAs: TrialMode = foreign ? 'live' : ctx.mode;
     const base: TrialReport = {
       trialId, scenarioId: scenario.id, title: scenario.title, file: scenario.file, spec: scenario.spec, model, trial,
-      configKey: config.key, sessionId: null, traceId: null, status: 'error', terminationReason: null, expectations: [], failedExpectations: [],
+      configKey: config.key, profile, judgedBy: judgeAs === 'scripted' ? 'expect' : 'success', sessionId: null, traceId: null, status: 'error', terminationReason: null, expectations: [], failedExpectations: [],
       invariantViolations: [], iterations: 0, events: 0, durationMs: 0,
     };
     let outcome: TrialOutcome = {
@@ -85,7 +89,8 @@ export class TrialRunner {
     const cleanup: Array<() => Promise<void> | void> = [];
     let sessionStarted = false;
     try {
-      const backend = await prepareBackend(scenario, this.config, this.providers);
+      // under another profile's loop the scripted model may be asked for more turns than its script has: it keeps repeating its last one
+      const backend = await prepareBackend(scenario, this.config, this.providers, { whenExhausted: foreign ? 'repeat_last' : 'error' });
       cleanup.push(() => backend.close());
       const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
       const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
@@ -126,9 +131,9 @@ export class TrialRunner {
       await this.journal.flush();
       const detail = await whileUnavailable(() => this.sessions.getSessionDetail(sessionId), { deadlineMs: 60_000, health: this.health });
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
-      const files = Object.fromEntries(filesToRead(scenario, ctx.mode).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
+      const files = Object.fromEntries(filesToRead(scenario, judgeAs).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
       const recorded = recordedSession(detail, { finalAnswer: result.finalAnswer, files, hostEvents: hostEvents.events, requests: backend.requestsSeen() });
-      const verdict = judgeTrial(recorded, scenario, ctx.mode);
+      const verdict = judgeTrial(recorded, scenario, judgeAs);
       metadata = { ...metadata, settings: recorded.events.find((e) => e.type === 'session_started')?.payload.settings ?? null };
       report = {
         ...base, sessionId, traceId: detail.session.traceId, status: verdict.status, terminationReason: detail.session.terminationReason,

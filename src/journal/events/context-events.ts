@@ -16,9 +16,14 @@ export const CONTEXT_EVENTS = {
     summaryChars: z.number().optional(), summaryTokens: z.number().optional(), summaryIndex: z.number().optional(),
     replacedIndexes: z.array(z.number()).optional(), keepFromIndex: z.number().optional(), usage,
   }),
-  context_overflow: defineEvent('The context did not fit: over the usable window, over num_ctx, silently truncated by Ollama, or rejected as too long.', {
+  history_cleared: defineEvent('The history was cleared from the model\'s view (the MCP agent\'s overflow recovery): only the system prompt and the task remain; the transcript keeps everything.', {
+    cause: z.string(), droppedIndexes: z.array(z.number()), tokensBefore: z.number(), tokensAfter: z.number(), messagesAfter: z.number(),
+  }),
+  context_overflow: defineEvent('The context did not fit: over the usable window or the profile\'s share of it, over num_ctx, silently truncated by Ollama, about to overflow, or rejected as too long.', {
     kind: z.literal('context_overflow').optional(),
-    reason: z.enum(['usable_window_exceeded', 'prompt_exceeds_num_ctx', 'estimate_mismatch', 'provider_rejected']),
+    reason: z.enum(['usable_window_exceeded', 'context_ratio_exceeded', 'prompt_exceeds_num_ctx', 'estimate_mismatch', 'will_overflow', 'provider_rejected']),
+    /** what the profile did about it */
+    action: z.enum(['compact', 'trim', 'clear_history', 'refuse', 'record', 'fail']).optional(), ratio: z.number().optional(),
     phase: z.enum(['before_request', 'before_send', 'after_response', 'provider']), purpose: z.enum(['step', 'epilogue', 'compaction']).optional(),
     usedTokens: z.number().optional(), usableTokens: z.number().optional(), reservedOutputTokens: z.number().optional(),
     estimated: z.number().optional(), reported: z.number().nullable().optional(), numCtx: z.number().optional(), message: z.string().optional(),

@@ -13,8 +13,8 @@ export const INFERENCE_EVENTS = {
     modeReason: z.string(), toolsSent: z.boolean(), toolCount: z.number(), think: z.union([z.boolean(), z.string()]).nullable(),
     numCtx: z.number().nullable(), messageCount: z.number(), roles: z.array(z.string()), ...inferencePurpose,
   }),
-  inference_retry: defineEvent('A model call failed and is retried after delayMs — or, with giveUp, is not.', {
-    attempt: z.number(), delayMs: z.number().optional(), giveUp: z.boolean().optional(), reason: z.string().optional(), kind: z.string(),
+  inference_retry: defineEvent('A model call failed and is retried after delayMs — or, with giveUp, is not — under the session\'s retry schedule.', {
+    attempt: z.number(), schedule: z.string().optional(), delayMs: z.number().optional(), giveUp: z.boolean().optional(), reason: z.string().optional(), kind: z.string(),
     status: z.number().nullable(), retryAfterMs: z.number().nullable().optional(), message: z.string(), ...inferencePurpose,
   }),
   stream_malformed_line: defineEvent('A line of the reply stream was not JSON and was skipped.', {

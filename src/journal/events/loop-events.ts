@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { callRecord, defineEvent } from './define-event';
 
 export const LOOP_EVENTS = {
-  nudge: defineEvent('The model answered without acting (promised, asked, too short, wrote instead of calling): it is nudged — or, exhausted, the loop ends.', {
-    reason: z.string(), evidence: z.object({ phrase: z.string().optional(), length: z.number(), iteration: z.number() }), count: z.number().optional(), exhausted: z.boolean().optional(),
+  nudge: defineEvent('The model answered without acting (promised, asked, too short, wrote instead of calling), or a loop was detected under a warn-first profile (loopDetected): it is nudged — or, exhausted, the loop ends.', {
+    reason: z.string(), evidence: z.object({ phrase: z.string().optional(), length: z.number(), iteration: z.number(), loop: z.string().optional() }), count: z.number().optional(), exhausted: z.boolean().optional(),
     nudgesSoFar: z.number().optional(), max: z.number().optional(),
   }),
   mid_chain_nudge: defineEvent('After hallucinated tool output the model is told to call tools properly — or, exhausted, the loop ends.', {
@@ -24,6 +24,9 @@ export const LOOP_EVENTS = {
   }),
   error_repeat_break: defineEvent('The same call failed with the same error threshold times: the loop breaks.', {
     kind: z.literal('error_repeat_break'), key: z.string(), error: z.string(), count: z.number(), calls: z.array(callRecord),
+  }),
+  content_loop_break: defineEvent('The model\'s text repeated a 50-char chunk threshold times close together (gemini-cli\'s chanting check): the loop breaks.', {
+    kind: z.literal('content_loop_break'), chunk: z.string(), occurrences: z.number(), averageDistance: z.number(),
   }),
   max_iterations: defineEvent('The iteration limit was reached: the loop stops.', {
     kind: z.literal('max_iterations'), iteration: z.number(), maxIterations: z.number(),

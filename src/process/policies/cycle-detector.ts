@@ -1,5 +1,5 @@
 import type { CallRecord } from './call-record';
-import { normalizeCallKey } from './normalize-call-key';
+import { callKey, type CallKeyMode } from './normalize-call-key';
 
 // Beyond the spec (its gap list): opencode misses A,B,A,B (#47759); gemini-cli checks periods 1–5.
 // Period 1 is left to the repeat detector. Default 3 repetitions: gemini's 5 is sized for 100
@@ -14,6 +14,7 @@ export interface CycleOptions {
   minPeriod?: number;
   maxPeriod?: number;
   repetitions?: number;
+  keyMode?: CallKeyMode;
 }
 
 export interface CycleBreak {
@@ -28,8 +29,8 @@ export interface CycleBreak {
 
 /** The latest calls are one sequence of 2–5 distinct-enough calls repeated back to back. */
 export function detectCycle(history: readonly CallRecord[], options: CycleOptions = {}): CycleBreak | null {
-  const { minPeriod = CYCLE_MIN_PERIOD, maxPeriod = CYCLE_MAX_PERIOD, repetitions = CYCLE_REPETITIONS } = options;
-  const keys = history.map((c) => normalizeCallKey(c.name, c.arguments));
+  const { minPeriod = CYCLE_MIN_PERIOD, maxPeriod = CYCLE_MAX_PERIOD, repetitions = CYCLE_REPETITIONS, keyMode = 'normalized' } = options;
+  const keys = history.map((c) => callKey(keyMode, c.name, c.arguments));
   const n = keys.length;
   for (let p = Math.max(2, minPeriod); p <= maxPeriod; p++) {
     const need = p * repetitions;

@@ -1,5 +1,5 @@
 import type { CallRecord } from './call-record';
-import { normalizeCallKey } from './normalize-call-key';
+import { callKey, type CallKeyMode } from './normalize-call-key';
 
 /** OpenHands stops after 3 identical actions that all errored. */
 export const ERROR_REPEAT_THRESHOLD = 3;
@@ -22,13 +22,14 @@ export interface ErrorRepeatBreak {
 export function detectErrorRepeat(
   history: readonly CallRecord[],
   threshold = ERROR_REPEAT_THRESHOLD,
+  keyMode: CallKeyMode = 'normalized',
 ): ErrorRepeatBreak | null {
   const latest = history[history.length - 1];
   if (latest?.outcome !== 'error') return null;
-  const key = normalizeCallKey(latest.name, latest.arguments);
+  const key = callKey(keyMode, latest.name, latest.arguments);
   const error = latest.resultDigest ?? '';
   const calls = history.filter(
-    (c) => c.outcome === 'error' && (c.resultDigest ?? '') === error && normalizeCallKey(c.name, c.arguments) === key,
+    (c) => c.outcome === 'error' && (c.resultDigest ?? '') === error && callKey(keyMode, c.name, c.arguments) === key,
   );
   return calls.length >= threshold ? { kind: 'error_repeat_break', key, error, count: calls.length, calls } : null;
 }

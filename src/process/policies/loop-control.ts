@@ -1,4 +1,5 @@
 import type { CallRecord } from './call-record';
+import type { CallKeyMode } from './normalize-call-key';
 import type { CycleBreak, CycleOptions } from './cycle-detector';
 import { detectCycle } from './cycle-detector';
 import type { ErrorRepeatBreak } from './error-repeat-detector';
@@ -14,11 +15,13 @@ export interface LoopControlConfig {
   /** model steps completed so far, 1-based */
   iteration: number;
   maxIterations?: number;
+  /** a threshold of 0 turns that detector off */
   repeatThreshold?: number;
   sameToolThreshold?: number;
   errorRepeatThreshold?: number;
   /** false turns cycle detection off */
   cycle?: CycleOptions | false;
+  keyMode?: CallKeyMode;
 }
 
 export type LoopBreak = ErrorRepeatBreak | RepeatBreak | CycleBreak | SameToolBreak | MaxIterationsBreak;
@@ -39,11 +42,13 @@ export const LOOP_CONTROL_ORDER = [
 
 /** Call after each step's tool calls have run (outcomes recorded), with the full call history. */
 export function evaluateLoopControl(history: readonly CallRecord[], config: LoopControlConfig): LoopControlDecision {
+  const on = (threshold: number | undefined) => threshold !== 0;
+  const keyMode = config.keyMode ?? 'normalized';
   return (
-    detectErrorRepeat(history, config.errorRepeatThreshold) ??
-    detectRepeat(history, config.repeatThreshold) ??
-    (config.cycle === false ? null : detectCycle(history, config.cycle)) ??
-    detectSameTool(history, config.sameToolThreshold) ??
+    (on(config.errorRepeatThreshold) ? detectErrorRepeat(history, config.errorRepeatThreshold, keyMode) : null) ??
+    (on(config.repeatThreshold) ? detectRepeat(history, config.repeatThreshold, keyMode) : null) ??
+    (config.cycle === false || config.cycle?.repetitions === 0 ? null : detectCycle(history, { keyMode, ...config.cycle })) ??
+    (on(config.sameToolThreshold) ? detectSameTool(history, config.sameToolThreshold) : null) ??
     detectMaxIterations(config.iteration, config.maxIterations) ?? { kind: 'continue' }
   );
 }

@@ -1,37 +1,104 @@
-// Every setting the loop runs under, with the one set of defaults. Each default is the spec's
-// constant (cited where it is defined); the environment, a scenario's `config:` or an API caller
-// override them, and the session records what it resolved to.
-import { CYCLE_REPETITIONS } from './cycle-detector';
-import { ERROR_REPEAT_THRESHOLD } from './error-repeat-detector';
-import { MAX_MID_CHAIN_NUDGES } from './hallucination-detector';
-import { MAX_TOOL_ITERATIONS } from './max-iterations';
-import { MAX_NUDGES } from './nudge-policy';
-import { REPEAT_BREAK_THRESHOLD } from './repeat-detector';
-import { SAME_TOOL_BREAK_THRESHOLD } from './same-tool-detector';
+// Every setting the loop runs under. A loop profile (../profiles) supplies the policy choices of one
+// agent system; the environment, a scenario's `config:`, a `--set` axis or an API caller override
+// single settings on top; the session records what it resolved to, profile included.
+import type { RetryScheduleName } from '../../provider/ollama/retry-schedules';
+import type { TokenEstimatorName } from '../../context/token-estimation';
 
-export interface LoopSettings {
-  /** direct-process.spec.md invariant 2 */
-  maxToolIterations: number;
-  /** the context window budgets are computed from (direct-process.spec.md, OLLAMA_NUM_CTX) */
+export const LOOP_PROFILE_NAMES = ['loupe', 'corvid', 'opencode', 'dexto', 'mcp-agent', 'gemini-cli'] as const;
+export type LoopProfileName = (typeof LOOP_PROFILE_NAMES)[number];
+export const DEFAULT_PROFILE: LoopProfileName = 'loupe';
+
+/** Settings every profile shares unless overridden: the run's environment, not a loop design. */
+export interface SessionBudgets {
+  /** the context window budgets are computed from (OLLAMA_NUM_CTX) */
   numCtx: number;
-  /** per tool call (mcp-agent-technical-spec.md §6: 30 s) */
+  /** per tool call */
   toolTimeoutMs: number;
-  /** direct-process.spec.md invariants 3 and 4; cycle and repeated-error detection are Loupe's */
-  repeatThreshold: number;
-  sameToolThreshold: number;
-  cycleRepetitions: number;
-  errorRepeatThreshold: number;
-  /** direct-process.spec.md invariant 7 */
-  maxNudges: number;
-  maxMidChainNudges: number;
-  /** an `ask` that gets no decision in this long counts as rejected (mcp-agent-technical-spec.md §5 asks; Loupe bounds the wait) */
+  /** an `ask` that gets no decision in this long counts as rejected */
   approvalTimeoutMs: number;
-  /** a rejected call: tell the model and go on (direct-process.spec.md "Permission denied"), or stop (stream-processor: blocked → stop) */
-  onRejection: 'continue' | 'stop';
-  /** a repeated call: break (direct-process.spec.md invariant 3), or ask for permission to go on (opencode's doom_loop permission) */
-  doomLoop: 'break' | 'ask';
+}
+
+/** The choices a loop profile makes; each is read by one pure policy. 0 turns a threshold off. */
+export interface LoopPolicies {
+  maxToolIterations: number;
+
+  // loop detection
+  /** identical calls in a row that count as a loop (0: off) */
+  repeatThreshold: number;
+  /** where identical calls are looked for: the whole session, or within one model reply (opencode) */
+  repeatScope: 'session' | 'reply';
+  /** how calls compare: normalized (sorted keys, trimmed strings) or exact JSON */
+  callKey: 'normalized' | 'exact';
+  /** the same tool name in a row, any arguments (0: off) */
+  sameToolThreshold: number;
+  /** repetitions of a 2..cycleMaxPeriod-call sequence (0: off) */
+  cycleRepetitions: number;
+  cycleMaxPeriod: number;
+  /** the same call failing with the same error in a row (0: off) */
+  errorRepeatThreshold: number;
+  /** a 50-char chunk of the model's text repeated this often, close together (0: off; gemini-cli: 10) */
+  contentLoopThreshold: number;
+  /** what a detected repeat, cycle or content loop does: break, ask a person (opencode), or warn the model first (gemini-cli) */
+  doomLoop: 'break' | 'ask' | 'nudge';
+  /** with doomLoop 'nudge': warnings before the next detection breaks */
+  loopNudges: number;
+
+  // replies
+  /** corvid's nudges for weak replies before any tool ran, or none */
+  nudgePolicy: 'corvid' | 'off';
+  maxNudges: number;
+  /** fabricated tool output after tools ran: stripped and nudged in text-only replies (corvid), also after a reply's own calls (Loupe), or let through */
+  hallucinationGuard: 'replies_without_calls' | 'all_replies' | 'off';
+  maxMidChainNudges: number;
+  /** after a loop-control break: one tools-disabled summary call, or nothing */
+  epilogue: 'summary' | 'none';
+
+  // context
+  tokenEstimator: TokenEstimatorName;
+  /** trim when the context exceeds this many messages (0: off) */
+  trimMaxMessages: number;
+  trimKeepRecent: number;
+  /** trim when the estimate exceeds this share of num_ctx (0: off) */
+  trimBudgetRatio: number;
+  /** and never keep more than this many tokens of history (0: no absolute cap; mcp-agent: 30k) */
+  trimBudgetTokens: number;
+  /** dropped tool results leave one-line summaries in a trim note (corvid invariant 12), or vanish */
+  trimSummaries: boolean;
+  /** one tool result's cap: a share of the window (corvid invariant 6), a fixed size, or none */
+  toolResultCap: 'context_share' | 'fixed_chars' | 'off';
+  toolResultMaxChars: number;
+  /** mark old tool output as cleared: scaled to num_ctx (Loupe), opencode's fixed budgets, or not at all */
+  prune: 'scaled' | 'fixed' | 'off';
+  pruneProtectTokens: number;
+  pruneMinimumTokens: number;
+  pruneKeepTurns: number;
+  pruneProtectedTools: string[];
+  /** when the last prompt's actual token count calls for shrinking the context */
+  overflowTrigger: 'reserved_output' | 'context_ratio' | 'off';
+  overflowRatio: number;
+  /** what shrinks it: an LLM summary (trim if that fails), a trim, or clearing the history */
+  overflowAction: 'compact' | 'trim' | 'clear_history';
+  /** what a summary keeps verbatim: the last N steps, the last N steps if they fit clamp(25% of the usable window, 2k, 8k) (opencode), or the newest share of the history */
+  compactionKeep: 'turns' | 'turns_clamped' | 'share';
+  compactionKeepTurns: number;
+  compactionKeepShare: number;
+  /** an empty or inflating summary is rejected (and later overflows only trim), or accepted as is */
+  compactionValidation: 'reject_empty_or_inflated' | 'none';
+  /** before sending: record an estimated overflow (Loupe's silent-truncation guard), refuse to send (gemini-cli), clear the history and send (mcp-agent), or nothing */
+  preflight: 'record' | 'refuse' | 'clear_history' | 'off';
+  /** when the server rejects the context as too long */
+  providerOverflow: 'compact' | 'clear_history' | 'fail';
+
+  // provider and tools
+  retrySchedule: RetryScheduleName;
   /** approved calls of one reply: all at once, settled one by one (mcp-agent §5), or one after another */
   toolExecution: 'parallel' | 'sequential';
+  /** a rejected call: tell the model and go on, or stop the session */
+  onRejection: 'continue' | 'stop';
+}
+
+export interface LoopSettings extends SessionBudgets, LoopPolicies {
+  profile: LoopProfileName;
 }
 
 /** ollama-provider.spec.md / direct-process.spec.md: OLLAMA_NUM_CTX defaults to 8192. */
@@ -43,29 +110,8 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 /** How long a session waits for a person's approval before counting it as rejected. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
-export const DEFAULT_LOOP_SETTINGS: Readonly<LoopSettings> = {
-  maxToolIterations: MAX_TOOL_ITERATIONS,
+export const DEFAULT_BUDGETS: Readonly<SessionBudgets> = {
   numCtx: DEFAULT_NUM_CTX,
   toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-  repeatThreshold: REPEAT_BREAK_THRESHOLD,
-  sameToolThreshold: SAME_TOOL_BREAK_THRESHOLD,
-  cycleRepetitions: CYCLE_REPETITIONS,
-  errorRepeatThreshold: ERROR_REPEAT_THRESHOLD,
-  maxNudges: MAX_NUDGES,
-  maxMidChainNudges: MAX_MID_CHAIN_NUDGES,
   approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS,
-  onRejection: 'continue',
-  doomLoop: 'break',
-  toolExecution: 'parallel',
 };
-
-/** The defaults overridden by each layer in turn; an undefined value overrides nothing. */
-export function resolveLoopSettings(...layers: Array<Partial<LoopSettings> | undefined>): LoopSettings {
-  const settings: LoopSettings = { ...DEFAULT_LOOP_SETTINGS };
-  for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer ?? {})) {
-      if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;
-    }
-  }
-  return settings;
-}

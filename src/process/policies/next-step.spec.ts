@@ -1,5 +1,5 @@
 import { NO_COUNTS, type LoopCounters } from './loop-counters';
-import { DEFAULT_LOOP_SETTINGS } from './loop-settings';
+import { DEFAULT_LOOP_SETTINGS } from '../profiles/profiles';
 import { decideNextStep, type NextStep } from './next-step';
 
 const call = { id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } };

@@ -47,13 +47,14 @@ export interface NextStepInput {
   /** this loop step, 1-based */
   step: number;
   counters: Pick<LoopCounters, 'toolsCalled' | 'nudges' | 'midChainNudges'>;
-  settings: Pick<LoopSettings, 'maxToolIterations' | 'maxNudges' | 'maxMidChainNudges'>;
+  settings: Pick<LoopSettings, 'maxToolIterations' | 'maxNudges' | 'maxMidChainNudges' | 'nudgePolicy' | 'hallucinationGuard'>;
   toolsEnabled: boolean;
 }
 
 export function decideNextStep({ reply, step, counters, settings, toolsEnabled }: NextStepInput): NextStep {
   const calls = reply.toolCalls;
-  const fabricated = detectHallucinatedToolOutput({
+  const guarded = settings.hallucinationGuard === 'all_replies' || (settings.hallucinationGuard === 'replies_without_calls' && calls.length === 0);
+  const fabricated = !guarded ? null : detectHallucinatedToolOutput({
     text: reply.content,
     // a reply that calls tools counts as "after tools": what follows its calls is not their output
     toolsCalledSoFar: counters.toolsCalled + calls.length,
@@ -77,7 +78,7 @@ export function decideNextStep({ reply, step, counters, settings, toolsEnabled }
     };
   }
 
-  const nudge = toolsEnabled
+  const nudge = toolsEnabled && settings.nudgePolicy !== 'off'
     ? detectNudgeReason({
       text: reply.content, iteration: step, maxIterations: settings.maxToolIterations, toolsCalledSoFar: counters.toolsCalled,
       nudgesSoFar: counters.nudges, maxNudges: settings.maxNudges,

@@ -16,3 +16,10 @@ function normalizeValue(value: unknown): unknown {
   }
   return value;
 }
+
+/** How calls compare: normalized (corvid, Loupe) or by their exact JSON (opencode's JSON.stringify, gemini-cli's name:JSON(args)). */
+export type CallKeyMode = 'normalized' | 'exact';
+
+export function callKey(mode: CallKeyMode, name: string, args: Record<string, unknown>): string {
+  return mode === 'exact' ? `${name}:${JSON.stringify(args)}` : normalizeCallKey(name, args);
+}

@@ -7,6 +7,7 @@ describe('needsSummaryEpilogue', () => {
     ['same_tool_break', true],
     ['cycle_break', true],
     ['error_repeat_break', true],
+    ['content_loop_break', true],
     ['max_iterations', true],
     ['completed', false],
     ['nudges_exhausted', false],
@@ -20,9 +21,14 @@ describe('needsSummaryEpilogue', () => {
     expect(needsSummaryEpilogue(reason)).toBe(expected);
   });
 
+  it('never runs under a profile without an epilogue (opencode, dexto, the MCP agent, gemini-cli)', () => {
+    expect(needsSummaryEpilogue('repeat_break', 'none')).toBe(false);
+    expect(needsSummaryEpilogue('repeat_break', 'summary')).toBe(true);
+  });
+
   it('covers every termination reason in the table above', () => {
     expect([...TERMINATION_REASONS].sort()).toEqual(
-      ['aborted', 'completed', 'context_overflow', 'cycle_break', 'error_repeat_break', 'interrupted', 'max_iterations', 'nudges_exhausted', 'permission_rejected', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
+      ['aborted', 'completed', 'content_loop_break', 'context_overflow', 'cycle_break', 'error_repeat_break', 'interrupted', 'max_iterations', 'nudges_exhausted', 'permission_rejected', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
     );
   });
 });

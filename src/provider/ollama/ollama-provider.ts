@@ -245,16 +245,17 @@ export class OllamaProvider implements LlmProvider {
       } catch (e) {
         if (!ProviderError.isInstance(e)) throw e;
         failures++;
-        const plan = planRetry(e.info, failures, this.opts.random ?? Math.random);
+        const schedule = req.retrySchedule ?? 'loupe';
+        const plan = planRetry(e.info, failures, this.opts.random ?? Math.random, schedule);
         if (!plan.retry) {
           if (plan.reason !== 'not_retryable') {
-            emit('inference_retry', { attempt: failures, giveUp: true, reason: plan.reason, kind: e.info.kind, status: e.info.status ?? null, message: e.info.message });
+            emit('inference_retry', { attempt: failures, schedule, giveUp: true, reason: plan.reason, kind: e.info.kind, status: e.info.status ?? null, message: e.info.message });
           }
           throw e;
         }
         if (req.signal?.aborted) throw e;
         const delayMs = Math.round(plan.delayMs * (this.opts.retryDelayScale ?? 1));
-        emit('inference_retry', { attempt: failures, delayMs, kind: e.info.kind, status: e.info.status ?? null, retryAfterMs: e.info.retryAfterMs ?? null, message: e.info.message });
+        emit('inference_retry', { attempt: failures, schedule, delayMs, kind: e.info.kind, status: e.info.status ?? null, retryAfterMs: e.info.retryAfterMs ?? null, message: e.info.message });
         try {
           await abortableSleep(delayMs, req.signal);
         } catch (reason) {

@@ -2,6 +2,7 @@
 // ProviderErrorInfo only, never from message substrings.
 
 import type { ProviderErrorInfo } from '../provider-errors';
+import { planRetryUnder, RETRY_SCHEDULES, type RetryPlan, type RetryScheduleName } from './retry-schedules';
 
 export const MAX_RETRIES = 3;
 export const BASE_DELAY_MS = 1_000;
@@ -47,21 +48,14 @@ export function shouldRetry(info: ProviderErrorInfo, attempt: number): boolean {
   return retryRefusal(info, attempt) === undefined;
 }
 
-export type RetryPlan =
-  | { retry: true; attempt: number; delayMs: number }
-  | { retry: false; attempt: number; reason: 'not_retryable' | 'exhausted' | 'retry_after_too_long' };
+export type { RetryPlan } from './retry-schedules';
 
-/** shouldRetry and backoffDelayMs in one call, with the reason when not retrying (for the journal). */
-export function planRetry(info: ProviderErrorInfo, attempt: number, random: () => number): RetryPlan {
-  const refusal = retryRefusal(info, attempt);
-  if (refusal) return { retry: false, attempt, reason: refusal };
-  return { retry: true, attempt, delayMs: backoffDelayMs(attempt, { retryAfterMs: info.retryAfterMs, random }) };
+/** shouldRetry and backoffDelayMs in one call (the default, Loupe schedule), with the reason when not retrying. */
+export function planRetry(info: ProviderErrorInfo, attempt: number, random: () => number, schedule: RetryScheduleName = 'loupe'): RetryPlan {
+  return planRetryUnder(RETRY_SCHEDULES[schedule], info, attempt, random);
 }
 
 function retryRefusal(info: ProviderErrorInfo, attempt: number): 'not_retryable' | 'exhausted' | 'retry_after_too_long' | undefined {
-  // belt and braces: these two are never retried here whatever the flag says
-  if (!info.retryable || info.kind === 'aborted' || info.kind === 'context_too_long') return 'not_retryable';
-  if (attempt > MAX_RETRIES) return 'exhausted';
-  if (info.retryAfterMs !== undefined && info.retryAfterMs > MAX_RETRY_DELAY_MS) return 'retry_after_too_long';
-  return undefined;
+  const plan = planRetryUnder(RETRY_SCHEDULES.loupe, info, attempt, () => 0);
+  return plan.retry ? undefined : plan.reason;
 }

@@ -1,0 +1,60 @@
+// dexto's turn executor, as context-management-plan.md plans it. Where the plan is silent the profile
+// follows what shipped, per ../shared/reference/loop-control-prior-art.md §3.
+import type { LoopProfile } from './loop-profile';
+
+const CP = 'context-management-plan.md';
+const PA = 'loop-control-prior-art.md §3';
+
+export const dextoProfile: LoopProfile = {
+  name: 'dexto',
+  system: 'dexto (TurnExecutor)',
+  specs: [CP],
+  policies: {
+    maxToolIterations: 100,
+    repeatThreshold: 0, repeatScope: 'session', callKey: 'exact',
+    sameToolThreshold: 0,
+    cycleRepetitions: 0, cycleMaxPeriod: 5,
+    errorRepeatThreshold: 0,
+    contentLoopThreshold: 0,
+    doomLoop: 'break', loopNudges: 0,
+    nudgePolicy: 'off', maxNudges: 0,
+    hallucinationGuard: 'off', maxMidChainNudges: 0,
+    epilogue: 'none',
+    tokenEstimator: 'chars_per_4',
+    trimMaxMessages: 0, trimKeepRecent: 0, trimBudgetRatio: 0, trimBudgetTokens: 0, trimSummaries: false,
+    toolResultCap: 'fixed_chars', toolResultMaxChars: 120_000,
+    prune: 'fixed', pruneProtectTokens: 40_000, pruneMinimumTokens: 20_000, pruneKeepTurns: 0, pruneProtectedTools: [],
+    overflowTrigger: 'reserved_output', overflowRatio: 0,
+    overflowAction: 'compact',
+    compactionKeep: 'turns', compactionKeepTurns: 2, compactionKeepShare: 0,
+    compactionValidation: 'none',
+    preflight: 'off',
+    providerOverflow: 'fail',
+    retrySchedule: 'dexto',
+    toolExecution: 'sequential',
+    onRejection: 'continue',
+  },
+  choices: {
+    iterations: { choice: '100 (upstream: maxSteps, no default)', source: `${CP} ("if (stepCount >= maxSteps) break", no value); ${PA} ("maxIterations is optional with no default"); a harness run must end` },
+    repeat: { choice: 'none', source: `${PA} ("missing entirely: repeat or loop detection")` },
+    sameTool: { choice: 'none', source: `${PA}` },
+    cycle: { choice: 'none', source: `${PA}` },
+    errorRepeat: { choice: 'none', source: `${PA}` },
+    contentLoop: { choice: 'none', source: `${PA}` },
+    onLoop: { choice: '(nothing detects one)', source: `${PA}` },
+    nudges: { choice: 'none', source: `${PA} ("… stuck detection and nudges" missing)` },
+    hallucination: { choice: 'none: the text stays', source: `${CP} is silent` },
+    epilogue: { choice: 'none', source: `${CP} is silent` },
+    tokens: { choice: 'length / 4 for pruning; actual counts for overflow', source: `${CP} "Token Counting Strategy"` },
+    trim: { choice: 'none', source: `${CP} (compression and pruning only)` },
+    toolCap: { choice: '120,000 chars per result', source: `${PA} ("tool output truncation: 120,000 chars … as planned")` },
+    prune: { choice: 'after every step: tool output older than the newest 40k tokens marked cleared, if that frees over 20k; no turns or tools exempt', source: `${CP} §3 PRUNE_PROTECT = 40_000, PRUNE_MINIMUM = 20_000` },
+    overflow: { choice: 'actual input tokens > window − output reserve → compress', source: `${CP} §2 isOverflow (usable = contextWindow − outputBuffer)` },
+    compaction: { choice: 'LLM summary replaces older messages; last 2 turns kept; no validation', source: `${CP} §2 compressHistory; ${PA} (preserveLastNTurns = 2; "validate(before, after) … was not shipped")` },
+    preflight: { choice: 'nothing', source: `${CP} (reactive only)` },
+    providerOverflow: { choice: 'fails the session', source: `${PA} ("no handler for provider overflow errors")` },
+    retry: { choice: '2 immediate retries of retryable errors, no delay', source: `${PA} (MODEL_REQUEST_MAX_RETRIES = 2, "no delay or backoff")` },
+    toolExecution: { choice: 'one after another', source: `${CP} open question 4 ("currently sequential via SDK")` },
+    rejection: { choice: 'denial text to the model; the loop goes on', source: `${CP} is silent; as the direct-process spec` },
+  },
+};

@@ -1,0 +1,60 @@
+// opencode's session processor, as stream-processor-deep-dive.md describes it. Where it is silent the
+// profile follows the survey of opencode in ../shared/reference/loop-control-prior-art.md §1.
+import type { LoopProfile } from './loop-profile';
+
+const SP = 'stream-processor-deep-dive.md';
+const PA = 'loop-control-prior-art.md §1';
+
+export const opencodeProfile: LoopProfile = {
+  name: 'opencode',
+  system: 'opencode (SessionProcessor)',
+  specs: [SP],
+  policies: {
+    maxToolIterations: 100,
+    repeatThreshold: 3, repeatScope: 'reply', callKey: 'exact',
+    sameToolThreshold: 0,
+    cycleRepetitions: 0, cycleMaxPeriod: 5,
+    errorRepeatThreshold: 0,
+    contentLoopThreshold: 0,
+    doomLoop: 'ask', loopNudges: 0,
+    nudgePolicy: 'off', maxNudges: 0,
+    hallucinationGuard: 'off', maxMidChainNudges: 0,
+    epilogue: 'none',
+    tokenEstimator: 'chars_per_4',
+    trimMaxMessages: 0, trimKeepRecent: 0, trimBudgetRatio: 0, trimBudgetTokens: 0, trimSummaries: false,
+    toolResultCap: 'off', toolResultMaxChars: 0,
+    prune: 'off', pruneProtectTokens: 40_000, pruneMinimumTokens: 20_000, pruneKeepTurns: 2, pruneProtectedTools: ['skill'],
+    overflowTrigger: 'context_ratio', overflowRatio: 0.9,
+    overflowAction: 'compact',
+    compactionKeep: 'turns_clamped', compactionKeepTurns: 2, compactionKeepShare: 0,
+    compactionValidation: 'none',
+    preflight: 'off',
+    providerOverflow: 'compact',
+    retrySchedule: 'opencode',
+    toolExecution: 'parallel',
+    onRejection: 'stop',
+  },
+  choices: {
+    iterations: { choice: '100 (upstream: agent.steps, unbounded by default)', source: `${PA} (maxSteps = agent.steps ?? Infinity); a harness run must end, so the largest cap among the systems described (gemini-cli's MAX_TURNS)` },
+    repeat: { choice: 'the last 3 parts of the current reply: same tool, identical JSON input', source: `${SP} "Doom loop detection", DOOM_LOOP_THRESHOLD = 3; blind across replies (${PA}, #50073)` },
+    sameTool: { choice: 'none', source: `${SP} specifies none; ${PA} (#32187 requests it)` },
+    cycle: { choice: 'none', source: `${PA} (misses A,B,A,B: #47759)` },
+    errorRepeat: { choice: 'none', source: `${SP} specifies none` },
+    contentLoop: { choice: 'none', source: `${PA} ("no content-loop detector")` },
+    onLoop: { choice: 'ask permission `doom_loop` before the third call runs; a denial rejects it', source: `${SP} (PermissionNext.ask, permission "doom_loop")` },
+    nudges: { choice: 'none', source: `${PA} ("no nudge")` },
+    hallucination: { choice: 'none: the text stays', source: `${PA} feature matrix` },
+    epilogue: { choice: 'none', source: `${SP} is silent; upstream's max-steps prompt applies only at agent.steps` },
+    tokens: { choice: 'chars / 4', source: `${PA} (Token.estimate)` },
+    trim: { choice: 'none (compaction instead)', source: `${SP} ("compact" signal)` },
+    toolCap: { choice: 'none', source: `${SP} is silent` },
+    prune: { choice: 'off (40k protect / 20k minimum, last 2 turns and `skill` exempt, when enabled)', source: `${PA} ("pruning is opt-in in current dev")` },
+    overflow: { choice: 'input tokens of the last step > 90% of the window → compact', source: `${SP} "Finish": threshold = limit.context × 0.9` },
+    compaction: { choice: 'LLM summary, tools off; the last 2 steps kept if they fit clamp(25% of usable, 2k, 8k); no validation', source: `${PA} (DEFAULT_TAIL_TURNS = 2, MIN/MAX_PRESERVE_RECENT_TOKENS; "no inflation check and no empty-summary check")` },
+    preflight: { choice: 'nothing', source: `${SP} is silent` },
+    providerOverflow: { choice: 'compact and retry', source: `${PA} (a ContextOverflowError takes the compaction path)` },
+    retry: { choice: 'rate limit, overloaded, timeout and network errors only; 2 s doubling, capped at 60 s; Retry-After replaces the delay; 5 retries', source: `${SP} SessionRetry (base 2000, max 60000; the Python equivalent's attempt < 5)` },
+    toolExecution: { choice: 'as the calls arrive, concurrently', source: `${SP} (tools run from the stream's tool-call events)` },
+    rejection: { choice: 'the session stops (blocked → "stop")', source: `${SP} "Tool Error": RejectedError → blocked` },
+  },
+};
