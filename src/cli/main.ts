@@ -6,6 +6,7 @@ import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
 import { registerEventsCommand } from './commands/events.command';
+import { registerProfilesCommand } from './commands/profiles.command';
 import { registerSchemaCommand } from './commands/schema.command';
 import { registerMcpCommand } from './commands/mcp.command';
 import { registerModelsCommand } from './commands/models.command';
@@ -21,6 +22,8 @@ export function buildProgram(): Command {
   const program = new Command('loupe')
     .description('Loupe: run and record tool-calling agent loops against Ollama models')
     .showHelpAfterError()
+    // a subcommand's flags belong to it (`eval compare … --json` is compare's)
+    .enablePositionalOptions()
     .exitOverride();
   registerEvalCommand(program, getConfig);
   registerSessionsCommand(program, getConfig);
@@ -29,6 +32,7 @@ export function buildProgram(): Command {
   registerStandinCommand(program);
   registerToolsCommand(program);
   registerEventsCommand(program);
+  registerProfilesCommand(program);
   registerSchemaCommand(program);
   registerBenchCommand(program, getConfig);
   registerServeCommand(program, getConfig);

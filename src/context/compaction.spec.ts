@@ -159,4 +159,17 @@ describe('applyCompaction', () => {
     expect(out.droppedIndexes).toEqual(request.replacedIndexes);
     expect(out.messages.slice(3)).toEqual(conversation.slice(6));
   });
+
+  it('keeps only the newest share of the history verbatim when asked (gemini-cli keeps 30%)', () => {
+    const conversation = indexed([system, prompt,
+      ...step('c1', 'read_file', { path: 'a' }, 'a'.repeat(2_000)), ...step('c2', 'read_file', { path: 'b' }, 'b'.repeat(2_000)),
+      ...step('c3', 'read_file', { path: 'c' }, 'c'.repeat(2_000)), ...step('c4', 'read_file', { path: 'd' }, 'd'.repeat(400))]);
+    const byTurns = buildCompactionRequest(conversation, { keepRecentTurns: 2 })!;
+    const byShare = buildCompactionRequest(conversation, { keepRecentTurns: Number.MAX_SAFE_INTEGER, maxKeepShare: 0.3, estimator: 'gemini' })!;
+    expect(byTurns.keepFromIndex).toBe(6);
+    // 30% of ~1,650 tokens is ~495: the last step (~120) fits, the one before it (~510 more) does not
+    expect(byShare.keepFromIndex).toBe(8);
+    const tight = buildCompactionRequest(conversation, { keepRecentTurns: Number.MAX_SAFE_INTEGER, maxKeepShare: 0.02, estimator: 'gemini' })!;
+    expect(tight.keepFromIndex).toBe(10);
+  });
 });

@@ -84,4 +84,12 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessagesTokens(ms)).toBe(2 * MESSAGE_OVERHEAD_TOKENS + 1 + 2);
     expect(estimateMessagesTokens([])).toBe(0);
   });
+
+  it('estimates as each profile does: chars / 4 (opencode, dexto, the MCP agent) and gemini-cli\'s heuristic', () => {
+    const code = '{ "a": [1, 2, 3] };'.repeat(10);
+    expect(estimateTokens(code, 'chars_per_4')).toBe(Math.round(code.length / 4));
+    expect(estimateTokens('héllo wörld', 'gemini')).toBe(Math.round(9 * 0.25 + 2 * 1.5));
+    expect(estimateTokens('é'.repeat(100_001), 'gemini')).toBe(Math.round(100_001 / 4));
+    expect(estimateMessagesTokens([{ role: 'user', content: 'x'.repeat(400) }], 'chars_per_4')).toBe(MESSAGE_OVERHEAD_TOKENS + 100);
+  });
 });

@@ -197,4 +197,19 @@ describe('one-line summaries of dropped results', () => {
   ])('formatKeyArgs $name', ({ args, expected }) => {
     expect(formatKeyArgs(args)).toBe(expected);
   });
+
+  it('trims to an absolute token budget without a note when asked (the MCP agent: 30k tokens, nothing in place)', () => {
+    const messages = indexed([system, prompt, ...step(1, 'x'.repeat(4_000)), ...step(2, 'y'.repeat(4_000)), ...step(3, 'z'.repeat(400))]);
+    const d = decideTrim(messages, { numCtx: 131_072, maxMessages: 0, budgetRatio: 0, budgetTokens: 1_500, summaries: false, estimator: 'chars_per_4' })!;
+    expect(d.reason).toBe('token_budget');
+    expect(d.budgetTokens).toBe(1_500);
+    expect(d.summaries).toEqual([]);
+    expect(d.messages.some((m) => m.kind === 'trim_note')).toBe(false);
+    expect(d.tokensAfter).toBeLessThanOrEqual(1_500);
+  });
+
+  it('does nothing when every trigger is off', () => {
+    const messages = indexed([system, prompt, ...step(1, 'x'.repeat(40_000))]);
+    expect(decideTrim(messages, { numCtx: 1_024, maxMessages: 0, budgetRatio: 0, budgetTokens: 0 })).toBeNull();
+  });
 });

@@ -65,6 +65,8 @@ export interface EvalRunOptions {
   configurations?: Configuration[];
   trials?: number;
   concurrency?: number;
+  /** auto (default): a scripted trial under a profile its scenario was written for is judged by `expect`, any other by `success`; success: every trial by `success` */
+  judge?: 'auto' | 'success';
   /** `--baseline RUN`: compare with that run when done */
   baselineRunId?: string;
   onTrialStarted?: (total: number) => void;

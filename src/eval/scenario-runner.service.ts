@@ -48,7 +48,7 @@ export class ScenarioRunner {
     const recorder = new EvalRunRecorder(this.journal, {
       id: randomUUID(), scenarioCount: scenarios.length, loupeVersion: process.env.npm_package_version ?? null,
       options: { models: options.models ?? null, trials: trialsPerCell, backend: realHost ?? 'standin', scenarios: scenarios.map((s) => s.id) },
-      config: { mode, models, configurations: configs, trialsPerCell, concurrency: options.concurrency ?? 1, loupeRevision: revision },
+      config: { mode, judge: options.judge ?? 'auto', models, configurations: configs, trialsPerCell, concurrency: options.concurrency ?? 1, loupeRevision: revision },
     });
     const results: Array<{ report: TrialReport; outcome: TrialOutcome }> = new Array(jobs.length);
     // a database that died for good stops the run: nothing new starts, what runs is stopped
@@ -66,7 +66,7 @@ export class ScenarioRunner {
         const job = jobs[i];
         if (mode === 'live') await this.warm(job, warmed);
         options.onTrialStarted?.(jobs.length);
-        results[i] = await this.trials.run(job, { recorder, running, mode, loupeRevision: revision });
+        results[i] = await this.trials.run(job, { recorder, running, mode, judge: options.judge, loupeRevision: revision });
         options.onTrialFinished?.(results[i].report);
       }
     };

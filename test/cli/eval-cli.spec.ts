@@ -20,7 +20,8 @@ describe('loupe eval / sessions (the built CLI)', () => {
     expect(run.stderr).not.toMatch(/ERROR/);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(report.summary).toEqual({ passed: 1, failed: 0, errored: 0, notRun: 0, trials: 1 });
+    // written for two profiles (corvid, loupe): one trial under each
+    expect(report.summary).toEqual({ passed: 2, failed: 0, errored: 0, notRun: 0, trials: 2 });
     const [trial] = report.trials;
     expect(trial).toEqual(expect.objectContaining({
       scenarioId: 'direct-process/normal-tool-loop-completion', status: 'passed', passed: true, iterations: 4, failedExpectations: [],
@@ -67,7 +68,7 @@ describe('loupe eval / sessions (the built CLI)', () => {
     fs.writeFileSync(file, fs.readFileSync(NORMAL, 'utf8').replace('name: read_file', 'name: 7'));
     const run = await runCli(['eval', file], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/schema\.yaml:20:\d+: script\[1\]\.tool_calls\[0\]\.name: expected string/);
+    expect(run.stderr).toMatch(/schema\.yaml:21:\d+: script\[1\]\.tool_calls\[0\]\.name: expected string/);
   });
 
   it('exits 2 for a bad flag or environment variable', async () => {

@@ -35,7 +35,8 @@ describe('zero-install defaults (built CLI)', () => {
     expect(second.code).toBe(0);
     expect(second.stderr).not.toMatch(/initialising/);
     const sessions = await runCli(['sessions', 'list', '--json'], env);
-    expect(JSON.parse(sessions.stdout)).toHaveLength(2);
+    // two runs of a scenario written for two profiles (corvid, loupe)
+    expect(JSON.parse(sessions.stdout)).toHaveLength(4);
     expect(runningPostmaster(dataDir)).toBeUndefined();
     if (dataDir !== path.join(home, 'pg')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
   }, 180_000);

@@ -10,17 +10,21 @@ import { parse } from 'yaml';
 import { createTestDatabase } from '../support/test-app';
 import { ROOT, runCli, waitForListening } from '../support/run-cli';
 
-function scenariosWithSuccess(): string[] {
-  const out: string[] = [];
+/** Each shipped scenario with success criteria, under each profile it is written for. */
+function scenariosWithSuccess(): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
   const walk = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.yaml') && (parse(fs.readFileSync(p, 'utf8')) as { success?: unknown }).success) out.push(p);
+      if (!e.name.endsWith('.yaml')) continue;
+      const doc = parse(fs.readFileSync(p, 'utf8')) as { success?: unknown; profile?: string | string[] };
+      if (!doc.success) continue;
+      for (const profile of doc.profile === undefined ? ['loupe'] : [doc.profile].flat()) out.push([path.relative(ROOT, p), profile]);
     }
   };
   walk(path.join(ROOT, 'scenarios'));
-  return out.sort();
+  return out.sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`));
 }
 
 describe('success criteria of the shipped scenarios (built CLI, live mode)', () => {
@@ -34,15 +38,15 @@ describe('success criteria of the shipped scenarios (built CLI, live mode)', () 
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('covers the task-like scenarios', () => {
-    expect(files.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(files.map(([f]) => f)).size).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(files.map((f) => [path.relative(ROOT, f)]))('%s passes live against its own script', async (rel) => {
+  it.each(files)('%s passes live against its own script under %s', async (rel, profile) => {
     const file = path.join(ROOT, rel);
     const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
     try {
       const url = await waitForListening(ollama);
-      const run = await runCli(['eval', file, '--json'], { ...env, OLLAMA_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' }, { timeoutMs: 90_000 });
+      const run = await runCli(['eval', file, '--json', '--set', `profile=${profile}`], { ...env, OLLAMA_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' }, { timeoutMs: 90_000 });
       const report = JSON.parse(run.stdout || '{}');
       const trial = report.trials?.[0];
       expect({ mode: report.mode, status: trial?.status, failed: trial?.failedExpectations, violations: trial?.invariantViolations, error: trial?.error ?? null, stderr: run.code === 0 ? '' : run.stderr.slice(-1_500) })

@@ -9,14 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
+import { suiteTrials } from '../support/suite-trials';
 import { ROOT } from '../support/run-cli';
 
 const SCENARIOS = path.join(ROOT, 'scenarios');
 const OUT = path.join(ROOT, 'test-output');
-const SCENARIO_COUNT = (function count(dir: string): number {
-  return fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) =>
-    n + (e.isDirectory() ? count(path.join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? 1 : 0), 0);
-})(SCENARIOS);
+/** trials of one run of the whole suite */
+const SCENARIO_COUNT = suiteTrials(SCENARIOS);
 
 interface Run {
   child: ChildProcess;
@@ -141,7 +140,7 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
                                        WHERE t.run_id = $1 AND s.termination_reason = 'interrupted'`, [killed.id])).rows[0].n,
         running: (await db.query(`SELECT count(*)::int AS n FROM sessions WHERE status = 'running'`)).rows[0].n,
         rerun: await lostEvents(db, report.runId, ['passed', 'failed', 'error']),
-        rerunTrials: (await db.query(`SELECT count(*)::int AS n, count(DISTINCT scenario_id)::int AS d FROM eval_trials WHERE run_id = $1`, [report.runId])).rows[0],
+        rerunTrials: (await db.query(`SELECT count(*)::int AS n, count(DISTINCT (scenario_id, config_key))::int AS d FROM eval_trials WHERE run_id = $1`, [report.runId])).rows[0],
       };
     });
     figures.processKill = {

@@ -31,7 +31,7 @@ describe('retry on transient error (spec example; invariant 12)', () => {
     const result = await complete();
     expect(result.content).toBe(REPLY);
     expect(retries(events)).toEqual([
-      { attempt: 1, delayMs: 10, kind: 'server_busy', status: 503, retryAfterMs: null, message: expect.stringContaining('server busy') },
+      { attempt: 1, schedule: 'loupe', delayMs: 10, kind: 'server_busy', status: 503, retryAfterMs: null, message: expect.stringContaining('server busy') },
     ]);
     const chats = chatRequests(server);
     expect(chats.map((r) => r.status)).toEqual([503, 200]);

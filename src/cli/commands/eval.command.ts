@@ -21,6 +21,7 @@ interface EvalFlags {
   junit?: string;
   markdown?: string;
   baseline?: string;
+  judge?: string;
   coverage?: boolean;
   specs?: string;
   writeCatalogue?: boolean;
@@ -29,6 +30,7 @@ interface EvalFlags {
 export function registerEvalCommand(program: Command, getConfig: () => LoupeConfig): void {
   const evalCommand = program
     .command('eval')
+    .enablePositionalOptions()
     .description('Run scenarios (models × configurations × trials) against the Ollama stand-in or OLLAMA_HOST, check what was recorded, report with statistics')
     .argument('[paths...]', 'scenario files or directories', ['scenarios'])
     .option('--json', 'print machine-readable results (with the statistics)')
@@ -39,6 +41,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per scenario × model × configuration)')
     .option('--markdown <file>', 'also write a Markdown report for a pull request')
     .option('--baseline <run>', 'compare with an earlier run; exit 1 on a significant regression')
+    .option('--judge <how>', 'auto: scripted runs by their expectations under the profiles they were written for, else by success criteria; success: every trial by its success criteria (one yardstick across profiles)', 'auto')
     .option('--coverage', 'list the specs\' Behavioral Examples with and without a scenario, and run nothing')
     .option('--specs <dir>', 'with --coverage: read the examples from this directory of specs instead of specs/behavioral-examples.json')
     .option('--write-catalogue', 'with --coverage --specs: rewrite specs/behavioral-examples.json from the specs')
@@ -49,6 +52,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         setVerdict(printCoverage(scenarios, opts) ? EXIT.OK : EXIT.FAILED);
         return;
       }
+      if (opts.judge !== 'auto' && opts.judge !== 'success') throw new UsageError(`--judge ${opts.judge}: expected auto or success`);
       const axes = parseAxes(opts.set);
       if (axes.problems.length) throw new UsageError(axes.problems.join('\n'));
       const config = getConfig();
@@ -65,7 +69,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         }
         return app.get(ScenarioRunner).run(scenarios, {
           models: opts.model, trials: opts.trials, concurrency: opts.concurrency, configurations: configurations(axes.axes),
-          baselineRunId: opts.baseline, onTrialStarted: (n) => progress.started(n), onTrialFinished: (t) => progress.finished(t),
+          baselineRunId: opts.baseline, judge: opts.judge as 'auto' | 'success', onTrialStarted: (n) => progress.started(n), onTrialFinished: (t) => progress.finished(t),
         });
       }).finally(() => progress.stop());
       process.stdout.write(opts.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : `${formatResultsTable(report)}\n`);

@@ -41,4 +41,16 @@ describe('checkInvariants', () => {
     expect(checkInvariants(withEpilogue)).toEqual([]);
     expect(checkInvariants(session([start, ['repeat_break'], ['session_finished']], { terminationReason: 'aborted' }))).toEqual([]);
   });
+
+  it('follows the session\'s profile: no epilogue where it has none, no cap where it caps nothing, its own fixed cap', () => {
+    const none: [string, Record<string, unknown>] = ['session_started', { settings: { profile: 'opencode', epilogue: 'none', toolResultCap: 'off', numCtx: 4096 } }];
+    expect(checkInvariants(session([none, ['repeat_break'], ['session_finished']], { terminationReason: 'repeat_break' }))).toEqual([]);
+    expect(checkInvariants(session([none, ['repeat_break'], ['iteration_started', { purpose: 'epilogue' }], ['session_finished']], { terminationReason: 'repeat_break' })))
+      .toEqual([expect.objectContaining({ invariant: 'break_followed_by_epilogue' })]);
+    expect(checkInvariants(session([none, ['tool_result', { id: 'c', chars: 100_000 }], ['session_finished']]))).toEqual([]);
+    const fixed: [string, Record<string, unknown>] = ['session_started', { settings: { profile: 'dexto', epilogue: 'none', toolResultCap: 'fixed_chars', toolResultMaxChars: 120_000, numCtx: 4096 } }];
+    expect(checkInvariants(session([fixed, ['tool_result', { id: 'c', chars: 100_000 }], ['session_finished']]))).toEqual([]);
+    expect(checkInvariants(session([fixed, ['tool_result', { id: 'c', chars: 130_000 }], ['session_finished']])))
+      .toEqual([expect.objectContaining({ invariant: 'tool_result_within_cap' })]);
+  });
 });

@@ -38,6 +38,7 @@ export interface TrialContext {
   recorder: EvalRunRecorder;
   running: Set<SessionHandle>;
   mode: TrialMode;
+  judge?: 'auto' | 'success';
   loupeRevision: string;
 }
 
@@ -70,7 +71,7 @@ export class TrialRunner {
     const loopSettings = { ...scenario.loopSettings, ...axis.loopSettings, profile };
     // a script is one path under the loop it was written for; under another profile's loop only outcomes count
     const foreign = !scenario.profiles.includes(profile);
-    const judgeAs: TrialMode = foreign ? 'live' : ctx.mode;
+    const judgeAs: TrialMode = foreign || ctx.judge === 'success' ? 'live' : ctx.mode;
     const base: TrialReport = {
       trialId, scenarioId: scenario.id, title: scenario.title, file: scenario.file, spec: scenario.spec, model, trial,
       configKey: config.key, profile, judgedBy: judgeAs === 'scripted' ? 'expect' : 'success', sessionId: null, traceId: null, status: 'error', terminationReason: null, expectations: [], failedExpectations: [],

@@ -1,5 +1,5 @@
 import type { CallRecord } from './call-record';
-import { MAX_REPEATS, REPEAT_BREAK_THRESHOLD, detectRepeat } from './repeat-detector';
+import { MAX_REPEATS, REPEAT_BREAK_THRESHOLD, detectRepeat, replyRepeatPositions } from './repeat-detector';
 
 const history = (...specs: Array<[string, Record<string, unknown>?, Partial<CallRecord>?]>): CallRecord[] =>
   specs.map(([name, args = {}, extra = {}], i) => ({ iteration: i + 1, name, arguments: args, ...extra }));
@@ -29,5 +29,17 @@ describe('detectRepeat', () => {
     { name: 'does nothing on an empty history', calls: [], expected: null },
   ])('$name', ({ calls, threshold, expected }) => {
     expect(detectRepeat(calls, threshold)).toEqual(expected);
+  });
+
+  it('compares exact JSON when asked (opencode, gemini-cli): key order and spacing count', () => {
+    const calls = history(['read_file', { path: 'a.ts', n: 1 }], ['read_file', { n: 1, path: 'a.ts' }], ['read_file', { path: 'a.ts', n: 1 }]);
+    expect(detectRepeat(calls, 3)).not.toBeNull();
+    expect(detectRepeat(calls, 3, 'exact')).toBeNull();
+  });
+
+  it('finds, within one reply, the calls that complete a run of identical calls (opencode asks before they run)', () => {
+    const calls = history(A, A, A, B, A, A, A, A);
+    expect([...replyRepeatPositions(calls, 3)]).toEqual([2, 6, 7]);
+    expect([...replyRepeatPositions(calls, 0)]).toEqual([]);
   });
 });

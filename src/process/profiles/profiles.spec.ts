@@ -1,6 +1,9 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { LOOP_PROFILE_NAMES } from '../policies/loop-settings';
 import { POLICY_ROWS } from './loop-profile';
 import { DEFAULT_LOOP_SETTINGS, LOOP_PROFILES, profileSettings, resolveLoopSettings } from './profiles';
+import { TABLE_END, TABLE_START, renderProfilesTable } from './profiles-table';
 
 describe('loop profiles', () => {
   it('defaults to the loupe profile, whose constants are the corvid spec\'s where it follows it', () => {
@@ -45,5 +48,13 @@ describe('loop profiles', () => {
         expect({ row, choice: c.choice.length > 0, source: c.source.length > 0 }).toEqual({ row, choice: true, source: true });
       }
     }
+  });
+
+  it('is published in the README, generated and current', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const start = readme.indexOf(TABLE_START);
+    const end = readme.indexOf(TABLE_END);
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(readme.slice(start, end + TABLE_END.length)).toBe(renderProfilesTable());
   });
 });
