@@ -5,7 +5,9 @@
 // as JSON (whose escapes represent both). `restoreOriginals` gives back exactly what was recorded.
 
 // a NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one
+// eslint-disable-next-line no-control-regex -- NUL is what Postgres refuses
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- as above
 const UNSTORABLE_ALL = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function isStorable(s: string): boolean {

@@ -39,6 +39,7 @@ export function waitForListening(child: import('node:child_process').ChildProces
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
+      // eslint-disable-next-line no-control-regex -- the URL ends at an ANSI escape (colored logs)
       const m = /listening on (http:\/\/[^\s\u001b]+)/.exec(err);
       if (m) resolve(m[1].replace('[::1]', '127.0.0.1'));
     });

@@ -10,7 +10,6 @@ import type { ProviderOverrides, Scenario } from './scenario';
 import { settingsOf } from './scenario-settings';
 import { toScenarioMcpServers } from './scenario-mcp-schema';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
-import type { LoopSettings } from '../../process/process-types';
 
 function relativeToScenario(absFile: string, value: string): string {
   return value.startsWith('./') || value.startsWith('../') ? path.resolve(path.dirname(absFile), value) : value;

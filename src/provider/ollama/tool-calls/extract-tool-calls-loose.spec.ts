@@ -1,5 +1,5 @@
 import { extractToolCallsFromContent } from './extract-tool-calls';
-import { check, fixedIds, run, tool, TOOLS, type Expected } from './extraction.test-kit';
+import { check, fixedIds, run, TOOLS, type Expected } from './extraction.test-kit';
 
 describe('extractToolCallsFromContent: loose formats need a declared tool', () => {
   it.each<[string, string, Expected]>([

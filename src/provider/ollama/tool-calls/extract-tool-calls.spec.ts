@@ -1,4 +1,4 @@
-import { check, tool, type Expected } from './extraction.test-kit';
+import { check, type Expected } from './extraction.test-kit';
 
 describe('extractToolCallsFromContent: explicit-marker formats', () => {
   it.each<[string, string, Expected]>([

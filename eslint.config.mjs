@@ -1,0 +1,29 @@
+// ESLint: the recommended rules of ESLint and typescript-eslint; formatting is prettier's (the
+// prettier config turns the stylistic rules off). `npm run lint` runs both; `npm test` runs lint.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-output/**', '.loupe/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // `_`-prefixed names are deliberately unused (destructuring out, callback positions)
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', 'test/**/*.ts', '**/*.test-kit.ts'],
+    languageOptions: { globals: { ...globals.jest } },
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);
