@@ -15,9 +15,12 @@ export function variedToolTurns(n: number, resultBytes = 0): StandinTurn[] {
   const turns: StandinTurn[] = [];
   for (let i = 0; i < n; i++) {
     const k = i % 3;
-    const call = k === 0 ? { name: 'list_files', arguments: { path: '.' } }
-      : k === 1 ? { name: 'read_file', arguments: { path: resultBytes ? `big${i % 7}.txt` : `missing-${i}.txt` } }
-      : { name: 'write_file', arguments: { path: `out-${i}.txt`, content: `step ${i}` } };
+    const call =
+      k === 0
+        ? { name: 'list_files', arguments: { path: '.' } }
+        : k === 1
+          ? { name: 'read_file', arguments: { path: resultBytes ? `big${i % 7}.txt` : `missing-${i}.txt` } }
+          : { name: 'write_file', arguments: { path: `out-${i}.txt`, content: `step ${i}` } };
     turns.push({ toolCalls: [call] });
   }
   turns.push({ content: 'Done.' });
@@ -32,7 +35,11 @@ export function bigFiles(resultBytes: number): Record<string, string> {
 }
 
 export async function runBenchSession(
-  app: INestApplicationContext, host: string, model: string, settings: Partial<LoopSettings>, files: Record<string, string> = {},
+  app: INestApplicationContext,
+  host: string,
+  model: string,
+  settings: Partial<LoopSettings>,
+  files: Record<string, string> = {},
 ): Promise<{ result: SessionResult; ms: number }> {
   const config = app.get<LoupeConfig>(LOUPE_CONFIG);
   const sessionId = randomUUID();
@@ -41,7 +48,9 @@ export async function runBenchSession(
   const provider = app.get(OllamaProviderFactory).forHost(host, { isolated: true, overrides: { localHost: host } });
   const started = performance.now();
   try {
-    const handle = app.get(ProcessManager).start({ sessionId, model, prompt: 'Work through the files.', provider, tools, workspaceDir, config: settings });
+    const handle = app
+      .get(ProcessManager)
+      .start({ sessionId, model, prompt: 'Work through the files.', provider, tools, workspaceDir, config: settings });
     const result = await handle.done;
     return { result, ms: performance.now() - started };
   } finally {

@@ -18,11 +18,20 @@ function toYamlTurn(t: StandinTurn): Record<string, unknown> {
 export async function startChildStandin(turns: StandinTurn[]): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-standin-'));
   const file = path.join(dir, 'bench.yaml');
-  fs.writeFileSync(file, stringify({
-    id: 'bench/child-standin', title: 'bench', spec: 'bench', prompt: 'bench',
-    script: turns.map(toYamlTurn), expect: [{ termination: 'completed' }],
-  }));
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'standin', '--scenario', file, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  fs.writeFileSync(
+    file,
+    stringify({
+      id: 'bench/child-standin',
+      title: 'bench',
+      spec: 'bench',
+      prompt: 'bench',
+      script: turns.map(toYamlTurn),
+      expect: [{ termination: 'completed' }],
+    }),
+  );
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'standin', '--scenario', file, '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {

@@ -41,7 +41,11 @@ interface EvalRun {
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -50,7 +54,11 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
       const wallMs = performance.now() - started;
       if (code !== 0) return reject(new Error(`loupe ${args.join(' ')} exited ${code}: ${err.slice(-2_000)}`));
       try {
-        const j = JSON.parse(out) as { durationMs: number; summary: { passed: number; trials: number }; trials: Array<{ iterations: number }> };
+        const j = JSON.parse(out) as {
+          durationMs: number;
+          summary: { passed: number; trials: number };
+          trials: Array<{ iterations: number }>;
+        };
         const requests = j.trials.reduce((n, t) => n + t.iterations, 0);
         resolve({ wallMs, durationMs: j.durationMs, passed: j.summary.passed, trials: j.summary.trials, requests });
       } catch (e) {
@@ -61,7 +69,9 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
 }
 
 async function startStandin(scenarioFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'standin', '--scenario', scenarioFile, '--port', '0', '--loop'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'standin', '--scenario', scenarioFile, '--port', '0', '--loop'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {
@@ -96,13 +106,29 @@ async function suiteWallTime(runs: number, concurrency: number): Promise<BenchFi
 
 async function throughput(parallel: number, latencyMs: number, waves: number, runs: number, dir: string): Promise<BenchFigure> {
   const file = path.join(dir, `throughput-p${parallel}-l${latencyMs}.yaml`);
-  fs.writeFileSync(file, stringify({
-    id: `bench/throughput-p${parallel}-l${latencyMs}`, title: 'single-turn trial', spec: 'bench', prompt: 'Say done.', model: MODEL,
-    catalog: [{ name: MODEL, family: 'llama', parameter_size: '1.0B', capabilities: ['completion', 'tools'], parallel, tokens_per_second: (WORDS * 1_000) / latencyMs }],
-    script: [{ content: ANSWER }],
-    expect: [{ termination: 'completed' }],
-    success: [{ final_answer: { contains: 'done' } }],
-  }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      id: `bench/throughput-p${parallel}-l${latencyMs}`,
+      title: 'single-turn trial',
+      spec: 'bench',
+      prompt: 'Say done.',
+      model: MODEL,
+      catalog: [
+        {
+          name: MODEL,
+          family: 'llama',
+          parameter_size: '1.0B',
+          capabilities: ['completion', 'tools'],
+          parallel,
+          tokens_per_second: (WORDS * 1_000) / latencyMs,
+        },
+      ],
+      script: [{ content: ANSWER }],
+      expect: [{ termination: 'completed' }],
+      success: [{ final_answer: { contains: 'done' } }],
+    }),
+  );
   const standin = await startStandin(file);
   const trials = waves * parallel;
   try {
@@ -112,7 +138,8 @@ async function throughput(parallel: number, latencyMs: number, waves: number, ru
     await runCli(args, env); // warm-up: the model's first load, the CLI's caches
     const results: EvalRun[] = [];
     for (let i = 0; i < runs; i++) results.push(await runCli(args, env));
-    if (results.some((x) => x.passed !== x.trials || x.requests !== x.trials)) throw new Error(`bench eval throughput P=${parallel}: trials failed or took more than one request each`);
+    if (results.some((x) => x.passed !== x.trials || x.requests !== x.trials))
+      throw new Error(`bench eval throughput P=${parallel}: trials failed or took more than one request each`);
     const ideal = (parallel * 1_000) / latencyMs;
     const achieved = median(results.map((x) => (x.trials * 1_000) / x.durationMs));
     return {
@@ -131,7 +158,13 @@ export async function benchEval(options: EvalBenchOptions = {}): Promise<BenchFi
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-eval-'));
   try {
     const figures = [await suiteWallTime(runs, 1), await suiteWallTime(runs, 4)];
-    for (const [p, l] of options.pairs ?? [[1, 200], [2, 200], [4, 200], [4, 50]]) figures.push(await throughput(p, l, options.waves ?? 6, runs, dir));
+    for (const [p, l] of options.pairs ?? [
+      [1, 200],
+      [2, 200],
+      [4, 200],
+      [4, 50],
+    ])
+      figures.push(await throughput(p, l, options.waves ?? 6, runs, dir));
     return figures;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

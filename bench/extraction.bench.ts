@@ -110,7 +110,10 @@ function adversarialInputs(): Array<[string, string]> {
     ['unclosed XML parameters', fill('<function=read_file><parameter=path>')],
     ['[TOOL_CALLS] with open JSON', fill('[TOOL_CALLS]read_file[ARGS]{')],
     ['line breaks only', fill('\n')],
-    ['unclosed Step-3 invokes', fill('<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="read_file"><steptml:parameter name="path">')],
+    [
+      'unclosed Step-3 invokes',
+      fill('<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="read_file"><steptml:parameter name="path">'),
+    ],
     ['call separators without calls', fill('function<｜tool_sep｜>')],
     ['Functionary parts with open JSON', fill('>>>read_file\n{"path": ')],
     ['an Apertus list never closed', `<|tools_prefix|>[${fill('{"read_file": {"path": "a"}}, ')}`],
@@ -180,7 +183,12 @@ export async function benchExtraction(options: ExtractionBenchOptions = {}): Pro
       extractToolCallsFromContent(input, TOOLS);
       return performance.now() - started;
     };
-    figures.push({ name: `worst case, 1 MB of ${label}`, value: measure(time, options.worstCaseRuns ?? 5), unit: 'ms', note: 'tools declared' });
+    figures.push({
+      name: `worst case, 1 MB of ${label}`,
+      value: measure(time, options.worstCaseRuns ?? 5),
+      unit: 'ms',
+      note: 'tools declared',
+    });
   }
   return figures;
 }

@@ -13,44 +13,50 @@ const RUNS = 7;
 export const loopSuite: BenchSuite = {
   name: 'loop',
   description: `sessions of ${ITERATIONS} tool iterations against a zero-delay stand-in, ${RUNS} runs each, journal on and off`,
-  run: (config: LoupeConfig) => withAppContext(config, async (app) => {
-    const journal = app.get(JournalService);
-    const perIteration: Record<string, number> = {};
-    const harnessOnly: Record<string, number> = {};
-    // the first pair of passes warms up the JIT; the second pair is reported
-    for (const enabled of [true, false, true, false]) {
-      const label = enabled ? 'on' : 'off';
-      const total: number[] = [];
-      const harness: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        const standin = new StandinServer({ script: { turns: { '*': variedToolTurns(ITERATIONS) } } });
-        const { url } = await standin.start(0);
-        let modelMs = 0;
-        const sub = journal.entries$.subscribe((e) => {
-          if (e.kind === 'iteration' && e.row.finishedAt !== null) modelMs += e.row.wallMs ?? 0;
-        });
-        journal.enabled = enabled;
-        try {
-          const { result, ms } = await runBenchSession(app, url, 'llama3.1:8b', { maxToolIterations: ITERATIONS + 5 });
-          if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
-          total.push(ms / result.iterations);
-          harness.push((ms - modelMs) / result.iterations);
-        } finally {
-          sub.unsubscribe();
-          await journal.flush();
-          journal.enabled = true;
-          await standin.stop();
+  run: (config: LoupeConfig) =>
+    withAppContext(config, async (app) => {
+      const journal = app.get(JournalService);
+      const perIteration: Record<string, number> = {};
+      const harnessOnly: Record<string, number> = {};
+      // the first pair of passes warms up the JIT; the second pair is reported
+      for (const enabled of [true, false, true, false]) {
+        const label = enabled ? 'on' : 'off';
+        const total: number[] = [];
+        const harness: number[] = [];
+        for (let r = 0; r < RUNS; r++) {
+          const standin = new StandinServer({ script: { turns: { '*': variedToolTurns(ITERATIONS) } } });
+          const { url } = await standin.start(0);
+          let modelMs = 0;
+          const sub = journal.entries$.subscribe((e) => {
+            if (e.kind === 'iteration' && e.row.finishedAt !== null) modelMs += e.row.wallMs ?? 0;
+          });
+          journal.enabled = enabled;
+          try {
+            const { result, ms } = await runBenchSession(app, url, 'llama3.1:8b', { maxToolIterations: ITERATIONS + 5 });
+            if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
+            total.push(ms / result.iterations);
+            harness.push((ms - modelMs) / result.iterations);
+          } finally {
+            sub.unsubscribe();
+            await journal.flush();
+            journal.enabled = true;
+            await standin.stop();
+          }
         }
+        perIteration[label] = median(total);
+        harnessOnly[label] = median(harness);
       }
-      perIteration[label] = median(total);
-      harnessOnly[label] = median(harness);
-    }
-    const figures: BenchFigure[] = [
-      { name: 'time per iteration, journal on (median)', value: perIteration.on, unit: 'ms' },
-      { name: 'time per iteration, journal off (median)', value: perIteration.off, unit: 'ms', note: `on/off ratio ${(perIteration.on / perIteration.off).toFixed(2)}` },
-      { name: 'harness time per iteration excl. model time, journal on', value: harnessOnly.on, unit: 'ms' },
-      { name: 'harness time per iteration excl. model time, journal off', value: harnessOnly.off, unit: 'ms' },
-    ];
-    return figures;
-  }),
+      const figures: BenchFigure[] = [
+        { name: 'time per iteration, journal on (median)', value: perIteration.on, unit: 'ms' },
+        {
+          name: 'time per iteration, journal off (median)',
+          value: perIteration.off,
+          unit: 'ms',
+          note: `on/off ratio ${(perIteration.on / perIteration.off).toFixed(2)}`,
+        },
+        { name: 'harness time per iteration excl. model time, journal on', value: harnessOnly.on, unit: 'ms' },
+        { name: 'harness time per iteration excl. model time, journal off', value: harnessOnly.off, unit: 'ms' },
+      ];
+      return figures;
+    }),
 };

@@ -24,7 +24,14 @@ export interface SlotThroughputOptions {
   words?: number;
 }
 
-const DEFAULT_PAIRS: Array<[number, number]> = [[1, 50], [2, 50], [4, 50], [8, 50], [2, 200], [4, 200]];
+const DEFAULT_PAIRS: Array<[number, number]> = [
+  [1, 50],
+  [2, 50],
+  [4, 50],
+  [8, 50],
+  [2, 200],
+  [4, 200],
+];
 const MODEL = 'bench:1b';
 
 const median = (values: number[]): number => {
@@ -46,20 +53,27 @@ async function oneRun(provider: OllamaProvider, server: StandinServer, requests:
   const before = server.requests.length;
   const walls: number[] = [];
   const started = performance.now();
-  await Promise.all(Array.from({ length: requests }, async (_, i) => {
-    if (!(await provider.acquireSlot(MODEL))) throw new Error('slot not granted');
-    try {
-      const result = await provider.complete({ model: MODEL, messages: [{ role: 'user', content: `request ${i}` }] });
-      walls.push(result.timings.wallMs);
-    } finally {
-      await provider.releaseSlot(MODEL);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: requests }, async (_, i) => {
+      if (!(await provider.acquireSlot(MODEL))) throw new Error('slot not granted');
+      try {
+        const result = await provider.complete({ model: MODEL, messages: [{ role: 'user', content: `request ${i}` }] });
+        walls.push(result.timings.wallMs);
+      } finally {
+        await provider.releaseSlot(MODEL);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1_000;
   await server.settled();
   const chats = server.requests.slice(before).filter((r) => r.path === '/api/chat');
   if (chats.length !== requests || chats.some((r) => r.status !== 200)) throw new Error('bench run: unexpected server responses');
-  const edges = chats.flatMap((r) => [{ at: r.slotAcquiredAt!, d: 1 }, { at: r.slotReleasedAt!, d: -1 }]).sort((a, b) => a.at - b.at || a.d - b.d);
+  const edges = chats
+    .flatMap((r) => [
+      { at: r.slotAcquiredAt!, d: 1 },
+      { at: r.slotReleasedAt!, d: -1 },
+    ])
+    .sort((a, b) => a.at - b.at || a.d - b.d);
   let current = 0;
   let peak = 0;
   for (const e of edges) peak = Math.max(peak, (current += e.d));
@@ -71,17 +85,34 @@ async function oneRun(provider: OllamaProvider, server: StandinServer, requests:
   };
 }
 
-async function measurePair(parallel: number, latencyMs: number, opts: Required<Omit<SlotThroughputOptions, 'pairs'>>): Promise<BenchFigure> {
+async function measurePair(
+  parallel: number,
+  latencyMs: number,
+  opts: Required<Omit<SlotThroughputOptions, 'pairs'>>,
+): Promise<BenchFigure> {
   const content = Array.from({ length: opts.words }, (_, i) => `w${i}`).join(' ');
   const model: StandinModel = {
-    name: MODEL, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'],
-    vramBytes: 1e9, parallel, tokensPerSecond: (opts.words * 1_000) / latencyMs,
+    name: MODEL,
+    family: 'llama',
+    parameterSize: '1.0B',
+    capabilities: ['completion', 'tools'],
+    vramBytes: 1e9,
+    parallel,
+    tokensPerSecond: (opts.words * 1_000) / latencyMs,
   };
   const server = new StandinServer({ catalog: [model], script: { turns: { '*': [{ content }] }, loop: true } });
   const { url } = await server.start(0);
   const provider = new OllamaProvider({
-    host: url, localHost: url, maxParallel: parallel, numGpu: -1, numPredict: 256, numBatch: 512,
-    requestTimeoutMs: 60_000, idleTimeoutMs: 30_000, firstByteTimeoutMs: 30_000, slotWaitTimeoutMs: 600_000,
+    host: url,
+    localHost: url,
+    maxParallel: parallel,
+    numGpu: -1,
+    numPredict: 256,
+    numBatch: 512,
+    requestTimeoutMs: 60_000,
+    idleTimeoutMs: 30_000,
+    firstByteTimeoutMs: 30_000,
+    slotWaitTimeoutMs: 600_000,
   });
   try {
     const requests = opts.wavesPerRun * parallel;

@@ -27,11 +27,28 @@ function suites(): BenchSuite[] {
     loopSuite,
     journalSuite,
     memorySuite,
-    { name: 'slots', description: 'N requests through the slot limiter against a stand-in of capacity P and latency L, as a ratio of the ideal P/L', run: () => benchSlotThroughput() },
+    {
+      name: 'slots',
+      description: 'N requests through the slot limiter against a stand-in of capacity P and latency L, as a ratio of the ideal P/L',
+      run: () => benchSlotThroughput(),
+    },
     { name: 'limiter', description: 'slot limiter acquire/release overhead (pure, no I/O)', run: () => benchSlotLimiterOverhead() },
-    { name: 'extraction', description: 'tool-call extraction throughput on a mixed set, and worst cases on 1 MB adversarial inputs', run: () => benchExtraction() },
-    { name: 'eval', description: 'the built CLI: scripted suite wall time, and a whole `loupe eval` of N trials against a stand-in of capacity P and latency L as a ratio of the ideal P/L', run: () => (require('./eval.bench') as typeof import('./eval.bench')).benchEval() },
-    { name: 'sandbox', description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call', run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox() },
+    {
+      name: 'extraction',
+      description: 'tool-call extraction throughput on a mixed set, and worst cases on 1 MB adversarial inputs',
+      run: () => benchExtraction(),
+    },
+    {
+      name: 'eval',
+      description:
+        'the built CLI: scripted suite wall time, and a whole `loupe eval` of N trials against a stand-in of capacity P and latency L as a ratio of the ideal P/L',
+      run: () => (require('./eval.bench') as typeof import('./eval.bench')).benchEval(),
+    },
+    {
+      name: 'sandbox',
+      description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
+      run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),
+    },
   ];
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -47,7 +64,9 @@ export async function runBenchmarks(config: LoupeConfig, opts: { only: string[];
     results[suite.name] = await suite.run(config);
     if (!opts.json) {
       for (const f of results[suite.name]) {
-        process.stdout.write(`${suite.name.padEnd(12)} ${f.name.padEnd(58)} ${formatValue(f.value).padStart(12)} ${f.unit}${f.note ? `  (${f.note})` : ''}\n`);
+        process.stdout.write(
+          `${suite.name.padEnd(12)} ${f.name.padEnd(58)} ${formatValue(f.value).padStart(12)} ${f.unit}${f.note ? `  (${f.note})` : ''}\n`,
+        );
       }
     }
   }

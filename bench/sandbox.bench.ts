@@ -16,7 +16,12 @@ export interface SandboxBenchOptions {
   warmup?: number;
 }
 
-async function timeCalls(mode: CommandSandboxMode, workspaceDir: string, calls: number, warmup: number): Promise<{ ms: number; p90: number; enforcedBy: string }> {
+async function timeCalls(
+  mode: CommandSandboxMode,
+  workspaceDir: string,
+  calls: number,
+  warmup: number,
+): Promise<{ ms: number; p90: number; enforcedBy: string }> {
   const tools = await new ToolsService().createSessionTools({ workspaceDir, allow: ['execute_command'], commandSandbox: mode });
   try {
     const times: number[] = [];
@@ -29,7 +34,11 @@ async function timeCalls(mode: CommandSandboxMode, workspaceDir: string, calls: 
     }
     const sorted = [...times].sort((a, b) => a - b);
     const e = tools.sandbox!.limits.enforcedBy;
-    return { ms: median(times), p90: sorted[Math.floor(sorted.length * 0.9)], enforcedBy: `memory ${e.memory}, cpu ${e.cpu}, pids ${e.pids}` };
+    return {
+      ms: median(times),
+      p90: sorted[Math.floor(sorted.length * 0.9)],
+      enforcedBy: `memory ${e.memory}, cpu ${e.cpu}, pids ${e.pids}`,
+    };
   } finally {
     await tools.close();
   }
@@ -42,7 +51,12 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<B
   try {
     const figures: BenchFigure[] = [];
     const off = await timeCalls('none', home, calls, warmup);
-    figures.push({ name: 'sandbox.execute-true.off', value: off.ms, unit: 'ms', note: `sandbox: none; p90 ${off.p90.toFixed(1)} ms; ${off.enforcedBy}; median of ${calls}` });
+    figures.push({
+      name: 'sandbox.execute-true.off',
+      value: off.ms,
+      unit: 'ms',
+      note: `sandbox: none; p90 ${off.p90.toFixed(1)} ms; ${off.enforcedBy}; median of ${calls}`,
+    });
     const probe = await probeSandbox();
     if (!probe.bubblewrap.usable) {
       process.stderr.write(`bench sandbox: no sandboxed figure, bubblewrap is not usable here (${probe.bubblewrap.reason})\n`);
@@ -50,7 +64,12 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<B
     }
     const on = await timeCalls('bubblewrap', home, calls, warmup);
     figures.push(
-      { name: 'sandbox.execute-true.bubblewrap', value: on.ms, unit: 'ms', note: `${probe.bubblewrap.version}; p90 ${on.p90.toFixed(1)} ms; ${on.enforcedBy}; median of ${calls}` },
+      {
+        name: 'sandbox.execute-true.bubblewrap',
+        value: on.ms,
+        unit: 'ms',
+        note: `${probe.bubblewrap.version}; p90 ${on.p90.toFixed(1)} ms; ${on.enforcedBy}; median of ${calls}`,
+      },
       { name: 'sandbox.overhead', value: on.ms - off.ms, unit: 'ms', note: 'median sandboxed minus median unsandboxed, per call' },
     );
     return figures;

@@ -12,7 +12,10 @@ export class ExactTextAndOwners1763900000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     for (const t of WITH_TEXT) await q.query(`ALTER TABLE ${t} ADD COLUMN originals text`);
-    for (const [t, json] of [['sessions', 'config'], ['eval_runs', 'options']]) {
+    for (const [t, json] of [
+      ['sessions', 'config'],
+      ['eval_runs', 'options'],
+    ]) {
       await q.query(`ALTER TABLE ${t} ADD COLUMN owner_pid int, ADD COLUMN owner_host text`);
       await q.query(`UPDATE ${t} SET owner_pid = (${json}->>'ownerPid')::int, owner_host = ${json}->>'ownerHost'`);
       await q.query(`UPDATE ${t} SET ${json} = ${json} - 'ownerPid' - 'ownerHost'`);
@@ -21,7 +24,10 @@ export class ExactTextAndOwners1763900000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const [t, json] of [['sessions', 'config'], ['eval_runs', 'options']]) {
+    for (const [t, json] of [
+      ['sessions', 'config'],
+      ['eval_runs', 'options'],
+    ]) {
       await q.query(`UPDATE ${t} SET ${json} = ${json} || jsonb_build_object('ownerPid', owner_pid, 'ownerHost', owner_host)`);
       await q.query(`ALTER TABLE ${t} DROP COLUMN owner_pid, DROP COLUMN owner_host`);
     }

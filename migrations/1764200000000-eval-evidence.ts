@@ -40,7 +40,9 @@ export class EvalEvidence1764200000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE eval_cells`);
     await q.query(`DROP INDEX eval_trials_cell_idx`);
-    await q.query(`ALTER TABLE eval_trials DROP COLUMN config_key, DROP COLUMN config, DROP COLUMN mode, DROP COLUMN metadata, DROP COLUMN outcome, DROP COLUMN invariant_violations`);
+    await q.query(
+      `ALTER TABLE eval_trials DROP COLUMN config_key, DROP COLUMN config, DROP COLUMN mode, DROP COLUMN metadata, DROP COLUMN outcome, DROP COLUMN invariant_violations`,
+    );
     await q.query(`ALTER TABLE eval_runs DROP COLUMN config, DROP COLUMN statistics`);
   }
 }

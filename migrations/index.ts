@@ -7,6 +7,10 @@ import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 import { EvalEvidence1764200000000 } from './1764200000000-eval-evidence';
 
 export const MIGRATIONS = [
-  InitialSchema1763700000000, HostEvents1763800000000, ExactTextAndOwners1763900000000, McpServers1764000000000, ApprovalWaits1764100000000,
+  InitialSchema1763700000000,
+  HostEvents1763800000000,
+  ExactTextAndOwners1763900000000,
+  McpServers1764000000000,
+  ApprovalWaits1764100000000,
   EvalEvidence1764200000000,
 ];

@@ -7,7 +7,10 @@ export class HealthController {
 
   @Get()
   async health(): Promise<{ status: string; database: string }> {
-    const database = await this.dataSource.query('SELECT 1').then(() => 'up', () => 'down');
+    const database = await this.dataSource.query('SELECT 1').then(
+      () => 'up',
+      () => 'down',
+    );
     return { status: database === 'up' ? 'ok' : 'degraded', database };
   }
 }

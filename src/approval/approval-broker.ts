@@ -25,15 +25,16 @@ export interface ApprovalBroker {
 
 /** A broker that never has anyone to ask: every request waits out its timeout (tests, headless runs). */
 export const NO_APPROVER: ApprovalBroker = {
-  request: (_request, { timeoutMs, signal }) => new Promise((resolve) => {
-    const started = Date.now();
-    const done = (by: ApprovalDecider, reason: string) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      resolve({ approved: false, by, reason, waitedMs: Date.now() - started });
-    };
-    const timer = setTimeout(() => done('timeout', `no decision within ${timeoutMs} ms`), timeoutMs);
-    const onAbort = () => done('session_end', 'the session ended');
-    signal.addEventListener('abort', onAbort, { once: true });
-  }),
+  request: (_request, { timeoutMs, signal }) =>
+    new Promise((resolve) => {
+      const started = Date.now();
+      const done = (by: ApprovalDecider, reason: string) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve({ approved: false, by, reason, waitedMs: Date.now() - started });
+      };
+      const timer = setTimeout(() => done('timeout', `no decision within ${timeoutMs} ms`), timeoutMs);
+      const onAbort = () => done('session_end', 'the session ended');
+      signal.addEventListener('abort', onAbort, { once: true });
+    }),
 };

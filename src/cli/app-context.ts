@@ -7,7 +7,11 @@ import type { LoupeConfig } from '../config/loupe-config';
 import { startTelemetry } from '../telemetry/telemetry';
 import { EXIT, setVerdict } from './exit-codes';
 
-export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestApplicationContext) => Promise<T>, opts: { telemetry?: boolean } = {}): Promise<T> {
+export async function withAppContext<T>(
+  config: LoupeConfig,
+  fn: (app: INestApplicationContext) => Promise<T>,
+  opts: { telemetry?: boolean } = {},
+): Promise<T> {
   // read-only commands skip the OpenTelemetry SDK (about a second of start-up)
   const telemetry = opts.telemetry === false ? { shutdown: async () => {} } : startTelemetry({ otlpEndpoint: config.otlpEndpoint });
   const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel ?? 'warn') });
@@ -17,10 +21,13 @@ export async function withAppContext<T>(config: LoupeConfig, fn: (app: INestAppl
     if (closing) return;
     closing = true;
     logger.warn(`${sig}: stopping sessions and flushing the journal`);
-    void app.close().then(() => telemetry.shutdown()).finally(() => {
-      setVerdict(EXIT.INTERRUPTED);
-      process.exit(EXIT.INTERRUPTED);
-    });
+    void app
+      .close()
+      .then(() => telemetry.shutdown())
+      .finally(() => {
+        setVerdict(EXIT.INTERRUPTED);
+        process.exit(EXIT.INTERRUPTED);
+      });
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

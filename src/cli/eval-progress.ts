@@ -17,7 +17,10 @@ export function evalProgress(stream: NodeJS.WriteStream = process.stderr): EvalP
     return { started: () => {}, finished: (t) => stream.write(`${mark(t)} ${label(t)}\n`), stop: () => {} };
   }
   const bar = new SingleBar({
-    stream, hideCursor: true, clearOnComplete: false, etaBuffer: 20,
+    stream,
+    hideCursor: true,
+    clearOnComplete: false,
+    etaBuffer: 20,
     format: '{bar} {value}/{total} trials | {passRate} passed | ETA {eta_formatted} | {last}',
   });
   let running = false;

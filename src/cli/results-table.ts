@@ -20,7 +20,11 @@ export function rateWithInterval(p: Proportion): string {
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => pad(c, widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -38,24 +42,49 @@ export function formatResultsTable(report: EvalRunReport): string {
   const k = report.trialsPerCell;
   const single = report.trialsPerCell === 1 && report.configurations.length <= 1;
   const out = single
-    ? table(['SCENARIO', 'MODEL', 'RESULT', 'END', 'ITER', 'EVENTS', 'TIME'], report.trials.map((t) => [
-      t.scenarioId, t.model, t.status === 'passed' ? 'pass' : t.status === 'failed' ? 'FAIL' : 'ERROR',
-      t.terminationReason ?? '-', String(t.iterations), String(t.events), ms(t.durationMs),
-    ]))
-    : table(['SCENARIO', 'MODEL', 'CONFIG', 'PASSED', 'RATE [95% CI]', `PASS^${k}`, 'END'], report.summaries.cells.map((c) => [
-      c.scenarioId, c.model, c.configKey || '(scenario)', `${c.summary.passed}/${c.summary.trials}${c.summary.errored ? ` (${c.summary.errored} err)` : ''}`,
-      rateWithInterval(c.summary.passRate), passHat(c.summary, k), mostCommon(c.summary.terminations),
-    ]));
+    ? table(
+        ['SCENARIO', 'MODEL', 'RESULT', 'END', 'ITER', 'EVENTS', 'TIME'],
+        report.trials.map((t) => [
+          t.scenarioId,
+          t.model,
+          t.status === 'passed' ? 'pass' : t.status === 'failed' ? 'FAIL' : 'ERROR',
+          t.terminationReason ?? '-',
+          String(t.iterations),
+          String(t.events),
+          ms(t.durationMs),
+        ]),
+      )
+    : table(
+        ['SCENARIO', 'MODEL', 'CONFIG', 'PASSED', 'RATE [95% CI]', `PASS^${k}`, 'END'],
+        report.summaries.cells.map((c) => [
+          c.scenarioId,
+          c.model,
+          c.configKey || '(scenario)',
+          `${c.summary.passed}/${c.summary.trials}${c.summary.errored ? ` (${c.summary.errored} err)` : ''}`,
+          rateWithInterval(c.summary.passRate),
+          passHat(c.summary, k),
+          mostCommon(c.summary.terminations),
+        ]),
+      );
   if (!single && (report.models.length > 1 || report.configurations.length > 1)) {
     out.push('');
     const roll = [
       ...report.summaries.models.map((m) => ['model', m.key, m.summary]),
       ...(report.configurations.length > 1 ? report.summaries.configs.map((c) => ['config', c.key || '(scenario)', c.summary]) : []),
     ] as Array<[string, string, Summary]>;
-    out.push(...table(['BY', 'WHICH', 'PASSED', 'RATE [95% CI]', `PASS^${k}`, `PASS@${k}`], roll.map(([by, key, s]) => [
-      by, key, `${s.passed}/${s.passed + s.failed}`, rateWithInterval(s.passRate), passHat(s, k),
-      s.passAtK[String(k)] === undefined || s.passAtK[String(k)] === null ? '–' : s.passAtK[String(k)]!.toFixed(2),
-    ])));
+    out.push(
+      ...table(
+        ['BY', 'WHICH', 'PASSED', 'RATE [95% CI]', `PASS^${k}`, `PASS@${k}`],
+        roll.map(([by, key, s]) => [
+          by,
+          key,
+          `${s.passed}/${s.passed + s.failed}`,
+          rateWithInterval(s.passRate),
+          passHat(s, k),
+          s.passAtK[String(k)] === undefined || s.passAtK[String(k)] === null ? '–' : s.passAtK[String(k)]!.toFixed(2),
+        ]),
+      ),
+    );
   }
   const pathologies = Object.entries(report.summaries.run.pathologies).filter(([, p]) => p && p.successes > 0);
   if (pathologies.length) {
@@ -68,13 +97,21 @@ export function formatResultsTable(report: EvalRunReport): string {
   }
   if (report.comparison) {
     const r = report.comparison.result.run;
-    out.push('', `Compared with run ${report.comparison.baselineRunId}: ${rateWithInterval(r.a)} → ${rateWithInterval(r.b)}, p = ${r.pValue === null ? '–' : r.pValue.toPrecision(2)} (${r.test}): ${r.verdict.replace(/_/g, ' ')}`);
+    out.push(
+      '',
+      `Compared with run ${report.comparison.baselineRunId}: ${rateWithInterval(r.a)} → ${rateWithInterval(r.b)}, p = ${r.pValue === null ? '–' : r.pValue.toPrecision(2)} (${r.test}): ${r.verdict.replace(/_/g, ' ')}`,
+    );
   }
   out.push('');
   const backend = report.backend.kind === 'standin' ? 'Ollama stand-in' : `Ollama at ${report.backend.host}`;
   const notRun = report.notRun ? `, ${report.notRun} not run` : '';
-  out.push(`${report.passed} passed, ${report.failed} failed, ${report.errored} errors${notRun} (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`);
-  if (!single) out.push(`pass rate ${rateWithInterval(report.summaries.run.passRate)} over ${report.summaries.run.passed + report.summaries.run.failed} judged trials`);
+  out.push(
+    `${report.passed} passed, ${report.failed} failed, ${report.errored} errors${notRun} (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`,
+  );
+  if (!single)
+    out.push(
+      `pass rate ${rateWithInterval(report.summaries.run.passRate)} over ${report.summaries.run.passed + report.summaries.run.failed} judged trials`,
+    );
   if (report.stoppedBy) out.push(`STOPPED EARLY: ${report.stoppedBy}`);
   return out.join('\n');
 }
@@ -103,10 +140,26 @@ export function toJsonReport(report: EvalRunReport): unknown {
     statistics: report.summaries,
     comparison: report.comparison ?? null,
     trials: report.trials.map((t) => ({
-      scenarioId: t.scenarioId, title: t.title, file: t.file, spec: t.spec, model: t.model, configKey: t.configKey, profile: t.profile, judgedBy: t.judgedBy, trial: t.trial,
-      sessionId: t.sessionId, traceId: t.traceId, status: t.status, passed: t.status === 'passed',
-      terminationReason: t.terminationReason, iterations: t.iterations, events: t.events, durationMs: t.durationMs,
-      failedExpectations: t.failedExpectations, invariantViolations: t.invariantViolations, error: t.error ?? null,
+      scenarioId: t.scenarioId,
+      title: t.title,
+      file: t.file,
+      spec: t.spec,
+      model: t.model,
+      configKey: t.configKey,
+      profile: t.profile,
+      judgedBy: t.judgedBy,
+      trial: t.trial,
+      sessionId: t.sessionId,
+      traceId: t.traceId,
+      status: t.status,
+      passed: t.status === 'passed',
+      terminationReason: t.terminationReason,
+      iterations: t.iterations,
+      events: t.events,
+      durationMs: t.durationMs,
+      failedExpectations: t.failedExpectations,
+      invariantViolations: t.invariantViolations,
+      error: t.error ?? null,
     })),
   };
 }

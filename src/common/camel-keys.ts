@@ -19,5 +19,6 @@ export function camelKeys<T extends object>(o: T): CamelKeys<T> {
  * lets extra keys of a non-literal through).
  */
 export function keysWithin<Allowed>() {
-  return <T extends object>(value: T & Record<Exclude<keyof T, keyof Allowed>, never>): T & Partial<Allowed> => value as T & Partial<Allowed>;
+  return <T extends object>(value: T & Record<Exclude<keyof T, keyof Allowed>, never>): T & Partial<Allowed> =>
+    value as T & Partial<Allowed>;
 }

@@ -17,6 +17,7 @@ describe('closestName', () => {
 
   it('names the suggestion and the known names', () => {
     expect(unknownNameMessage('event type', 'sloot_released', ['slot_released', 'slot_acquired'])).toBe(
-      'unknown event type "sloot_released"; did you mean "slot_released"? (known: slot_released, slot_acquired)');
+      'unknown event type "sloot_released"; did you mean "slot_released"? (known: slot_released, slot_acquired)',
+    );
   });
 });

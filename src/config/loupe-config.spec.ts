@@ -6,20 +6,38 @@ describe('loadConfig', () => {
     expect(c.home).toBe('/work/.loupe');
     expect(c.port).toBe(3000);
     expect(c.databaseUrl).toBeUndefined();
-    expect(c.ollama).toEqual(expect.objectContaining({
-      host: undefined, requestTimeoutMs: 1_800_000, idleTimeoutMs: 120_000, numPredict: 2048, numBatch: 512, numGpu: -1, maxParallel: undefined,
-    }));
+    expect(c.ollama).toEqual(
+      expect.objectContaining({
+        host: undefined,
+        requestTimeoutMs: 1_800_000,
+        idleTimeoutMs: 120_000,
+        numPredict: 2048,
+        numBatch: 512,
+        numGpu: -1,
+        maxParallel: undefined,
+      }),
+    );
     // the loop's own settings keep their one set of defaults (DEFAULT_LOOP_SETTINGS) unless the environment overrides them
     expect(c.ollama.numCtx).toBeUndefined();
     expect(c.loop).toEqual({ maxToolIterations: undefined, toolTimeoutMs: undefined });
   });
 
   it('reads every variable it knows', () => {
-    const c = loadConfig({
-      LOUPE_HOME: 'data', LOUPE_PORT: '8080', DATABASE_URL: 'postgres://u:p@db:5432/x', OLLAMA_HOST: 'http://gpu:11434',
-      OLLAMA_REQUEST_TIMEOUT: '1000', OLLAMA_MAX_PARALLEL: '4', OLLAMA_NUM_GPU: '0', OLLAMA_NUM_CTX: '16384',
-      LOUPE_MAX_TOOL_ITERATIONS: '10', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318',
-    }, '/w');
+    const c = loadConfig(
+      {
+        LOUPE_HOME: 'data',
+        LOUPE_PORT: '8080',
+        DATABASE_URL: 'postgres://u:p@db:5432/x',
+        OLLAMA_HOST: 'http://gpu:11434',
+        OLLAMA_REQUEST_TIMEOUT: '1000',
+        OLLAMA_MAX_PARALLEL: '4',
+        OLLAMA_NUM_GPU: '0',
+        OLLAMA_NUM_CTX: '16384',
+        LOUPE_MAX_TOOL_ITERATIONS: '10',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318',
+      },
+      '/w',
+    );
     expect(c.home).toBe('/w/data');
     expect(c.port).toBe(8080);
     expect(c.databaseUrl).toBe('postgres://u:p@db:5432/x');

@@ -60,7 +60,11 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * Returns the normalised URL or undefined when the value is neither.
  */
 export function parseHttpUrl(raw: string): string | undefined {
-  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : /^[\w.-]+:\d+$|^\[[0-9a-f:]+\]:\d+$/i.test(raw) ? `http://${raw}` : undefined;
+  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)
+    ? raw
+    : /^[\w.-]+:\d+$|^\[[0-9a-f:]+\]:\d+$/i.test(raw)
+      ? `http://${raw}`
+      : undefined;
   if (!candidate) return undefined;
   try {
     const u = new URL(candidate);
@@ -112,7 +116,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
     const parsed = parseHttpUrl(raw);
-    if (!parsed) problems.push(`${name}=${JSON.stringify(raw)}: expected an http:// or https:// URL (e.g. http://127.0.0.1:11434) or host:port`);
+    if (!parsed)
+      problems.push(`${name}=${JSON.stringify(raw)}: expected an http:// or https:// URL (e.g. http://127.0.0.1:11434) or host:port`);
     return parsed;
   };
   const databaseUrl = env.DATABASE_URL || undefined;

@@ -1,4 +1,12 @@
-import { COMPACTION_SYSTEM_PROMPT, SUMMARY_HEADER, SUMMARY_TEMPLATE, applyCompaction, buildCompactionRequest, summaryContent, validateCompaction } from './compaction';
+import {
+  COMPACTION_SYSTEM_PROMPT,
+  SUMMARY_HEADER,
+  SUMMARY_TEMPLATE,
+  applyCompaction,
+  buildCompactionRequest,
+  summaryContent,
+  validateCompaction,
+} from './compaction';
 import { estimateMessageTokens, estimateMessagesTokens } from './token-estimation';
 import type { TranscriptMessage } from './transcript';
 import { SYNTHETIC_INDEX } from './transcript';
@@ -43,7 +51,8 @@ describe('buildCompactionRequest', () => {
   });
 
   it('asks for the Goal / Progress / Key decisions / Relevant files / Next steps template', () => {
-    for (const section of ['## Goal', '## Progress', '## Key decisions', '## Relevant files', '## Next steps']) expect(SUMMARY_TEMPLATE).toContain(section);
+    for (const section of ['## Goal', '## Progress', '## Key decisions', '## Relevant files', '## Next steps'])
+      expect(SUMMARY_TEMPLATE).toContain(section);
   });
 
   it('keeps the last two steps by default', () => {
@@ -69,24 +78,44 @@ describe('buildCompactionRequest', () => {
     const request = buildCompactionRequest(t, { keepRecentTurns: 1 })!;
     expect(request.messages[1].content).toContain('<previous-summary>\n## Goal\nold goal\n</previous-summary>');
     expect(request.messages[1].content).toContain('Update the previous summary with the conversation above.');
-    expect(request).toMatchObject({ replacedIndexes: [10, 11, 12], keepFromIndex: 13, previousSummaryIndex: 10, tokensBefore: estimateMessagesTokens(t.slice(2, 5)) });
+    expect(request).toMatchObject({
+      replacedIndexes: [10, 11, 12],
+      keepFromIndex: 13,
+      previousSummaryIndex: 10,
+      tokensBefore: estimateMessagesTokens(t.slice(2, 5)),
+    });
   });
 
   it('keeps fewer steps when the tail would exceed maxKeepTokens', () => {
     const t = [...conversation, ...indexed(step('c4', 'read_file', { path: 'big.ts' }, 'x'.repeat(8000)), 8)];
-    expect(buildCompactionRequest(t, { maxKeepTokens: 1000 })).toMatchObject({ replacedIndexes: [2, 3, 4, 5, 6, 7, 8, 9], keepFromIndex: 10 });
+    expect(buildCompactionRequest(t, { maxKeepTokens: 1000 })).toMatchObject({
+      replacedIndexes: [2, 3, 4, 5, 6, 7, 8, 9],
+      keepFromIndex: 10,
+    });
   });
 
   it('still keeps a queued user message when no step fits', () => {
     const t = [
       ...conversation,
-      ...indexed([...step('c4', 'read_file', { path: 'big.ts' }, 'x'.repeat(8000)), { kind: 'injected', role: 'user', content: 'Also fix b.ts' }], 8),
+      ...indexed(
+        [...step('c4', 'read_file', { path: 'big.ts' }, 'x'.repeat(8000)), { kind: 'injected', role: 'user', content: 'Also fix b.ts' }],
+        8,
+      ),
     ];
-    expect(buildCompactionRequest(t, { maxKeepTokens: 1000 })).toMatchObject({ replacedIndexes: [2, 3, 4, 5, 6, 7, 8, 9], keepFromIndex: 10 });
+    expect(buildCompactionRequest(t, { maxKeepTokens: 1000 })).toMatchObject({
+      replacedIndexes: [2, 3, 4, 5, 6, 7, 8, 9],
+      keepFromIndex: 10,
+    });
   });
 
   it('clips long tool output and shows pruned output as its placeholder', () => {
-    const t = indexed([system, prompt, ...step('c1', 'cat', {}, 'y'.repeat(900)), ...step('c2', 'cat', {}, 'old'), ...step('c3', 'ls', {}, '')]);
+    const t = indexed([
+      system,
+      prompt,
+      ...step('c1', 'cat', {}, 'y'.repeat(900)),
+      ...step('c2', 'cat', {}, 'old'),
+      ...step('c3', 'ls', {}, ''),
+    ]);
     t[5] = { ...t[5], compactedAt: 1 };
     const text = buildCompactionRequest(t, { keepRecentTurns: 1 })!.messages[1].content;
     expect(text).toContain(`[tool result: cat]\n${'y'.repeat(500)}… [400 chars cut]`);
@@ -94,7 +123,11 @@ describe('buildCompactionRequest', () => {
   });
 
   it('drops the oldest entries to keep the summary call inside maxInputTokens', () => {
-    const many = indexed([system, prompt, ...Array.from({ length: 20 }, (_, i) => step(`c${i}`, 'cat', { i }, `${'z '.repeat(200)}`)).flat()]);
+    const many = indexed([
+      system,
+      prompt,
+      ...Array.from({ length: 20 }, (_, i) => step(`c${i}`, 'cat', { i }, `${'z '.repeat(200)}`)).flat(),
+    ]);
     const request = buildCompactionRequest(many, { keepRecentTurns: 1, maxInputTokens: 1500 })!;
     expect(estimateMessageTokens(request.messages[1])).toBeLessThanOrEqual(1500);
     expect(request.omittedEntries).toBeGreaterThan(0);
@@ -106,10 +139,35 @@ describe('buildCompactionRequest', () => {
 describe('validateCompaction', () => {
   const short = '## Goal\nFix the bug.\n## Next steps\nRun tests.';
   it.each([
-    { name: 'fails on an empty summary', text: '', before: 500, expected: { ok: false, reason: 'empty', tokensBefore: 500, tokensAfter: 0 } },
-    { name: 'fails on a whitespace-only summary', text: ' \n\t', before: 500, expected: { ok: false, reason: 'empty', tokensBefore: 500, tokensAfter: 0 } },
-    { name: 'accepts a summary smaller than what it replaces', text: short, before: 500, expected: { ok: true, tokensBefore: 500, tokensAfter: estimateMessageTokens({ role: 'user', content: summaryContent(short) }) } },
-    { name: 'fails on a summary that inflates the context', text: short, before: 10, expected: { ok: false, reason: 'inflated', tokensBefore: 10, tokensAfter: estimateMessageTokens({ role: 'user', content: summaryContent(short) }) } },
+    {
+      name: 'fails on an empty summary',
+      text: '',
+      before: 500,
+      expected: { ok: false, reason: 'empty', tokensBefore: 500, tokensAfter: 0 },
+    },
+    {
+      name: 'fails on a whitespace-only summary',
+      text: ' \n\t',
+      before: 500,
+      expected: { ok: false, reason: 'empty', tokensBefore: 500, tokensAfter: 0 },
+    },
+    {
+      name: 'accepts a summary smaller than what it replaces',
+      text: short,
+      before: 500,
+      expected: { ok: true, tokensBefore: 500, tokensAfter: estimateMessageTokens({ role: 'user', content: summaryContent(short) }) },
+    },
+    {
+      name: 'fails on a summary that inflates the context',
+      text: short,
+      before: 10,
+      expected: {
+        ok: false,
+        reason: 'inflated',
+        tokensBefore: 10,
+        tokensAfter: estimateMessageTokens({ role: 'user', content: summaryContent(short) }),
+      },
+    },
   ])('$name', ({ text, before, expected }) => {
     expect(validateCompaction(text, before)).toEqual(expected);
   });
@@ -117,7 +175,13 @@ describe('validateCompaction', () => {
 
 describe('applyCompaction', () => {
   it('starts the new context with the prompt and the summary, then the kept tail', () => {
-    const messages = [conversation[0], conversation[1], { index: 8, kind: 'summary' as const, role: 'user' as const, content: `${SUMMARY_HEADER}\nS` }, conversation[6], conversation[7]];
+    const messages = [
+      conversation[0],
+      conversation[1],
+      { index: 8, kind: 'summary' as const, role: 'user' as const, content: `${SUMMARY_HEADER}\nS` },
+      conversation[6],
+      conversation[7],
+    ];
     expect(applyCompaction(conversation, '  S \n', 6, 8)).toEqual({
       kind: 'compaction',
       messages,
@@ -145,7 +209,13 @@ describe('applyCompaction', () => {
       ...conversation.slice(2).map((m) => ({ ...m, index: m.index + 2 })),
     ];
     const out = applyCompaction(t, 'new', 8, 10);
-    expect(out.messages.map((m) => [m.index, m.kind])).toEqual([[0, 'system'], [1, 'prompt'], [10, 'summary'], [8, 'assistant'], [9, 'tool_result']]);
+    expect(out.messages.map((m) => [m.index, m.kind])).toEqual([
+      [0, 'system'],
+      [1, 'prompt'],
+      [10, 'summary'],
+      [8, 'assistant'],
+      [9, 'tool_result'],
+    ]);
     expect(out.droppedIndexes).toEqual([3, 4, 5, 6, 7]);
   });
 
@@ -161,15 +231,28 @@ describe('applyCompaction', () => {
   });
 
   it('keeps only the newest share of the history verbatim when asked (gemini-cli keeps 30%)', () => {
-    const conversation = indexed([system, prompt,
-      ...step('c1', 'read_file', { path: 'a' }, 'a'.repeat(2_000)), ...step('c2', 'read_file', { path: 'b' }, 'b'.repeat(2_000)),
-      ...step('c3', 'read_file', { path: 'c' }, 'c'.repeat(2_000)), ...step('c4', 'read_file', { path: 'd' }, 'd'.repeat(400))]);
+    const conversation = indexed([
+      system,
+      prompt,
+      ...step('c1', 'read_file', { path: 'a' }, 'a'.repeat(2_000)),
+      ...step('c2', 'read_file', { path: 'b' }, 'b'.repeat(2_000)),
+      ...step('c3', 'read_file', { path: 'c' }, 'c'.repeat(2_000)),
+      ...step('c4', 'read_file', { path: 'd' }, 'd'.repeat(400)),
+    ]);
     const byTurns = buildCompactionRequest(conversation, { keepRecentTurns: 2 })!;
-    const byShare = buildCompactionRequest(conversation, { keepRecentTurns: Number.MAX_SAFE_INTEGER, maxKeepShare: 0.3, estimator: 'gemini' })!;
+    const byShare = buildCompactionRequest(conversation, {
+      keepRecentTurns: Number.MAX_SAFE_INTEGER,
+      maxKeepShare: 0.3,
+      estimator: 'gemini',
+    })!;
     expect(byTurns.keepFromIndex).toBe(6);
     // 30% of ~1,650 tokens is ~495: the last step (~120) fits, the one before it (~510 more) does not
     expect(byShare.keepFromIndex).toBe(8);
-    const tight = buildCompactionRequest(conversation, { keepRecentTurns: Number.MAX_SAFE_INTEGER, maxKeepShare: 0.02, estimator: 'gemini' })!;
+    const tight = buildCompactionRequest(conversation, {
+      keepRecentTurns: Number.MAX_SAFE_INTEGER,
+      maxKeepShare: 0.02,
+      estimator: 'gemini',
+    })!;
     expect(tight.keepFromIndex).toBe(10);
   });
 });

@@ -74,7 +74,11 @@ export function buildCompactionRequest(
   const stepStarts = units.map((u, i) => (u.messages[0].role === 'assistant' ? i : -1)).filter((i) => i >= 0);
   let turns = Math.min(keepRecentTurns, stepStarts.length);
   const tailStart = (k: number) => (k === 0 ? lastNonUserTail(units) : stepStarts[stepStarts.length - k]);
-  const tailTokens = (k: number) => estimateMessagesTokens(units.slice(tailStart(k)).flatMap((u) => u.messages), estimator);
+  const tailTokens = (k: number) =>
+    estimateMessagesTokens(
+      units.slice(tailStart(k)).flatMap((u) => u.messages),
+      estimator,
+    );
   while (turns > 0 && tailTokens(turns) > maxKeepTokens) turns--;
   const start = tailStart(turns);
   const tail = units.slice(start).flatMap((u) => u.messages);

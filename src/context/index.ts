@@ -82,4 +82,10 @@ export type { PromptFitOverflow } from './prompt-fit';
 export { PROMPT_FIT_MARGIN, checkPromptFit } from './prompt-fit';
 
 export type { ContextOverflowDecision, ContextRatioOverflow, UsableWindowOverflow, WillOverflow } from './overflow';
-export { DEFAULT_RESERVED_OUTPUT_TOKENS, defaultReservedOutputTokens, isContextOverflow, isContextRatioExceeded, willOverflow } from './overflow';
+export {
+  DEFAULT_RESERVED_OUTPUT_TOKENS,
+  defaultReservedOutputTokens,
+  isContextOverflow,
+  isContextRatioExceeded,
+  willOverflow,
+} from './overflow';

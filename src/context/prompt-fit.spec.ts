@@ -6,16 +6,56 @@ describe('checkPromptFit (guard against Ollama truncating silently)', () => {
   });
 
   it.each([
-    { name: 'passes a prompt that fits and agrees with the report', input: { estimatedPromptTokens: 5000, promptEvalCount: 4800, numCtx: 8192 }, expected: null },
-    { name: 'flags an estimate above num_ctx before sending', input: { estimatedPromptTokens: 9000, numCtx: 8192 }, expected: { kind: 'context_overflow', reason: 'prompt_exceeds_num_ctx', estimated: 9000, reported: null, numCtx: 8192 } },
-    { name: 'flags an estimate above num_ctx even when the report looks fine', input: { estimatedPromptTokens: 9000, promptEvalCount: 8100, numCtx: 8192 }, expected: { kind: 'context_overflow', reason: 'prompt_exceeds_num_ctx', estimated: 9000, reported: 8100, numCtx: 8192 } },
-    { name: 'flags a report far below an estimate near num_ctx (messages were dropped)', input: { estimatedPromptTokens: 8100, promptEvalCount: 6000, numCtx: 8192 }, expected: { kind: 'context_overflow', reason: 'estimate_mismatch', estimated: 8100, reported: 6000, numCtx: 8192 } },
-    { name: 'does not flag a low report when the estimate was not near num_ctx', input: { estimatedPromptTokens: 6000, promptEvalCount: 3000, numCtx: 8192 }, expected: null },
-    { name: 'does not flag a pessimistic estimate far from num_ctx', input: { estimatedPromptTokens: 4000, promptEvalCount: 2000, numCtx: 8192 }, expected: null },
-    { name: 'does not flag a report within the margin', input: { estimatedPromptTokens: 8000, promptEvalCount: 6001, numCtx: 8192 }, expected: null },
-    { name: 'does not flag a report above the estimate', input: { estimatedPromptTokens: 7000, promptEvalCount: 7500, numCtx: 8192 }, expected: null },
-    { name: 'honours a tighter margin', input: { estimatedPromptTokens: 8000, promptEvalCount: 7000, numCtx: 8192, margin: 0.1 }, expected: { kind: 'context_overflow', reason: 'estimate_mismatch', estimated: 8000, reported: 7000, numCtx: 8192 } },
-    { name: 'passes an estimate of exactly num_ctx without a report', input: { estimatedPromptTokens: 8192, numCtx: 8192 }, expected: null },
+    {
+      name: 'passes a prompt that fits and agrees with the report',
+      input: { estimatedPromptTokens: 5000, promptEvalCount: 4800, numCtx: 8192 },
+      expected: null,
+    },
+    {
+      name: 'flags an estimate above num_ctx before sending',
+      input: { estimatedPromptTokens: 9000, numCtx: 8192 },
+      expected: { kind: 'context_overflow', reason: 'prompt_exceeds_num_ctx', estimated: 9000, reported: null, numCtx: 8192 },
+    },
+    {
+      name: 'flags an estimate above num_ctx even when the report looks fine',
+      input: { estimatedPromptTokens: 9000, promptEvalCount: 8100, numCtx: 8192 },
+      expected: { kind: 'context_overflow', reason: 'prompt_exceeds_num_ctx', estimated: 9000, reported: 8100, numCtx: 8192 },
+    },
+    {
+      name: 'flags a report far below an estimate near num_ctx (messages were dropped)',
+      input: { estimatedPromptTokens: 8100, promptEvalCount: 6000, numCtx: 8192 },
+      expected: { kind: 'context_overflow', reason: 'estimate_mismatch', estimated: 8100, reported: 6000, numCtx: 8192 },
+    },
+    {
+      name: 'does not flag a low report when the estimate was not near num_ctx',
+      input: { estimatedPromptTokens: 6000, promptEvalCount: 3000, numCtx: 8192 },
+      expected: null,
+    },
+    {
+      name: 'does not flag a pessimistic estimate far from num_ctx',
+      input: { estimatedPromptTokens: 4000, promptEvalCount: 2000, numCtx: 8192 },
+      expected: null,
+    },
+    {
+      name: 'does not flag a report within the margin',
+      input: { estimatedPromptTokens: 8000, promptEvalCount: 6001, numCtx: 8192 },
+      expected: null,
+    },
+    {
+      name: 'does not flag a report above the estimate',
+      input: { estimatedPromptTokens: 7000, promptEvalCount: 7500, numCtx: 8192 },
+      expected: null,
+    },
+    {
+      name: 'honours a tighter margin',
+      input: { estimatedPromptTokens: 8000, promptEvalCount: 7000, numCtx: 8192, margin: 0.1 },
+      expected: { kind: 'context_overflow', reason: 'estimate_mismatch', estimated: 8000, reported: 7000, numCtx: 8192 },
+    },
+    {
+      name: 'passes an estimate of exactly num_ctx without a report',
+      input: { estimatedPromptTokens: 8192, numCtx: 8192 },
+      expected: null,
+    },
   ])('$name', ({ input, expected }) => {
     expect(checkPromptFit(input)).toEqual(expected);
   });

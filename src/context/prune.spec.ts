@@ -34,15 +34,41 @@ describe('decidePrune', () => {
   it('marks tool output older than the protected budget, skipping the last two steps', () => {
     // steps 6 and 5 are skipped; 4 and 3 fill the 2,048-token protection; 2 and 1 are pruned
     const t = indexed([system, prompt, ...steps(6)]);
-    expect(decidePrune(t, { numCtx: 8192 })).toEqual({ kind: 'prune', indexes: [3, 5], tokensFreed: freed(2), protectTokens: 2048, minimumTokens: 819 });
+    expect(decidePrune(t, { numCtx: 8192 })).toEqual({
+      kind: 'prune',
+      indexes: [3, 5],
+      tokensFreed: freed(2),
+      protectTokens: 2048,
+      minimumTokens: 819,
+    });
   });
 
   it.each<{ name: string; parts: Part[]; options?: object; expected: unknown }>([
     { name: 'does nothing while all output is protected', parts: [system, prompt, ...steps(4)], expected: null },
-    { name: 'does nothing when too little would be freed', parts: [system, prompt, ...steps(6)], options: { minimumTokens: freed(2) + 1 }, expected: null },
-    { name: 'prunes when exactly the minimum would be freed', parts: [system, prompt, ...steps(6)], options: { minimumTokens: freed(2) }, expected: { kind: 'prune', indexes: [3, 5], tokensFreed: freed(2), protectTokens: 2048, minimumTokens: freed(2) } },
-    { name: 'honours an explicit protect budget', parts: [system, prompt, ...steps(6)], options: { protectTokens: 500 }, expected: { kind: 'prune', indexes: [3, 5, 7, 9], tokensFreed: freed(4), protectTokens: 500, minimumTokens: 819 } },
-    { name: 'protects nothing by turns when keepTurns is 0', parts: [system, prompt, ...steps(4)], options: { keepTurns: 0 }, expected: { kind: 'prune', indexes: [3, 5], tokensFreed: freed(2), protectTokens: 2048, minimumTokens: 819 } },
+    {
+      name: 'does nothing when too little would be freed',
+      parts: [system, prompt, ...steps(6)],
+      options: { minimumTokens: freed(2) + 1 },
+      expected: null,
+    },
+    {
+      name: 'prunes when exactly the minimum would be freed',
+      parts: [system, prompt, ...steps(6)],
+      options: { minimumTokens: freed(2) },
+      expected: { kind: 'prune', indexes: [3, 5], tokensFreed: freed(2), protectTokens: 2048, minimumTokens: freed(2) },
+    },
+    {
+      name: 'honours an explicit protect budget',
+      parts: [system, prompt, ...steps(6)],
+      options: { protectTokens: 500 },
+      expected: { kind: 'prune', indexes: [3, 5, 7, 9], tokensFreed: freed(4), protectTokens: 500, minimumTokens: 819 },
+    },
+    {
+      name: 'protects nothing by turns when keepTurns is 0',
+      parts: [system, prompt, ...steps(4)],
+      options: { keepTurns: 0 },
+      expected: { kind: 'prune', indexes: [3, 5], tokensFreed: freed(2), protectTokens: 2048, minimumTokens: 819 },
+    },
     {
       name: 'never prunes nor counts a protected tool',
       parts: [system, prompt, ...step(1), ...step(2, 'skill'), ...step(3), ...step(4), ...step(5), ...step(6)],
@@ -51,7 +77,16 @@ describe('decidePrune', () => {
     },
     {
       name: 'stops at a compaction summary',
-      parts: [system, prompt, ...step(1), { kind: 'summary', role: 'user', content: 'summary' }, ...step(2), ...step(3), ...step(4), ...step(5)],
+      parts: [
+        system,
+        prompt,
+        ...step(1),
+        { kind: 'summary', role: 'user', content: 'summary' },
+        ...step(2),
+        ...step(3),
+        ...step(4),
+        ...step(5),
+      ],
       expected: null,
     },
     {
@@ -72,7 +107,15 @@ describe('decidePrune', () => {
     },
     {
       name: "with 'user' turns prunes output from before the last two prompts",
-      parts: [system, prompt, ...steps(4), prompt, ...step(5, 'ls', 'a'), { kind: 'injected', role: 'user', content: 'also' }, ...step(6, 'ls', 'b')],
+      parts: [
+        system,
+        prompt,
+        ...steps(4),
+        prompt,
+        ...step(5, 'ls', 'a'),
+        { kind: 'injected', role: 'user', content: 'also' },
+        ...step(6, 'ls', 'b'),
+      ],
       options: { turnBoundary: 'user' },
       expected: { kind: 'prune', indexes: [3, 5], tokensFreed: freed(2), protectTokens: 2048, minimumTokens: 819 },
     },
@@ -83,7 +126,13 @@ describe('decidePrune', () => {
   it('stops at an already-compacted result: older output was handled by an earlier prune', () => {
     const t = indexed([system, prompt, ...steps(7)]);
     t[5] = { ...t[5], compactedAt: 1 }; // step 2 already pruned; steps 7 and 6 skipped, 5 and 4 protected
-    expect(decidePrune(t, { numCtx: 8192 })).toEqual({ kind: 'prune', indexes: [7], tokensFreed: freed(1), protectTokens: 2048, minimumTokens: 819 });
+    expect(decidePrune(t, { numCtx: 8192 })).toEqual({
+      kind: 'prune',
+      indexes: [7],
+      tokensFreed: freed(1),
+      protectTokens: 2048,
+      minimumTokens: 819,
+    });
   });
 
   it('frees exactly tokensFreed from the rendered context once applied', () => {
@@ -107,7 +156,14 @@ describe('renderForModel', () => {
   it('renders pruned results as the placeholder and drops transcript bookkeeping', () => {
     const t: TranscriptMessage[] = [
       { index: 0, kind: 'system', role: 'system', content: 'sys' },
-      { index: 1, kind: 'assistant', role: 'assistant', content: 'x', thinking: 'hmm', toolCalls: [{ id: 'a', name: 'ls', arguments: {} }] },
+      {
+        index: 1,
+        kind: 'assistant',
+        role: 'assistant',
+        content: 'x',
+        thinking: 'hmm',
+        toolCalls: [{ id: 'a', name: 'ls', arguments: {} }],
+      },
       { index: 2, kind: 'tool_result', role: 'tool', content: 'big output', toolCallId: 'a', toolName: 'ls', compactedAt: 5 },
       { index: 3, kind: 'tool_result', role: 'tool', content: 'fresh', toolCallId: 'b', toolName: 'ls' },
       { index: 4, kind: 'nudge', role: 'user', content: 'not a tool result', compactedAt: 5 },

@@ -96,11 +96,7 @@ export function decidePrune(messages: readonly TranscriptMessage[], options: Pru
 }
 
 /** Returns a copy of the transcript with the decision's results marked at `now`. */
-export function applyPrune(
-  messages: readonly TranscriptMessage[],
-  decision: PruneDecision,
-  now: number,
-): TranscriptMessage[] {
+export function applyPrune(messages: readonly TranscriptMessage[], decision: PruneDecision, now: number): TranscriptMessage[] {
   const marked = new Set(decision.indexes);
   return messages.map((m) => (marked.has(m.index) ? { ...m, compactedAt: now } : m));
 }

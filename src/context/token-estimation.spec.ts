@@ -58,15 +58,37 @@ describe('token estimation (spec invariant 11)', () => {
 
 describe('estimateMessageTokens', () => {
   it.each<{ name: string; message: TranscriptMessage; expected: number }>([
-    { name: 'adds the per-message overhead to the content', message: { index: 0, kind: 'prompt', role: 'user', content: 'abcdefgh' }, expected: MESSAGE_OVERHEAD_TOKENS + 2 },
-    { name: 'charges an empty message its overhead', message: { index: 0, kind: 'assistant', role: 'assistant', content: '' }, expected: MESSAGE_OVERHEAD_TOKENS },
+    {
+      name: 'adds the per-message overhead to the content',
+      message: { index: 0, kind: 'prompt', role: 'user', content: 'abcdefgh' },
+      expected: MESSAGE_OVERHEAD_TOKENS + 2,
+    },
+    {
+      name: 'charges an empty message its overhead',
+      message: { index: 0, kind: 'assistant', role: 'assistant', content: '' },
+      expected: MESSAGE_OVERHEAD_TOKENS,
+    },
     {
       name: 'counts tool calls as the JSON the template renders',
-      message: { index: 0, kind: 'assistant', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } }] },
+      message: {
+        index: 0,
+        kind: 'assistant',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } }],
+      },
       expected: MESSAGE_OVERHEAD_TOKENS + estimateTokens('{"name":"read_file","arguments":{"path":"a.ts"}}'),
     },
-    { name: 'counts thinking that may be sent back', message: { index: 0, kind: 'assistant', role: 'assistant', content: 'abcd', thinking: 'abcdefgh' }, expected: MESSAGE_OVERHEAD_TOKENS + 1 + 2 },
-    { name: 'counts the tool name of a result', message: { index: 0, kind: 'tool_result', role: 'tool', content: 'abcd', toolName: 'ls' }, expected: MESSAGE_OVERHEAD_TOKENS + 1 + 1 },
+    {
+      name: 'counts thinking that may be sent back',
+      message: { index: 0, kind: 'assistant', role: 'assistant', content: 'abcd', thinking: 'abcdefgh' },
+      expected: MESSAGE_OVERHEAD_TOKENS + 1 + 2,
+    },
+    {
+      name: 'counts the tool name of a result',
+      message: { index: 0, kind: 'tool_result', role: 'tool', content: 'abcd', toolName: 'ls' },
+      expected: MESSAGE_OVERHEAD_TOKENS + 1 + 1,
+    },
     {
       name: 'counts a pruned result as its placeholder',
       message: { index: 0, kind: 'tool_result', role: 'tool', content: 'x'.repeat(4000), compactedAt: 1 },
@@ -85,7 +107,7 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessagesTokens([])).toBe(0);
   });
 
-  it('estimates as each profile does: chars / 4 (opencode, dexto, the MCP agent) and gemini-cli\'s heuristic', () => {
+  it("estimates as each profile does: chars / 4 (opencode, dexto, the MCP agent) and gemini-cli's heuristic", () => {
     const code = '{ "a": [1, 2, 3] };'.repeat(10);
     expect(estimateTokens(code, 'chars_per_4')).toBe(Math.round(code.length / 4));
     expect(estimateTokens('héllo wörld', 'gemini')).toBe(Math.round(9 * 0.25 + 2 * 1.5));

@@ -91,6 +91,8 @@ describe('capToolResult', () => {
     const capped = capToolResult(text, max);
     expect(capped.text.length).toBeLessThanOrEqual(max);
     expect(capped.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
-    expect(capped.originalChars - capped.omittedChars).toBe(capped.text.length - capped.text.match(/\n\[\.\.\. truncated, \d+ chars omitted\]$/)![0].length);
+    expect(capped.originalChars - capped.omittedChars).toBe(
+      capped.text.length - capped.text.match(/\n\[\.\.\. truncated, \d+ chars omitted\]$/)![0].length,
+    );
   });
 });

@@ -17,11 +17,7 @@ export interface CappedToolResult {
   omittedChars: number;
 }
 
-export function calculateMaxToolResultChars(
-  numCtx: number,
-  usedTokens: number,
-  charsPerToken = TOOL_RESULT_CHARS_PER_TOKEN,
-): number {
+export function calculateMaxToolResultChars(numCtx: number, usedTokens: number, charsPerToken = TOOL_RESULT_CHARS_PER_TOKEN): number {
   const windowCap = Math.floor(numCtx * TOOL_RESULT_MAX_CONTEXT_SHARE) * charsPerToken;
   const remaining = Math.max(0, numCtx - usedTokens);
   const pressureCap = Math.floor(remaining * TOOL_RESULT_REMAINING_SHARE) * charsPerToken;
@@ -80,7 +76,5 @@ function safeCutEnd(text: string, end: number): number {
 
 /** Moves a tail cut forward so it does not start on the low half of a surrogate pair. */
 function safeCutStart(text: string, start: number): number {
-  return start > 0 && start < text.length && isLow(text.charCodeAt(start)) && isHigh(text.charCodeAt(start - 1))
-    ? start + 1
-    : start;
+  return start > 0 && start < text.length && isLow(text.charCodeAt(start)) && isHigh(text.charCodeAt(start - 1)) ? start + 1 : start;
 }

@@ -5,7 +5,15 @@ type Part = Omit<TranscriptMessage, 'index'>;
 const indexed = (parts: Part[]): TranscriptMessage[] => parts.map((m, i) => ({ ...m, index: i }));
 const sys: Part = { kind: 'system', role: 'system', content: 's' };
 const prompt: Part = { kind: 'prompt', role: 'user', content: 'p' };
-const call: Part = { kind: 'assistant', role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'ls', arguments: {} }, { id: 'b', name: 'cat', arguments: {} }] };
+const call: Part = {
+  kind: 'assistant',
+  role: 'assistant',
+  content: '',
+  toolCalls: [
+    { id: 'a', name: 'ls', arguments: {} },
+    { id: 'b', name: 'cat', arguments: {} },
+  ],
+};
 const result = (id: string): Part => ({ kind: 'tool_result', role: 'tool', content: id, toolCallId: id });
 const text: Part = { kind: 'assistant', role: 'assistant', content: 'done' };
 
@@ -68,9 +76,17 @@ describe('findCallFor', () => {
 
 describe('compaction marks', () => {
   it.each<{ name: string; message: TranscriptMessage; compacted: boolean }>([
-    { name: 'a marked tool result is compacted', message: { index: 0, kind: 'tool_result', role: 'tool', content: 'x', compactedAt: 1 }, compacted: true },
+    {
+      name: 'a marked tool result is compacted',
+      message: { index: 0, kind: 'tool_result', role: 'tool', content: 'x', compactedAt: 1 },
+      compacted: true,
+    },
     { name: 'an unmarked tool result is not', message: { index: 0, kind: 'tool_result', role: 'tool', content: 'x' }, compacted: false },
-    { name: 'a mark on another kind is ignored', message: { index: 0, kind: 'nudge', role: 'user', content: 'x', compactedAt: 1 }, compacted: false },
+    {
+      name: 'a mark on another kind is ignored',
+      message: { index: 0, kind: 'nudge', role: 'user', content: 'x', compactedAt: 1 },
+      compacted: false,
+    },
   ])('$name', ({ message, compacted }) => {
     expect(isCompacted(message)).toBe(compacted);
     expect(modelContent(message)).toBe(compacted ? COMPACTED_PLACEHOLDER : 'x');

@@ -2,7 +2,15 @@ import type { LlmMessage } from '../provider/llm-types';
 
 // Why a message exists; the provider only sees `role`, the loop and the journal need the rest.
 export const MESSAGE_KINDS = [
-  'system', 'prompt', 'assistant', 'tool_result', 'nudge', 'injected', 'summary', 'trim_note', 'epilogue_request',
+  'system',
+  'prompt',
+  'assistant',
+  'tool_result',
+  'nudge',
+  'injected',
+  'summary',
+  'trim_note',
+  'epilogue_request',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

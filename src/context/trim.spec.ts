@@ -1,7 +1,16 @@
 import { estimateMessagesTokens } from './token-estimation';
 import type { TranscriptMessage } from './transcript';
 import { SYNTHETIC_INDEX, groupUnits } from './transcript';
-import { KEEP_RECENT, MAX_MESSAGES, TRIM_BUDGET_RATIO, TRIM_NOTE_HEADER, TRIM_NOTE_MAX_LINES, decideTrim, formatKeyArgs, summarizeToolResult } from './trim';
+import {
+  KEEP_RECENT,
+  MAX_MESSAGES,
+  TRIM_BUDGET_RATIO,
+  TRIM_NOTE_HEADER,
+  TRIM_NOTE_MAX_LINES,
+  decideTrim,
+  formatKeyArgs,
+  summarizeToolResult,
+} from './trim';
 import type { TrimDecision } from './trim';
 
 type Part = Omit<TranscriptMessage, 'index'>;
@@ -10,7 +19,11 @@ const system: Part = { kind: 'system', role: 'system', content: 'You are a codin
 const prompt: Part = { kind: 'prompt', role: 'user', content: 'Fix the failing test.' };
 /** One model step: an assistant message with `calls` read_file calls and their results. */
 const step = (n: number, result = `line ${n}\nmore`, calls = 1): Part[] => {
-  const toolCalls = Array.from({ length: calls }, (_, j) => ({ id: `c${n}_${j}`, name: 'read_file', arguments: { path: `f${n}_${j}.ts` } }));
+  const toolCalls = Array.from({ length: calls }, (_, j) => ({
+    id: `c${n}_${j}`,
+    name: 'read_file',
+    arguments: { path: `f${n}_${j}.ts` },
+  }));
   return [
     { kind: 'assistant', role: 'assistant', content: '', toolCalls },
     ...toolCalls.map((c): Part => ({ kind: 'tool_result', role: 'tool', content: result, toolCallId: c.id, toolName: 'read_file' })),
@@ -68,7 +81,14 @@ describe('decideTrim (spec invariants 5 and 12)', () => {
       reason: 'message_count',
       messages,
       droppedIndexes: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-      summaries: [1, 2, 3, 4, 5].map((n) => ({ index: 2 * n + 1, toolName: 'read_file', keyArgs: `path="f${n}_0.ts"`, chars: 11, firstLine: `line ${n}`, line: line(n) })),
+      summaries: [1, 2, 3, 4, 5].map((n) => ({
+        index: 2 * n + 1,
+        toolName: 'read_file',
+        keyArgs: `path="f${n}_0.ts"`,
+        chars: 11,
+        firstLine: `line ${n}`,
+        line: line(n),
+      })),
       tokensBefore: estimateMessagesTokens(input),
       tokensAfter: estimateMessagesTokens(messages),
       budgetTokens: 70_000,
@@ -168,13 +188,38 @@ describe('decideTrim (spec invariants 5 and 12)', () => {
 });
 
 describe('one-line summaries of dropped results', () => {
-  const call = { kind: 'assistant' as const, role: 'assistant' as const, content: '', toolCalls: [{ id: 'k', name: 'grep', arguments: { pattern: 'TODO', path: 'src' } }] };
+  const call = {
+    kind: 'assistant' as const,
+    role: 'assistant' as const,
+    content: '',
+    toolCalls: [{ id: 'k', name: 'grep', arguments: { pattern: 'TODO', path: 'src' } }],
+  };
   it.each<{ name: string; result: Part; expected: string }>([
-    { name: 'names the tool, key args, size and first non-empty line', result: { kind: 'tool_result', role: 'tool', content: '\n  src/a.ts:1: TODO x\nsrc/b.ts', toolCallId: 'k', toolName: 'grep' }, expected: '- grep(pattern="TODO", path="src") → 30 chars: src/a.ts:1: TODO x' },
-    { name: 'finds the tool name through the call id', result: { kind: 'tool_result', role: 'tool', content: 'hit', toolCallId: 'k' }, expected: '- grep(pattern="TODO", path="src") → 3 chars: hit' },
-    { name: 'marks an already-pruned result without a size', result: { kind: 'tool_result', role: 'tool', content: '', toolCallId: 'k', toolName: 'grep', compactedAt: 5 }, expected: '- grep(pattern="TODO", path="src") → cleared earlier' },
-    { name: 'marks an empty result', result: { kind: 'tool_result', role: 'tool', content: '', toolCallId: 'k', toolName: 'grep' }, expected: '- grep(pattern="TODO", path="src") → 0 chars: (empty)' },
-    { name: 'clips a long first line', result: { kind: 'tool_result', role: 'tool', content: 'y'.repeat(200), toolCallId: 'k', toolName: 'grep' }, expected: `- grep(pattern="TODO", path="src") → 200 chars: ${'y'.repeat(79)}…` },
+    {
+      name: 'names the tool, key args, size and first non-empty line',
+      result: { kind: 'tool_result', role: 'tool', content: '\n  src/a.ts:1: TODO x\nsrc/b.ts', toolCallId: 'k', toolName: 'grep' },
+      expected: '- grep(pattern="TODO", path="src") → 30 chars: src/a.ts:1: TODO x',
+    },
+    {
+      name: 'finds the tool name through the call id',
+      result: { kind: 'tool_result', role: 'tool', content: 'hit', toolCallId: 'k' },
+      expected: '- grep(pattern="TODO", path="src") → 3 chars: hit',
+    },
+    {
+      name: 'marks an already-pruned result without a size',
+      result: { kind: 'tool_result', role: 'tool', content: '', toolCallId: 'k', toolName: 'grep', compactedAt: 5 },
+      expected: '- grep(pattern="TODO", path="src") → cleared earlier',
+    },
+    {
+      name: 'marks an empty result',
+      result: { kind: 'tool_result', role: 'tool', content: '', toolCallId: 'k', toolName: 'grep' },
+      expected: '- grep(pattern="TODO", path="src") → 0 chars: (empty)',
+    },
+    {
+      name: 'clips a long first line',
+      result: { kind: 'tool_result', role: 'tool', content: 'y'.repeat(200), toolCallId: 'k', toolName: 'grep' },
+      expected: `- grep(pattern="TODO", path="src") → 200 chars: ${'y'.repeat(79)}…`,
+    },
   ])('$name', ({ result, expected }) => {
     const all = indexed([call, result]);
     expect(summarizeToolResult(all, all[1]).line).toBe(expected);
@@ -182,7 +227,15 @@ describe('one-line summaries of dropped results', () => {
 
   it('matches text-mode results (no ids) to calls by position', () => {
     const all = indexed([
-      { kind: 'assistant', role: 'assistant', content: '', toolCalls: [{ id: '', name: 'ls', arguments: {} }, { id: '', name: 'cat', arguments: { f: 'a' } }] },
+      {
+        kind: 'assistant',
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: '', name: 'ls', arguments: {} },
+          { id: '', name: 'cat', arguments: { f: 'a' } },
+        ],
+      },
       { kind: 'tool_result', role: 'tool', content: 'a b' },
       { kind: 'tool_result', role: 'tool', content: 'text' },
     ]);
@@ -200,7 +253,14 @@ describe('one-line summaries of dropped results', () => {
 
   it('trims to an absolute token budget without a note when asked (the MCP agent: 30k tokens, nothing in place)', () => {
     const messages = indexed([system, prompt, ...step(1, 'x'.repeat(4_000)), ...step(2, 'y'.repeat(4_000)), ...step(3, 'z'.repeat(400))]);
-    const d = decideTrim(messages, { numCtx: 131_072, maxMessages: 0, budgetRatio: 0, budgetTokens: 1_500, summaries: false, estimator: 'chars_per_4' })!;
+    const d = decideTrim(messages, {
+      numCtx: 131_072,
+      maxMessages: 0,
+      budgetRatio: 0,
+      budgetTokens: 1_500,
+      summaries: false,
+      estimator: 'chars_per_4',
+    })!;
     expect(d.reason).toBe('token_budget');
     expect(d.budgetTokens).toBe(1_500);
     expect(d.summaries).toEqual([]);

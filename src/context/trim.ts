@@ -1,14 +1,6 @@
 import { estimateMessagesTokens, type TokenEstimatorName } from './token-estimation';
 import type { MessageUnit, TranscriptMessage } from './transcript';
-import {
-  SYNTHETIC_INDEX,
-  dropLeadingOrphans,
-  findCallFor,
-  groupUnits,
-  isCompacted,
-  isToolResult,
-  splitPinned,
-} from './transcript';
+import { SYNTHETIC_INDEX, dropLeadingOrphans, findCallFor, groupUnits, isCompacted, isToolResult, splitPinned } from './transcript';
 
 // Spec invariant 5 and constants table (v1 values).
 export const MAX_MESSAGES = 40;
@@ -62,7 +54,14 @@ export interface TrimDecision {
  * recent units as fit both keepRecent and the token budget (always at least the newest unit).
  */
 export function decideTrim(messages: readonly TranscriptMessage[], options: TrimOptions): TrimDecision | null {
-  const { numCtx, maxMessages = MAX_MESSAGES, keepRecent = KEEP_RECENT, budgetRatio = TRIM_BUDGET_RATIO, summaries = true, estimator } = options;
+  const {
+    numCtx,
+    maxMessages = MAX_MESSAGES,
+    keepRecent = KEEP_RECENT,
+    budgetRatio = TRIM_BUDGET_RATIO,
+    summaries = true,
+    estimator,
+  } = options;
   const tokensBefore = estimateMessagesTokens(messages, estimator);
   const budgetTokens = Math.min(budgetRatio > 0 ? Math.floor(numCtx * budgetRatio) : Infinity, options.budgetTokens || Infinity);
   const overBudget = tokensBefore > budgetTokens;
@@ -95,7 +94,13 @@ export function decideTrim(messages: readonly TranscriptMessage[], options: Trim
   if (result.droppedIndexes.length === 0) return null;
 
   // when both triggers apply, the budget is named: it is the one that shaped the cut
-  return { kind: 'trim', reason: overBudget ? 'token_budget' : 'message_count', ...result, tokensBefore, budgetTokens: Number.isFinite(budgetTokens) ? budgetTokens : 0 };
+  return {
+    kind: 'trim',
+    reason: overBudget ? 'token_budget' : 'message_count',
+    ...result,
+    tokensBefore,
+    budgetTokens: Number.isFinite(budgetTokens) ? budgetTokens : 0,
+  };
 }
 
 function build(
@@ -140,7 +145,13 @@ export function summarizeToolResult(all: readonly TranscriptMessage[], m: Transc
   // a pruned result's content may already be gone from memory, so neither size nor text is known
   const head = `- ${toolName}(${keyArgs}) →`;
   if (isCompacted(m)) return { index: m.index, toolName, keyArgs, chars, firstLine: '', line: `${head} cleared earlier` };
-  const firstLine = clip(m.content.split('\n').find((l) => l.trim() !== '')?.trim() ?? '(empty)', 80);
+  const firstLine = clip(
+    m.content
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '(empty)',
+    80,
+  );
   return { index: m.index, toolName, keyArgs, chars, firstLine, line: `${head} ${chars} chars: ${firstLine}` };
 }
 

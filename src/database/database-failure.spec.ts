@@ -23,28 +23,41 @@ describe('classifyDatabaseFailure', () => {
 describe('whileUnavailable', () => {
   it('repeats a call while the database is unavailable and returns its result', async () => {
     let calls = 0;
-    const result = await whileUnavailable(async () => {
-      if (++calls < 3) throw pgError('57P03');
-      return 'ok';
-    }, { deadlineMs: 5_000 });
+    const result = await whileUnavailable(
+      async () => {
+        if (++calls < 3) throw pgError('57P03');
+        return 'ok';
+      },
+      { deadlineMs: 5_000 },
+    );
     expect(result).toBe('ok');
     expect(calls).toBe(3);
   });
 
   it('does not repeat a statement Postgres refused as data', async () => {
     let calls = 0;
-    await expect(whileUnavailable(async () => {
-      calls++;
-      throw pgError('22021');
-    }, { deadlineMs: 5_000 })).rejects.toThrow('pg 22021');
+    await expect(
+      whileUnavailable(
+        async () => {
+          calls++;
+          throw pgError('22021');
+        },
+        { deadlineMs: 5_000 },
+      ),
+    ).rejects.toThrow('pg 22021');
     expect(calls).toBe(1);
   });
 
   it('gives up at once when the database failed for good', async () => {
     const health = new DatabaseHealth();
     health.fail(new Error('the embedded Postgres died and could not be started again'));
-    await expect(whileUnavailable(async () => {
-      throw pgError('08006');
-    }, { deadlineMs: 60_000, health })).rejects.toThrow(/the database is gone: the embedded Postgres died/);
+    await expect(
+      whileUnavailable(
+        async () => {
+          throw pgError('08006');
+        },
+        { deadlineMs: 60_000, health },
+      ),
+    ).rejects.toThrow(/the database is gone: the embedded Postgres died/);
   });
 });

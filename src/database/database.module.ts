@@ -18,13 +18,20 @@ const logger = new Logger('Database');
       provide: EMBEDDED_POSTGRES,
       inject: [LOUPE_CONFIG],
       useFactory: async (config: LoupeConfig): Promise<EmbeddedPostgresHandle | null> =>
-        config.databaseUrl ? null : startEmbeddedPostgres(config.home, (m, level) => (level === 'warn' ? logger.warn(m) : logger.log(m)), { restartDeadlineMs: config.embeddedPostgresRestartMs }),
+        config.databaseUrl
+          ? null
+          : startEmbeddedPostgres(config.home, (m, level) => (level === 'warn' ? logger.warn(m) : logger.log(m)), {
+              restartDeadlineMs: config.embeddedPostgresRestartMs,
+            }),
     },
     {
       provide: DataSource,
       inject: [LOUPE_CONFIG, EMBEDDED_POSTGRES, DatabaseHealth],
       useFactory: async (config: LoupeConfig, embedded: EmbeddedPostgresHandle | null, health: DatabaseHealth): Promise<DataSource> => {
-        const ds = await connectDataSource(config.databaseUrl ?? embedded!.url, config.databaseUrl ? 'DATABASE_URL' : 'the embedded Postgres');
+        const ds = await connectDataSource(
+          config.databaseUrl ?? embedded!.url,
+          config.databaseUrl ? 'DATABASE_URL' : 'the embedded Postgres',
+        );
         embedded?.events.on('restarted', ({ url, downMs, port, previousPid }) => {
           pointPoolAt(ds, url);
           health.restarted$.next({ downMs, port, previousPid });

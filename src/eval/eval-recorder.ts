@@ -5,18 +5,46 @@ import type { EvalCellRow, EvalRunRow, EvalTrialRow } from '../journal/journal-e
 import type { JournalSink } from '../journal/session-recorder';
 
 export type NewRun = Pick<EvalRunRow, 'id' | 'scenarioCount' | 'options' | 'loupeVersion' | 'config'>;
-export type NewTrial = Pick<EvalTrialRow, 'id' | 'scenarioId' | 'scenarioTitle' | 'scenarioFile' | 'scenarioHash' | 'model' | 'trialIndex' | 'configKey' | 'config' | 'mode'>;
-export type TrialResult = Pick<EvalTrialRow,
-  'sessionId' | 'status' | 'expectations' | 'failedExpectations' | 'iterations' | 'eventCount' | 'durationMs' | 'error' | 'metadata' | 'outcome' | 'invariantViolations'>;
+export type NewTrial = Pick<
+  EvalTrialRow,
+  'id' | 'scenarioId' | 'scenarioTitle' | 'scenarioFile' | 'scenarioHash' | 'model' | 'trialIndex' | 'configKey' | 'config' | 'mode'
+>;
+export type TrialResult = Pick<
+  EvalTrialRow,
+  | 'sessionId'
+  | 'status'
+  | 'expectations'
+  | 'failedExpectations'
+  | 'iterations'
+  | 'eventCount'
+  | 'durationMs'
+  | 'error'
+  | 'metadata'
+  | 'outcome'
+  | 'invariantViolations'
+>;
 
 export class EvalRunRecorder {
   private readonly run: EvalRunRow;
   private readonly trials = new Map<string, EvalTrialRow>();
 
-  constructor(private readonly sink: JournalSink, init: NewRun, private readonly now = () => new Date()) {
+  constructor(
+    private readonly sink: JournalSink,
+    init: NewRun,
+    private readonly now = () => new Date(),
+  ) {
     this.run = {
-      ...init, status: 'running', startedAt: this.now(), finishedAt: null, trialCount: 0, passed: 0, failed: 0, errored: 0,
-      ownerPid: process.pid, ownerHost: hostname(), statistics: null,
+      ...init,
+      status: 'running',
+      startedAt: this.now(),
+      finishedAt: null,
+      trialCount: 0,
+      passed: 0,
+      failed: 0,
+      errored: 0,
+      ownerPid: process.pid,
+      ownerHost: hostname(),
+      statistics: null,
     };
     this.sink.append({ kind: 'eval_run', row: { ...this.run } });
   }
@@ -27,9 +55,21 @@ export class EvalRunRecorder {
 
   trialStarted(trial: NewTrial): void {
     const row: EvalTrialRow = {
-      ...trial, runId: this.run.id, sessionId: null, status: 'running', expectations: [], failedExpectations: [],
-      iterations: 0, eventCount: 0, durationMs: null, error: null, startedAt: this.now(), finishedAt: null,
-      metadata: {}, outcome: null, invariantViolations: [],
+      ...trial,
+      runId: this.run.id,
+      sessionId: null,
+      status: 'running',
+      expectations: [],
+      failedExpectations: [],
+      iterations: 0,
+      eventCount: 0,
+      durationMs: null,
+      error: null,
+      startedAt: this.now(),
+      finishedAt: null,
+      metadata: {},
+      outcome: null,
+      invariantViolations: [],
     };
     this.trials.set(trial.id, row);
     this.sink.append({ kind: 'eval_trial', row: { ...row } });
@@ -47,7 +87,11 @@ export class EvalRunRecorder {
     for (const cell of cells) this.sink.append({ kind: 'eval_cell', row: { ...cell, runId: this.run.id } });
   }
 
-  finish(status: EvalRunRow['status'], counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'errored'>, statistics: Record<string, unknown> | null): void {
+  finish(
+    status: EvalRunRow['status'],
+    counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'errored'>,
+    statistics: Record<string, unknown> | null,
+  ): void {
     Object.assign(this.run, counts, { status, statistics, finishedAt: this.now() });
     this.sink.append({ kind: 'eval_run', row: { ...this.run } });
   }

@@ -33,14 +33,22 @@ export class EvalRepository {
   /** The outcomes of a finished run's trials, for comparisons (a run that does not exist has none). */
   async outcomesOf(runId: string): Promise<TrialOutcome[]> {
     const trials = await this.dataSource.getRepository(EvalTrialEntity).find({ where: { runId } });
-    return trials.filter((t) => t.status !== 'running').map((t) => {
-      const o = (t.outcome ?? {}) as Partial<TrialOutcome>;
-      return {
-        scenarioId: t.scenarioId, model: t.model, configKey: t.configKey, trial: t.trialIndex,
-        status: t.status as TrialOutcome['status'], terminationReason: o.terminationReason ?? null, pathologies: o.pathologies ?? {},
-        tokens: o.tokens ?? { input: 0, output: 0 }, iterations: t.iterations,
-        latency: o.latency ?? { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 },
-      };
-    });
+    return trials
+      .filter((t) => t.status !== 'running')
+      .map((t) => {
+        const o = (t.outcome ?? {}) as Partial<TrialOutcome>;
+        return {
+          scenarioId: t.scenarioId,
+          model: t.model,
+          configKey: t.configKey,
+          trial: t.trialIndex,
+          status: t.status as TrialOutcome['status'],
+          terminationReason: o.terminationReason ?? null,
+          pathologies: o.pathologies ?? {},
+          tokens: o.tokens ?? { input: 0, output: 0 },
+          iterations: t.iterations,
+          latency: o.latency ?? { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 },
+        };
+      });
   }
 }

@@ -13,11 +13,24 @@ export function recordedSession(
     toolCallCount: detail.session.toolCallCount,
     events: detail.events.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, iteration: e.iteration, traceId: e.traceId })),
     messages: detail.messages.map((m) => ({
-      index: m.idx, role: m.role, kind: m.kind, content: m.content, compacted: m.compactedAt !== null, iteration: m.iteration, toolName: m.toolName,
+      index: m.idx,
+      role: m.role,
+      kind: m.kind,
+      content: m.content,
+      compacted: m.compactedAt !== null,
+      iteration: m.iteration,
+      toolName: m.toolName,
     })),
     iterationRows: detail.iterations.map((i) => ({
-      idx: i.idx, status: i.status, inputTokens: i.inputTokens, outputTokens: i.outputTokens, firstTokenMs: i.firstTokenMs,
-      loadMs: i.loadMs, prefillMs: i.prefillMs, decodeMs: i.decodeMs, serverQueueMs: i.serverQueueMs,
+      idx: i.idx,
+      status: i.status,
+      inputTokens: i.inputTokens,
+      outputTokens: i.outputTokens,
+      firstTokenMs: i.firstTokenMs,
+      loadMs: i.loadMs,
+      prefillMs: i.prefillMs,
+      decodeMs: i.decodeMs,
+      serverQueueMs: i.serverQueueMs,
     })),
     toolCalls: detail.toolCalls.map((c) => ({ id: c.id, name: c.name, status: c.status })),
     ...extra,
@@ -33,16 +46,18 @@ interface ChatBody {
 
 /** The chat requests a stand-in received, in order: what the model was sent. */
 export function requestsSeen(records: readonly StandinRequestRecord[]): RecordedRequest[] {
-  return records.filter((r) => r.path === '/api/chat' && r.body && typeof r.body === 'object').map((r, i) => {
-    const body = r.body as ChatBody;
-    const messages = body.messages ?? [];
-    return {
-      index: i + 1,
-      model: body.model ?? '',
-      roles: messages.map((m) => m.role ?? ''),
-      contents: messages.map((m) => m.content ?? ''),
-      tools: (body.tools ?? []).map((t) => t.function?.name ?? ''),
-      options: body.options ?? {},
-    };
-  });
+  return records
+    .filter((r) => r.path === '/api/chat' && r.body && typeof r.body === 'object')
+    .map((r, i) => {
+      const body = r.body as ChatBody;
+      const messages = body.messages ?? [];
+      return {
+        index: i + 1,
+        model: body.model ?? '',
+        roles: messages.map((m) => m.role ?? ''),
+        contents: messages.map((m) => m.content ?? ''),
+        tools: (body.tools ?? []).map((t) => t.function?.name ?? ''),
+        options: body.options ?? {},
+      };
+    });
 }

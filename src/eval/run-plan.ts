@@ -46,7 +46,10 @@ export function parseAxes(sets: readonly string[]): { axes: ConfigAxis[]; proble
       problems.push(`--set ${set}: ${key} is already an axis (give its values in one --set, comma-separated)`);
       continue;
     }
-    const values = set.slice(eq + 1).split(',').map((v) => literal(v.trim()));
+    const values = set
+      .slice(eq + 1)
+      .split(',')
+      .map((v) => literal(v.trim()));
     for (const value of values) {
       const parsed = configSchema.safeParse({ [key]: value });
       if (!parsed.success) problems.push(`--set ${key}=${String(value)}: ${parsed.error.issues[0].message}`);
@@ -60,10 +63,12 @@ export function parseAxes(sets: readonly string[]): { axes: ConfigAxis[]; proble
 export function configurations(axes: readonly ConfigAxis[]): Configuration[] {
   let out: Configuration[] = [{ key: '', overrides: {} }];
   for (const axis of axes) {
-    out = out.flatMap((c) => axis.values.map((v) => ({
-      key: c.key ? `${c.key},${axis.key}=${String(v)}` : `${axis.key}=${String(v)}`,
-      overrides: { ...c.overrides, [axis.key]: v },
-    })));
+    out = out.flatMap((c) =>
+      axis.values.map((v) => ({
+        key: c.key ? `${c.key},${axis.key}=${String(v)}` : `${axis.key}=${String(v)}`,
+        overrides: { ...c.overrides, [axis.key]: v },
+      })),
+    );
   }
   return out;
 }
@@ -82,18 +87,30 @@ export interface Job {
  */
 export function configurationsFor(scenario: Pick<Scenario, 'profiles'>, configs: readonly Configuration[]): Configuration[] {
   if (scenario.profiles.length < 2 || configs.some((c) => 'profile' in c.overrides)) return [...configs];
-  return configs.flatMap((c) => scenario.profiles.map((profile) => ({
-    key: c.key ? `profile=${profile},${c.key}` : `profile=${profile}`,
-    overrides: { profile, ...c.overrides },
-  })));
+  return configs.flatMap((c) =>
+    scenario.profiles.map((profile) => ({
+      key: c.key ? `profile=${profile},${c.key}` : `profile=${profile}`,
+      overrides: { profile, ...c.overrides },
+    })),
+  );
 }
 
 /** All jobs, grouped by model (models in the order given), then scenario, configuration and trial. */
-export function planJobs(scenarios: readonly Scenario[], opts: { models?: readonly string[]; configs: readonly Configuration[]; trials: number }): Job[] {
+export function planJobs(
+  scenarios: readonly Scenario[],
+  opts: { models?: readonly string[]; configs: readonly Configuration[]; trials: number },
+): Job[] {
   const modelOf = (s: Scenario) => (opts.models?.length ? [...opts.models] : [s.model ?? STANDIN_DEFAULT_MODEL]);
   const models = [...new Set(scenarios.flatMap(modelOf))];
-  return models.flatMap((model) => scenarios.filter((s) => modelOf(s).includes(model)).flatMap((scenario) =>
-    configurationsFor(scenario, opts.configs).flatMap((config) => Array.from({ length: opts.trials }, (_, i) => ({ scenario, model, config, trial: i + 1 })))));
+  return models.flatMap((model) =>
+    scenarios
+      .filter((s) => modelOf(s).includes(model))
+      .flatMap((scenario) =>
+        configurationsFor(scenario, opts.configs).flatMap((config) =>
+          Array.from({ length: opts.trials }, (_, i) => ({ scenario, model, config, trial: i + 1 })),
+        ),
+      ),
+  );
 }
 
 /** The profile a job runs under: the configuration's, else the scenario's own (its first). */

@@ -46,9 +46,24 @@ export class ScenarioRunner {
     const models = [...new Set(jobs.map((j) => j.model))];
     const revision = loupeRevision();
     const recorder = new EvalRunRecorder(this.journal, {
-      id: randomUUID(), scenarioCount: scenarios.length, loupeVersion: process.env.npm_package_version ?? null,
-      options: { models: options.models ?? null, trials: trialsPerCell, backend: realHost ?? 'standin', scenarios: scenarios.map((s) => s.id) },
-      config: { mode, judge: options.judge ?? 'auto', models, configurations: configs, trialsPerCell, concurrency: options.concurrency ?? 1, loupeRevision: revision },
+      id: randomUUID(),
+      scenarioCount: scenarios.length,
+      loupeVersion: process.env.npm_package_version ?? null,
+      options: {
+        models: options.models ?? null,
+        trials: trialsPerCell,
+        backend: realHost ?? 'standin',
+        scenarios: scenarios.map((s) => s.id),
+      },
+      config: {
+        mode,
+        judge: options.judge ?? 'auto',
+        models,
+        configurations: configs,
+        trialsPerCell,
+        concurrency: options.concurrency ?? 1,
+        loupeRevision: revision,
+      },
     });
     const results: Array<{ report: TrialReport; outcome: TrialOutcome }> = new Array(jobs.length);
     // a database that died for good stops the run: nothing new starts, what runs is stopped
@@ -81,25 +96,52 @@ export class ScenarioRunner {
     const summaries = summarizeAll(outcomes, { ks: [1, trialsPerCell].filter((k, i, a) => a.indexOf(k) === i) });
     const count = (s: TrialReport['status']) => reports.filter((r) => r.status === s).length;
     const report: EvalRunReport = {
-      runId: recorder.runId, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started,
+      runId: recorder.runId,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
       backend: realHost ? { kind: 'ollama', host: realHost } : { kind: 'standin' },
-      passed: count('passed'), failed: count('failed'), errored: count('error'), notRun: jobs.length - reports.length,
-      trials: reports, stoppedBy, mode, models, configurations: configs, trialsPerCell, summaries,
+      passed: count('passed'),
+      failed: count('failed'),
+      errored: count('error'),
+      notRun: jobs.length - reports.length,
+      trials: reports,
+      stoppedBy,
+      mode,
+      models,
+      configurations: configs,
+      trialsPerCell,
+      summaries,
     };
     if (options.baselineRunId) {
       const baseline = await this.results.outcomesOf(options.baselineRunId);
       report.comparison = { baselineRunId: options.baselineRunId, result: compareRuns(baseline, outcomes) };
     }
-    recorder.cells(summaries.cells.map((c) => ({
-      key: c.key, scenarioId: c.scenarioId, model: c.model, configKey: c.configKey,
-      config: jobs.find((j) => j.config.key === c.configKey)?.config.overrides ?? {},
-      trials: c.summary.trials, passed: c.summary.passed, failed: c.summary.failed, errored: c.summary.errored,
-      statistics: c.summary as unknown as Record<string, unknown>,
-    })));
-    recorder.finish(stoppedBy ? 'failed' : 'finished', { trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored }, {
-      run: summaries.run, models: summaries.models, configs: summaries.configs,
-    });
-    await this.journal.flush(10_000).catch((e: Error) => this.logger.warn(`the run's statistics are queued, not yet written: ${e.message}`));
+    recorder.cells(
+      summaries.cells.map((c) => ({
+        key: c.key,
+        scenarioId: c.scenarioId,
+        model: c.model,
+        configKey: c.configKey,
+        config: jobs.find((j) => j.config.key === c.configKey)?.config.overrides ?? {},
+        trials: c.summary.trials,
+        passed: c.summary.passed,
+        failed: c.summary.failed,
+        errored: c.summary.errored,
+        statistics: c.summary as unknown as Record<string, unknown>,
+      })),
+    );
+    recorder.finish(
+      stoppedBy ? 'failed' : 'finished',
+      { trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored },
+      {
+        run: summaries.run,
+        models: summaries.models,
+        configs: summaries.configs,
+      },
+    );
+    await this.journal
+      .flush(10_000)
+      .catch((e: Error) => this.logger.warn(`the run's statistics are queued, not yet written: ${e.message}`));
     return report;
   }
 

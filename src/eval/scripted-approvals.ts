@@ -6,7 +6,12 @@ import type { ApprovalService } from '../approval/approval.service';
 import type { JournalEntry } from '../journal/journal-entry';
 import type { ScriptedApproval } from './scenario/scenario';
 
-export function scriptApprovals(entries$: Observable<JournalEntry>, sessionId: string, script: readonly ScriptedApproval[], approvals: ApprovalService): { stop: () => void } {
+export function scriptApprovals(
+  entries$: Observable<JournalEntry>,
+  sessionId: string,
+  script: readonly ScriptedApproval[],
+  approvals: ApprovalService,
+): { stop: () => void } {
   if (!script.length) return { stop: () => {} };
   let requests = 0;
   const timers: NodeJS.Timeout[] = [];

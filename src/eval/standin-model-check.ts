@@ -9,15 +9,14 @@ const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
 export function standinModelProblems(scenarios: Scenario[], models?: string[]): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
   for (const s of scenarios) {
-    const catalog = [
-      ...(s.defaultCatalog ? mergeCatalog(s.catalog) : s.catalog ?? []),
-      ...(s.localStandin?.catalog ?? []),
-    ].map((m) => bare(m.name));
+    const catalog = [...(s.defaultCatalog ? mergeCatalog(s.catalog) : (s.catalog ?? [])), ...(s.localStandin?.catalog ?? [])].map((m) =>
+      bare(m.name),
+    );
     for (const model of models?.length ? models : [s.model ?? STANDIN_DEFAULT_MODEL]) {
       if (catalog.includes(bare(model))) continue;
       problems.push({
         file: s.file,
-        line: models?.length ? 0 : s.modelLine ?? 0,
+        line: models?.length ? 0 : (s.modelLine ?? 0),
         column: 0,
         field: models?.length ? '--model' : 'model',
         message: `the stand-in has no model "${model}" (known: ${[...new Set(catalog)].join(', ')}); add it under catalog: or pick a listed one`,

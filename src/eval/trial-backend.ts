@@ -36,13 +36,16 @@ export async function prepareBackend(
   let host = config.ollama.host;
   let localHost: string | undefined;
   if (!host) {
-    const catalog = scenario.defaultCatalog ? mergeCatalog(scenario.catalog) : scenario.catalog ?? [];
+    const catalog = scenario.defaultCatalog ? mergeCatalog(scenario.catalog) : (scenario.catalog ?? []);
     const main = new StandinServer({ catalog, script: { ...scenario.script, whenExhausted: options.whenExhausted } });
     servers.push(main);
     host = (await main.start(0)).url;
     if (scenario.localStandin) {
       // the local Ollama of a remote setup: exactly the models listed (typically cloud ones)
-      const local = new StandinServer({ catalog: scenario.localStandin.catalog ?? [], script: { ...scenario.script, whenExhausted: options.whenExhausted } });
+      const local = new StandinServer({
+        catalog: scenario.localStandin.catalog ?? [],
+        script: { ...scenario.script, whenExhausted: options.whenExhausted },
+      });
       servers.push(local);
       localHost = (await local.start(0)).url;
     }

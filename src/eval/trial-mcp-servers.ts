@@ -49,15 +49,22 @@ export async function prepareMcpServers(
     }
     return {
       configs,
-      killActions: (tools) => list.flatMap((s) => ('killOn' in s && s.killOn ? [{
-        trigger: s.killOn,
-        fire: () => {
-          const server = launched.get(s.name);
-          if (server) return server.kill('SIGKILL');
-          const pid = tools.serverPid(s.name);
-          if (pid) process.kill(pid, 'SIGKILL');
-        },
-      }] : [])),
+      killActions: (tools) =>
+        list.flatMap((s) =>
+          'killOn' in s && s.killOn
+            ? [
+                {
+                  trigger: s.killOn,
+                  fire: () => {
+                    const server = launched.get(s.name);
+                    if (server) return server.kill('SIGKILL');
+                    const pid = tools.serverPid(s.name);
+                    if (pid) process.kill(pid, 'SIGKILL');
+                  },
+                },
+              ]
+            : [],
+        ),
       close: stopAll,
     };
   } catch (e) {

@@ -36,7 +36,10 @@ export function watchTriggers(entries$: Observable<JournalEntry>, sessionId: str
 }
 
 /** Host-level events (no session) of the given hosts, as they are recorded — a trial's own stand-ins. */
-export function collectHostEvents(entries$: Observable<JournalEntry>, hosts: readonly string[]): { events: Array<{ type: string; payload: Record<string, unknown> }>; stop: () => void } {
+export function collectHostEvents(
+  entries$: Observable<JournalEntry>,
+  hosts: readonly string[],
+): { events: Array<{ type: string; payload: Record<string, unknown> }>; stop: () => void } {
   const events: Array<{ type: string; payload: Record<string, unknown> }> = [];
   const sub = entries$.subscribe((entry) => {
     if (entry.kind !== 'event' || entry.row.sessionId !== null || !hosts.includes(String(entry.row.payload.host))) return;

@@ -7,15 +7,24 @@ import type { JournalSink } from './session-recorder';
 let hostSeq = 0;
 
 export class HostRecorder {
-  constructor(private readonly sink: JournalSink, private readonly now = () => new Date()) {}
+  constructor(
+    private readonly sink: JournalSink,
+    private readonly now = () => new Date(),
+  ) {}
 
   event<K extends EventType>(type: K, payload: JournalEventMap[K], span?: Span): void {
     const ctx = (span ?? trace.getActiveSpan())?.spanContext();
     this.sink.append({
       kind: 'event',
       row: {
-        sessionId: null, seq: hostSeq++, iteration: null, type, payload, createdAt: this.now(),
-        traceId: ctx?.traceId ?? '0'.repeat(32), spanId: ctx?.spanId ?? '0'.repeat(16),
+        sessionId: null,
+        seq: hostSeq++,
+        iteration: null,
+        type,
+        payload,
+        createdAt: this.now(),
+        traceId: ctx?.traceId ?? '0'.repeat(32),
+        spanId: ctx?.spanId ?? '0'.repeat(16),
       },
     });
   }

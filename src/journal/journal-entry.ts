@@ -199,15 +199,33 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
   const compactions: JournalBatch['compactions'] = [];
   for (const e of entries) {
     switch (e.kind) {
-      case 'eval_run': evalRuns.set(e.row.id, e.row); break;
-      case 'eval_trial': evalTrials.set(e.row.id, e.row); break;
-      case 'eval_cell': evalCells.set(`${e.row.runId}/${e.row.key}`, e.row); break;
-      case 'session': sessions.set(e.row.id, e.row); break;
-      case 'message': messages.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
-      case 'iteration': iterations.set(`${e.row.sessionId}/${e.row.idx}`, e.row); break;
-      case 'tool_call': toolCalls.set(`${e.row.sessionId}/${e.row.id}`, e.row); break;
-      case 'event': events.push(e.row); break;
-      case 'message_compacted': compactions.push({ sessionId: e.sessionId, idx: e.idx, compactedAt: e.compactedAt }); break;
+      case 'eval_run':
+        evalRuns.set(e.row.id, e.row);
+        break;
+      case 'eval_trial':
+        evalTrials.set(e.row.id, e.row);
+        break;
+      case 'eval_cell':
+        evalCells.set(`${e.row.runId}/${e.row.key}`, e.row);
+        break;
+      case 'session':
+        sessions.set(e.row.id, e.row);
+        break;
+      case 'message':
+        messages.set(`${e.row.sessionId}/${e.row.idx}`, e.row);
+        break;
+      case 'iteration':
+        iterations.set(`${e.row.sessionId}/${e.row.idx}`, e.row);
+        break;
+      case 'tool_call':
+        toolCalls.set(`${e.row.sessionId}/${e.row.id}`, e.row);
+        break;
+      case 'event':
+        events.push(e.row);
+        break;
+      case 'message_compacted':
+        compactions.push({ sessionId: e.sessionId, idx: e.idx, compactedAt: e.compactedAt });
+        break;
     }
   }
   return {

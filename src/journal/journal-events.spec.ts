@@ -16,7 +16,9 @@ function sources(dir: string): string[] {
 }
 
 describe('the journal vocabulary', () => {
-  const code = sources(path.join(ROOT, 'src')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  const code = sources(path.join(ROOT, 'src'))
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('\n');
 
   it.each(JOURNAL_EVENT_TYPES)('%s is recorded somewhere (no declared type is dead)', (type) => {
     // recorded as record('x', …) / emit('x', …) / event('x', …), or a decision of that kind that the loop records

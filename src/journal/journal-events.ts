@@ -32,7 +32,7 @@ export const EVENT_GROUPS = {
   'Inference slots': SLOT_EVENTS,
   'Iterations and model calls': INFERENCE_EVENTS,
   'Tool calls': TOOL_EVENTS,
-  'Approvals': APPROVAL_EVENTS,
+  Approvals: APPROVAL_EVENTS,
   'External MCP servers': MCP_EVENTS,
   'Command sandbox': SANDBOX_EVENTS,
   'Loop control': LOOP_EVENTS,

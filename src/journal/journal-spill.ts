@@ -26,7 +26,11 @@ export function pendingSpills(home: string): string[] {
   const files: string[] = [];
   for (const dir of [home, spillDirectory(home)]) {
     try {
-      for (const name of fs.readdirSync(dir).filter((f) => SPILL_NAME.test(f)).sort()) files.push(path.join(dir, name));
+      for (const name of fs
+        .readdirSync(dir)
+        .filter((f) => SPILL_NAME.test(f))
+        .sort())
+        files.push(path.join(dir, name));
     } catch {
       // no such directory: nothing spilled there
     }
@@ -36,7 +40,11 @@ export function pendingSpills(home: string): string[] {
 
 /** Entries of a spill file; dates come back as Date objects. */
 export function readSpill(file: string): JournalEntry[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line, reviveDates) as JournalEntry);
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line, reviveDates) as JournalEntry);
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

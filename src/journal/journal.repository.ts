@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import {
-  EvalCellEntity, EvalRunEntity, EvalTrialEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity,
+  EvalCellEntity,
+  EvalRunEntity,
+  EvalTrialEntity,
+  IterationEntity,
+  MessageEntity,
+  SessionEntity,
+  ToolCallEntity,
 } from '../database/entities';
 import type { EventRow, JournalBatch } from './journal-entry';
 import { toStorableRow } from './storable-text';
@@ -19,13 +25,41 @@ export class JournalRepository {
    */
   async writeBatch(batch: JournalBatch): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      await this.upsert(m, EvalRunEntity, batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])));
-      await this.upsert(m, SessionEntity, batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])));
-      await this.upsert(m, EvalTrialEntity, batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])));
-      await this.upsert(m, EvalCellEntity, batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])));
-      await this.upsert(m, MessageEntity, batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])));
-      await this.upsert(m, IterationEntity, batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])));
-      await this.upsert(m, ToolCallEntity, batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])));
+      await this.upsert(
+        m,
+        EvalRunEntity,
+        batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])),
+      );
+      await this.upsert(
+        m,
+        SessionEntity,
+        batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])),
+      );
+      await this.upsert(
+        m,
+        EvalTrialEntity,
+        batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])),
+      );
+      await this.upsert(
+        m,
+        EvalCellEntity,
+        batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])),
+      );
+      await this.upsert(
+        m,
+        MessageEntity,
+        batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])),
+      );
+      await this.upsert(
+        m,
+        IterationEntity,
+        batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])),
+      );
+      await this.upsert(
+        m,
+        ToolCallEntity,
+        batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])),
+      );
       await this.insertEvents(m, batch.events);
       if (batch.compactions.length) {
         await m.query(
@@ -44,8 +78,14 @@ export class JournalRepository {
     const keys = meta.primaryColumns.map((c) => c.databaseName);
     const cols = meta.columns.filter((c) => !c.isPrimary).map((c) => c.databaseName);
     for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      await m.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_STATEMENT))
-        .orUpdate(cols, keys).updateEntity(false).execute();
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(entity)
+        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+        .orUpdate(cols, keys)
+        .updateEntity(false)
+        .execute();
     }
   }
 
@@ -62,8 +102,14 @@ export class JournalRepository {
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[], $8::text[], $9::text[])
        ON CONFLICT DO NOTHING`,
       [
-        rows.map((r) => r.sessionId), rows.map((r) => r.seq), rows.map((r) => r.iteration), rows.map((r) => r.type),
-        rows.map((r) => JSON.stringify(r.payload)), rows.map((r) => r.createdAt), rows.map((r) => r.traceId), rows.map((r) => r.spanId),
+        rows.map((r) => r.sessionId),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.iteration),
+        rows.map((r) => r.type),
+        rows.map((r) => JSON.stringify(r.payload)),
+        rows.map((r) => r.createdAt),
+        rows.map((r) => r.traceId),
+        rows.map((r) => r.spanId),
         rows.map((r) => r.originals),
       ],
     );

@@ -11,7 +11,10 @@ import { classifyDatabaseFailure } from '../database/database-failure';
 
 /** The database could not take these entries now: they go back to the front of the queue. */
 class EntriesUnwritten extends Error {
-  constructor(readonly unwritten: JournalEntry[], readonly reason: Error) {
+  constructor(
+    readonly unwritten: JournalEntry[],
+    readonly reason: Error,
+  ) {
     super(reason.message);
   }
 }
@@ -194,15 +197,26 @@ export class JournalService implements BeforeApplicationShutdown {
 
   private recordRejection(entry: JournalEntry, error: Error): void {
     this.rejected++;
-    const sessionId = entry.kind === 'message_compacted' ? entry.sessionId : entry.kind === 'eval_run' || entry.kind === 'eval_cell' ? null
-      : entry.kind === 'session' ? entry.row.id : entry.row.sessionId;
-    this.logger.error(`Postgres refused a journal entry (${entry.kind}${sessionId ? ` of session ${sessionId}` : ''}): ${error.message}; recorded as journal_entry_rejected`);
+    const sessionId =
+      entry.kind === 'message_compacted'
+        ? entry.sessionId
+        : entry.kind === 'eval_run' || entry.kind === 'eval_cell'
+          ? null
+          : entry.kind === 'session'
+            ? entry.row.id
+            : entry.row.sessionId;
+    this.logger.error(
+      `Postgres refused a journal entry (${entry.kind}${sessionId ? ` of session ${sessionId}` : ''}): ${error.message}; recorded as journal_entry_rejected`,
+    );
     if (entry.kind === 'event' && entry.row.type === 'journal_entry_rejected') {
       this.spill([entry]); // the record of a rejection was refused itself: keep it on disk rather than loop
       return;
     }
     this.host.event('journal_entry_rejected', {
-      entryKind: entry.kind, sessionId, error: error.message, sqlState: (error as { code?: string }).code ?? null,
+      entryKind: entry.kind,
+      sessionId,
+      error: error.message,
+      sqlState: (error as { code?: string }).code ?? null,
       // the entry exactly as it was, as JSON text (its escapes survive any storage)
       entry: JSON.stringify(entry),
     });

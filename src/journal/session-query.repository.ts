@@ -39,8 +39,11 @@ export class SessionQueryRepository {
       this.events(id),
     ]);
     return {
-      session, messages: messages.map(restoreOriginals), iterations: iterations.map(restoreOriginals),
-      toolCalls: toolCalls.map(restoreOriginals), events,
+      session,
+      messages: messages.map(restoreOriginals),
+      iterations: iterations.map(restoreOriginals),
+      toolCalls: toolCalls.map(restoreOriginals),
+      events,
     };
   }
 
@@ -51,7 +54,9 @@ export class SessionQueryRepository {
 
   /** Host-level events (model pulls and deletes, database restarts, refused entries), newest first. */
   async hostEvents(limit = 100): Promise<Array<Recorded<EventEntity>>> {
-    const rows = await this.dataSource.getRepository(EventEntity).find({ where: { sessionId: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const rows = await this.dataSource
+      .getRepository(EventEntity)
+      .find({ where: { sessionId: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
     return rows.map(restoreOriginals);
   }
 

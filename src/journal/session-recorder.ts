@@ -5,15 +5,37 @@ import { hostname } from 'node:os';
 import { trace, type Span } from '@opentelemetry/api';
 import type { EventType, JournalEventMap } from './journal-events';
 import {
-  TERMINAL_TOOL_CALL_STATUSES, type IterationRow, type JournalEntry, type MessageRow, type SessionRow, type ToolCallRow, type TraceIds,
+  TERMINAL_TOOL_CALL_STATUSES,
+  type IterationRow,
+  type JournalEntry,
+  type MessageRow,
+  type SessionRow,
+  type ToolCallRow,
+  type TraceIds,
 } from './journal-entry';
 
 export interface JournalSink {
   append(entry: JournalEntry): void;
 }
 
-export type NewSession = Omit<SessionRow, 'status' | 'terminationReason' | 'exitCode' | 'error' | 'iterations'
-  | 'toolCallCount' | 'inputTokens' | 'outputTokens' | 'approvalWaitMs' | 'finishedAt' | 'traceId' | 'spanId' | 'startedAt' | 'ownerPid' | 'ownerHost'>;
+export type NewSession = Omit<
+  SessionRow,
+  | 'status'
+  | 'terminationReason'
+  | 'exitCode'
+  | 'error'
+  | 'iterations'
+  | 'toolCallCount'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'approvalWaitMs'
+  | 'finishedAt'
+  | 'traceId'
+  | 'spanId'
+  | 'startedAt'
+  | 'ownerPid'
+  | 'ownerHost'
+>;
 
 export interface RecordOptions {
   iteration?: number | null;
@@ -33,11 +55,29 @@ export class SessionRecorder {
   private readonly toolCalls = new Map<string, ToolCallRow>();
   private readonly root: TraceIds;
 
-  constructor(private readonly sink: JournalSink, init: NewSession, rootSpan: Span, private readonly now = () => new Date()) {
+  constructor(
+    private readonly sink: JournalSink,
+    init: NewSession,
+    rootSpan: Span,
+    private readonly now = () => new Date(),
+  ) {
     this.root = idsOf(rootSpan) ?? { traceId: '0'.repeat(32), spanId: '0'.repeat(16) };
     this.session = {
-      ...init, ownerPid: process.pid, ownerHost: hostname(), status: 'running', terminationReason: null, exitCode: null, error: null, iterations: 0,
-      toolCallCount: 0, inputTokens: 0, outputTokens: 0, approvalWaitMs: 0, startedAt: this.now(), finishedAt: null, ...this.root,
+      ...init,
+      ownerPid: process.pid,
+      ownerHost: hostname(),
+      status: 'running',
+      terminationReason: null,
+      exitCode: null,
+      error: null,
+      iterations: 0,
+      toolCallCount: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      approvalWaitMs: 0,
+      startedAt: this.now(),
+      finishedAt: null,
+      ...this.root,
     };
     this.sink.append({ kind: 'session', row: { ...this.session } });
   }
@@ -58,13 +98,24 @@ export class SessionRecorder {
     const seq = this.seq++;
     this.sink.append({
       kind: 'event',
-      row: { sessionId: this.session.id, seq, iteration: opts.iteration ?? null, type, payload, createdAt: this.now(), ...this.ids(opts.span) },
+      row: {
+        sessionId: this.session.id,
+        seq,
+        iteration: opts.iteration ?? null,
+        type,
+        payload,
+        createdAt: this.now(),
+        ...this.ids(opts.span),
+      },
     });
     return seq;
   }
 
   /** Appends a transcript message and returns its index. */
-  message(m: Omit<MessageRow, 'sessionId' | 'idx' | 'createdAt' | 'traceId' | 'spanId' | 'compactedAt'> & { compactedAt?: Date | null }, opts: RecordOptions = {}): number {
+  message(
+    m: Omit<MessageRow, 'sessionId' | 'idx' | 'createdAt' | 'traceId' | 'spanId' | 'compactedAt'> & { compactedAt?: Date | null },
+    opts: RecordOptions = {},
+  ): number {
     const idx = this.nextMessageIdx++;
     this.sink.append({
       kind: 'message',
@@ -80,10 +131,29 @@ export class SessionRecorder {
 
   iterationStarted(idx: number, model: string, fields: Partial<IterationRow> = {}, opts: RecordOptions = {}): void {
     const row: IterationRow = {
-      sessionId: this.session.id, idx, model, status: 'running', outcome: null, finishReason: null, toolCallSource: null,
-      toolCallCount: 0, inputTokens: null, outputTokens: null, estimatedPromptTokens: null, contextMessages: null,
-      wallMs: null, firstTokenMs: null, loadMs: null, prefillMs: null, decodeMs: null, serverQueueMs: null, approvalWaitMs: 0,
-      startedAt: this.now(), finishedAt: null, ...this.ids(opts.span), ...fields,
+      sessionId: this.session.id,
+      idx,
+      model,
+      status: 'running',
+      outcome: null,
+      finishReason: null,
+      toolCallSource: null,
+      toolCallCount: 0,
+      inputTokens: null,
+      outputTokens: null,
+      estimatedPromptTokens: null,
+      contextMessages: null,
+      wallMs: null,
+      firstTokenMs: null,
+      loadMs: null,
+      prefillMs: null,
+      decodeMs: null,
+      serverQueueMs: null,
+      approvalWaitMs: 0,
+      startedAt: this.now(),
+      finishedAt: null,
+      ...this.ids(opts.span),
+      ...fields,
     };
     this.iterations.set(idx, row);
     this.session.iterations = Math.max(this.session.iterations, idx + 1);
@@ -110,9 +180,16 @@ export class SessionRecorder {
     const row: ToolCallRow = existing
       ? { ...existing, ...call }
       : {
-        sessionId: this.session.id, status: 'pending', result: null, error: null, durationMs: null,
-        createdAt: this.now(), finishedAt: null, ...this.ids(opts.span), ...call,
-      };
+          sessionId: this.session.id,
+          status: 'pending',
+          result: null,
+          error: null,
+          durationMs: null,
+          createdAt: this.now(),
+          finishedAt: null,
+          ...this.ids(opts.span),
+          ...call,
+        };
     if (!existing) this.session.toolCallCount++;
     const terminal = TERMINAL_TOOL_CALL_STATUSES.has(row.status);
     if (terminal) {
@@ -143,8 +220,11 @@ export class SessionRecorder {
 
   finish(fields: { terminationReason: string; exitCode: number; error?: string | null }): void {
     Object.assign(this.session, {
-      status: 'finished', terminationReason: fields.terminationReason, exitCode: fields.exitCode,
-      error: fields.error ?? null, finishedAt: this.now(),
+      status: 'finished',
+      terminationReason: fields.terminationReason,
+      exitCode: fields.exitCode,
+      error: fields.error ?? null,
+      finishedAt: this.now(),
     });
     this.sink.append({ kind: 'session', row: { ...this.session } });
   }

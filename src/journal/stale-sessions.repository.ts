@@ -32,14 +32,20 @@ export class StaleSessionsRepository {
 
   async markEvalRunInterrupted(id: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      await m.query(`UPDATE eval_trials SET status = 'error', error = 'interrupted: the Loupe process running it exited', finished_at = now()
-                      WHERE run_id = $1 AND status = 'running'`, [id]);
-      await m.query(`UPDATE eval_runs r SET status = 'interrupted', finished_at = now(),
+      await m.query(
+        `UPDATE eval_trials SET status = 'error', error = 'interrupted: the Loupe process running it exited', finished_at = now()
+                      WHERE run_id = $1 AND status = 'running'`,
+        [id],
+      );
+      await m.query(
+        `UPDATE eval_runs r SET status = 'interrupted', finished_at = now(),
                        trial_count = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id),
                        passed = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'passed'),
                        failed = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'failed'),
                        errored = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'error')
-                      WHERE id = $1`, [id]);
+                      WHERE id = $1`,
+        [id],
+      );
     });
   }
 
@@ -47,11 +53,20 @@ export class StaleSessionsRepository {
   async markInterrupted(id: string, ownerPid: number): Promise<void> {
     const error = `the Loupe process (pid ${ownerPid}) running this session exited without finishing it`;
     await this.dataSource.transaction(async (m) => {
-      await m.query(`UPDATE sessions SET status = 'finished', termination_reason = 'interrupted', exit_code = 1, error = $2, finished_at = now()
-                      WHERE id = $1 AND status = 'running'`, [id, error]);
-      await m.query(`UPDATE iterations SET status = 'aborted', outcome = 'interrupted', finished_at = now() WHERE session_id = $1 AND status = 'running'`, [id]);
-      await m.query(`UPDATE tool_calls SET status = 'aborted', error = 'interrupted', finished_at = now()
-                      WHERE session_id = $1 AND status <> ALL($2)`, [id, [...TERMINAL_TOOL_CALL_STATUSES]]);
+      await m.query(
+        `UPDATE sessions SET status = 'finished', termination_reason = 'interrupted', exit_code = 1, error = $2, finished_at = now()
+                      WHERE id = $1 AND status = 'running'`,
+        [id, error],
+      );
+      await m.query(
+        `UPDATE iterations SET status = 'aborted', outcome = 'interrupted', finished_at = now() WHERE session_id = $1 AND status = 'running'`,
+        [id],
+      );
+      await m.query(
+        `UPDATE tool_calls SET status = 'aborted', error = 'interrupted', finished_at = now()
+                      WHERE session_id = $1 AND status <> ALL($2)`,
+        [id, [...TERMINAL_TOOL_CALL_STATUSES]],
+      );
       // the counters session_finished carries, derived from what the dead process recorded
       await m.query(
         `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id)

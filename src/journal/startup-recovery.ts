@@ -14,7 +14,10 @@ import { StaleSessionsRepository } from './stale-sessions.repository';
 export class StartupRecovery implements OnApplicationBootstrap {
   private readonly logger = new Logger('Sessions');
 
-  constructor(private readonly journal: JournalService, private readonly stale: StaleSessionsRepository) {}
+  constructor(
+    private readonly journal: JournalService,
+    private readonly stale: StaleSessionsRepository,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.journal.replaySpills();
@@ -33,7 +36,8 @@ export class StartupRecovery implements OnApplicationBootstrap {
       await this.stale.markEvalRunInterrupted(r.id);
       closed.push(`eval run ${r.id}`);
     }
-    if (closed.length) this.logger.warn(`closed ${closed.length} session(s)/run(s) left running by a Loupe process that died: ${closed.join(', ')}`);
+    if (closed.length)
+      this.logger.warn(`closed ${closed.length} session(s)/run(s) left running by a Loupe process that died: ${closed.join(', ')}`);
     return closed;
   }
 }

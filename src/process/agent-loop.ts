@@ -34,14 +34,23 @@ export async function runLoop(rt: LoopRuntime, queue: MessageQueue): Promise<Loo
 }
 
 /** Carries out one decision; returns the outcome when the loop ends here. */
-async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmCompletionResult, next: NextStep): Promise<LoopOutcome | undefined> {
+async function act(
+  rt: LoopRuntime,
+  iteration: number,
+  step: number,
+  reply: LlmCompletionResult,
+  next: NextStep,
+): Promise<LoopOutcome | undefined> {
   switch (next.kind) {
     case 'run_tools': {
       if (next.stripped) {
         // fabricated output after the calls never enters the transcript: the event keeps it
         rt.record('hallucination_stripped', { ...next.stripped, content: reply.content.slice(0, 4000), withToolCalls: true }, iteration);
       }
-      rt.append({ role: 'assistant', kind: 'assistant', content: next.content, toolCalls: next.calls, thinking: reply.thinking }, iteration);
+      rt.append(
+        { role: 'assistant', kind: 'assistant', content: next.content, toolCalls: next.calls, thinking: reply.thinking },
+        iteration,
+      );
       const tools = await executeToolCalls(rt, iteration, next.calls);
       rt.waitedForApproval(iteration, tools.approvalWaitMs);
       if (tools.rejected && rt.settings.onRejection === 'stop') {
@@ -85,7 +94,12 @@ async function act(rt: LoopRuntime, iteration: number, step: number, reply: LlmC
         rt.record('mid_chain_nudge', { exhausted: true, nudgesSoFar: x.nudgesSoFar, max: x.max }, iteration);
       } else {
         rt.append({ role: 'assistant', kind: 'assistant', content: reply.content, thinking: reply.thinking }, iteration);
-        if (x) rt.record('nudge', { reason: x.reason, evidence: x.evidence, exhausted: true, nudgesSoFar: x.nudgesSoFar, max: x.max }, iteration);
+        if (x)
+          rt.record(
+            'nudge',
+            { reason: x.reason, evidence: x.evidence, exhausted: true, nudgesSoFar: x.nudgesSoFar, max: x.max },
+            iteration,
+          );
         const looped = await checkLoopInText(rt, iteration, reply.content);
         if (looped === 'warned') {
           endIteration(rt, iteration, 'loop_warning');
@@ -113,7 +127,11 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
       return await runInference(rt, iteration, { purpose: 'step', messages: renderForModel(rt.context), tools });
     } catch (e) {
       if (!ProviderError.isInstance(e)) throw e;
-      const recovery = recoverFromProviderError(e.info, { recoveriesSoFar: recoveries, toolsEnabled: rt.toolsEnabled, providerOverflow: rt.settings.providerOverflow });
+      const recovery = recoverFromProviderError(e.info, {
+        recoveriesSoFar: recoveries,
+        toolsEnabled: rt.toolsEnabled,
+        providerOverflow: rt.settings.providerOverflow,
+      });
       switch (recovery) {
         case 'disable_tools':
           rt.toolsEnabled = false;
@@ -121,7 +139,11 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
           break;
         case 'compact':
         case 'clear_history':
-          rt.record('context_overflow', { reason: 'provider_rejected', message: e.info.message, phase: 'provider', action: recovery }, iteration);
+          rt.record(
+            'context_overflow',
+            { reason: 'provider_rejected', message: e.info.message, phase: 'provider', action: recovery },
+            iteration,
+          );
           await shrinkContext(rt, iteration, 'provider_context_too_long', recovery);
           break;
         case 'fail':
@@ -139,7 +161,12 @@ function preflight(rt: LoopRuntime, iteration: number, tools: LlmToolDefinition[
     estimatedTokens: estimateMessagesTokens(rt.context, estimator),
     toolTokens: tools.length ? estimateTokens(JSON.stringify(tools), estimator) : 0,
     newTokens: estimateMessagesTokens(fresh, estimator),
-    lastPromptTokens: rt.lastPromptTokens ?? estimateMessagesTokens(rt.context.filter((m) => !fresh.includes(m)), estimator),
+    lastPromptTokens:
+      rt.lastPromptTokens ??
+      estimateMessagesTokens(
+        rt.context.filter((m) => !fresh.includes(m)),
+        estimator,
+      ),
   });
   if (decision.kind === 'clear_history') {
     rt.record('context_overflow', { ...decision.overflow, phase: 'before_send', purpose: 'step', action: 'clear_history' }, iteration);
@@ -166,7 +193,11 @@ export async function runEpilogue(rt: LoopRuntime, reason: TerminationReason): P
   } catch (e) {
     if (rt.signal.aborted) throw e;
     // the break already ended the session; a failed summary is recorded, not fatal
-    rt.record('error', { phase: 'epilogue', message: (e as Error).message, ...(ProviderError.isInstance(e) ? { kind: e.info.kind } : {}) }, iteration);
+    rt.record(
+      'error',
+      { phase: 'epilogue', message: (e as Error).message, ...(ProviderError.isInstance(e) ? { kind: e.info.kind } : {}) },
+      iteration,
+    );
     endIteration(rt, iteration, 'epilogue_failed', 'failed');
     return '';
   }

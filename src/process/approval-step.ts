@@ -19,7 +19,8 @@ export async function decideApprovals(rt: LoopRuntime, iteration: number, calls:
   let queue = queueCalls(calls);
   let waitedMs = 0;
   const s = rt.settings;
-  const doomLoops = s.repeatScope === 'reply' && s.doomLoop === 'ask' ? replyRepeatPositions(calls, s.repeatThreshold, s.callKey) : new Set<number>();
+  const doomLoops =
+    s.repeatScope === 'reply' && s.doomLoop === 'ask' ? replyRepeatPositions(calls, s.repeatThreshold, s.callKey) : new Set<number>();
   for (let next = nextPending(queue); next; next = nextPending(queue)) {
     rt.throwIfAborted();
     const { call } = next;
@@ -37,18 +38,40 @@ export async function decideApprovals(rt: LoopRuntime, iteration: number, calls:
     let reason: string | undefined = policy.decision === 'deny' ? 'denied by policy' : undefined;
     let waited = 0;
     if (policy.decision === 'ask') {
-      const verdict = await ask(rt, iteration, { callId: call.id, name: call.name, args: call.arguments, queuePosition: next.queuePosition, totalInQueue: next.totalInQueue });
+      const verdict = await ask(rt, iteration, {
+        callId: call.id,
+        name: call.name,
+        args: call.arguments,
+        queuePosition: next.queuePosition,
+        totalInQueue: next.totalInQueue,
+      });
       ({ approved, by, reason } = verdict);
       waited = verdict.waitedMs;
       waitedMs += waited;
     }
     // a session without a policy allows everything: nothing to record for those calls
     if (rt.options.permissions) {
-      rt.record('approval_decided', { id: call.id, name: call.name, decision: approved ? 'allow' : 'deny', rule: policy.rule, by, ...(reason ? { reason } : {}), waitedMs: waited }, iteration);
+      rt.record(
+        'approval_decided',
+        {
+          id: call.id,
+          name: call.name,
+          decision: approved ? 'allow' : 'deny',
+          rule: policy.rule,
+          by,
+          ...(reason ? { reason } : {}),
+          waitedMs: waited,
+        },
+        iteration,
+      );
     }
     queue = moveCall(queue, call.id, approved ? 'approved' : 'rejected', reason);
     rt.recorder.toolCall({
-      id: call.id, iteration, name: call.name, arguments: call.arguments, status: approved ? 'approved' : 'rejected',
+      id: call.id,
+      iteration,
+      name: call.name,
+      arguments: call.arguments,
+      status: approved ? 'approved' : 'rejected',
       ...(approved ? {} : { error: permissionDeniedText(call.name, reason) }),
     });
   }
@@ -56,26 +79,60 @@ export async function decideApprovals(rt: LoopRuntime, iteration: number, calls:
 }
 
 function reject(rt: LoopRuntime, iteration: number, queue: ApprovalQueue, call: LlmToolCall, reason: string): ApprovalQueue {
-  rt.recorder.toolCall({ id: call.id, iteration, name: call.name, arguments: call.arguments, status: 'rejected', error: permissionDeniedText(call.name, reason) });
+  rt.recorder.toolCall({
+    id: call.id,
+    iteration,
+    name: call.name,
+    arguments: call.arguments,
+    status: 'rejected',
+    error: permissionDeniedText(call.name, reason),
+  });
   return moveCall(queue, call.id, 'rejected', reason);
 }
 
 /** opencode's PermissionNext.ask({ permission: "doom_loop" }) before the repeated call runs. */
-async function askDoomLoop(rt: LoopRuntime, iteration: number, call: LlmToolCall, count: number): Promise<{ approved: boolean; waitedMs: number }> {
+async function askDoomLoop(
+  rt: LoopRuntime,
+  iteration: number,
+  call: LlmToolCall,
+  count: number,
+): Promise<{ approved: boolean; waitedMs: number }> {
   const callId = `doom_loop_${call.id}`;
-  const verdict = await ask(rt, iteration, { callId, name: 'doom_loop', args: { tool: call.name, arguments: call.arguments, count }, queuePosition: 1, totalInQueue: 1 });
+  const verdict = await ask(rt, iteration, {
+    callId,
+    name: 'doom_loop',
+    args: { tool: call.name, arguments: call.arguments, count },
+    queuePosition: 1,
+    totalInQueue: 1,
+  });
   rt.waitedForApproval(iteration, verdict.waitedMs);
-  rt.record('approval_decided', {
-    id: callId, name: 'doom_loop', decision: verdict.approved ? 'allow' : 'deny', rule: 'doom_loop', by: verdict.by,
-    ...(verdict.reason ? { reason: verdict.reason } : {}), waitedMs: verdict.waitedMs,
-  }, iteration);
+  rt.record(
+    'approval_decided',
+    {
+      id: callId,
+      name: 'doom_loop',
+      decision: verdict.approved ? 'allow' : 'deny',
+      rule: 'doom_loop',
+      by: verdict.by,
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      waitedMs: verdict.waitedMs,
+    },
+    iteration,
+  );
   return { approved: verdict.approved, waitedMs: verdict.waitedMs };
 }
 
 /** One `ask`, through the session's broker: the request is journaled, then the wait for its answer. */
-export async function ask(rt: LoopRuntime, iteration: number, request: { callId: string; name: string; args: Record<string, unknown>; queuePosition: number; totalInQueue: number }) {
+export async function ask(
+  rt: LoopRuntime,
+  iteration: number,
+  request: { callId: string; name: string; args: Record<string, unknown>; queuePosition: number; totalInQueue: number },
+) {
   rt.record('approval_requested', request, iteration);
-  const verdict = await rt.options.approvals.request({ sessionId: rt.options.sessionId, ...request }, { timeoutMs: rt.settings.approvalTimeoutMs, signal: rt.signal });
+  const verdict = await rt.options.approvals.request(
+    { sessionId: rt.options.sessionId, ...request },
+    { timeoutMs: rt.settings.approvalTimeoutMs, signal: rt.signal },
+  );
   rt.throwIfAborted();
   return verdict;
 }

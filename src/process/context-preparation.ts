@@ -3,7 +3,13 @@
 // The decisions are pure (src/context, ./policies/context-policy); this file applies them and
 // records each one with its evidence.
 import {
-  applyCompaction, applyPrune, buildCompactionRequest, decidePrune, decideTrim, estimateMessagesTokens, validateCompaction,
+  applyCompaction,
+  applyPrune,
+  buildCompactionRequest,
+  decidePrune,
+  decideTrim,
+  estimateMessagesTokens,
+  validateCompaction,
   type TrimDecision,
 } from '../context';
 import { splitPinned } from '../context/transcript';
@@ -38,26 +44,41 @@ function prune(rt: LoopRuntime, iteration: number | null): void {
   const now = Date.now();
   rt.context = applyPrune(rt.context, decision, now).map((m) =>
     // the pruned output lives on in Postgres; dropping it here keeps long sessions' memory bounded
-    decision.indexes.includes(m.index) ? { ...m, content: '' } : m);
+    decision.indexes.includes(m.index) ? { ...m, content: '' } : m,
+  );
   for (const idx of decision.indexes) rt.recorder.messageCompacted(idx, new Date(now));
   rt.record('prune', { ...decision }, iteration);
 }
 
 function applyTrim(rt: LoopRuntime, trim: TrimDecision, iteration: number | null, cause?: string): void {
   rt.context = trim.messages;
-  rt.record('trim', {
-    reason: trim.reason, cause, droppedIndexes: trim.droppedIndexes, summaries: trim.summaries.map((s) => s.line),
-    tokensBefore: trim.tokensBefore, tokensAfter: trim.tokensAfter, budgetTokens: trim.budgetTokens,
-    messagesAfter: trim.messages.length,
-  }, iteration);
+  rt.record(
+    'trim',
+    {
+      reason: trim.reason,
+      cause,
+      droppedIndexes: trim.droppedIndexes,
+      summaries: trim.summaries.map((s) => s.line),
+      tokensBefore: trim.tokensBefore,
+      tokensAfter: trim.tokensAfter,
+      budgetTokens: trim.budgetTokens,
+      messagesAfter: trim.messages.length,
+    },
+    iteration,
+  );
 }
 
 /** A forced trim for when compaction is unavailable or failed: keep about half the context. */
 function fallbackTrim(rt: LoopRuntime, iteration: number | null, cause: string): void {
   const n = rt.context.length;
   const { numCtx, tokenEstimator: estimator } = rt.settings;
-  const trim = decideTrim(rt.context, { numCtx, estimator, maxMessages: Math.max(4, Math.floor(n / 2)), keepRecent: Math.max(2, Math.floor(n / 4)) })
-    ?? decideTrim(rt.context, { numCtx, estimator, budgetRatio: 0.3 });
+  const trim =
+    decideTrim(rt.context, {
+      numCtx,
+      estimator,
+      maxMessages: Math.max(4, Math.floor(n / 2)),
+      keepRecent: Math.max(2, Math.floor(n / 4)),
+    }) ?? decideTrim(rt.context, { numCtx, estimator, budgetRatio: 0.3 });
   if (trim) applyTrim(rt, trim, iteration, cause);
 }
 
@@ -67,10 +88,17 @@ export function clearHistory(rt: LoopRuntime, iteration: number | null, cause: s
   const before = rt.context;
   const { pinned, rest } = splitPinned(before);
   rt.context = pinned;
-  rt.record('history_cleared', {
-    cause, droppedIndexes: rest.map((m) => m.index).filter((i) => i >= 0),
-    tokensBefore: estimateMessagesTokens(before, estimator), tokensAfter: estimateMessagesTokens(pinned, estimator), messagesAfter: pinned.length,
-  }, iteration);
+  rt.record(
+    'history_cleared',
+    {
+      cause,
+      droppedIndexes: rest.map((m) => m.index).filter((i) => i >= 0),
+      tokensBefore: estimateMessagesTokens(before, estimator),
+      tokensAfter: estimateMessagesTokens(pinned, estimator),
+      messagesAfter: pinned.length,
+    },
+    iteration,
+  );
 }
 
 /**
@@ -94,24 +122,57 @@ export async function compactOrTrim(rt: LoopRuntime, iteration: number, cause: s
     messages: request.messages,
     tools: [],
   });
-  const usage = { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, wallMs: Math.round(result.timings.wallMs) };
+  const usage = {
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    wallMs: Math.round(result.timings.wallMs),
+  };
   const validation = validateCompaction(result.content, request.tokensBefore, options.estimator);
   if (!validation.ok && rt.settings.compactionValidation === 'reject_empty_or_inflated') {
     rt.compactionFailed = true;
-    rt.record('compaction', { ok: false, reason: validation.reason, cause, tokensBefore: validation.tokensBefore, tokensAfter: validation.tokensAfter, summaryChars: result.content.length, usage }, iteration);
+    rt.record(
+      'compaction',
+      {
+        ok: false,
+        reason: validation.reason,
+        cause,
+        tokensBefore: validation.tokensBefore,
+        tokensAfter: validation.tokensAfter,
+        summaryChars: result.content.length,
+        usage,
+      },
+      iteration,
+    );
     fallbackTrim(rt, iteration, `${cause}; compaction rejected (${validation.reason})`);
     return;
   }
   const before = estimateMessagesTokens(rt.context, options.estimator);
   const summaryIndex = rt.recorder.message({
-    role: 'user', kind: 'summary', content: result.content, toolCalls: null, toolCallId: null, toolName: null,
-    thinking: null, iteration,
+    role: 'user',
+    kind: 'summary',
+    content: result.content,
+    toolCalls: null,
+    toolCallId: null,
+    toolName: null,
+    thinking: null,
+    iteration,
   });
   const applied = applyCompaction(rt.context, result.content, request.keepFromIndex, summaryIndex, options.estimator);
   rt.context = applied.messages;
-  rt.record('compaction', {
-    ok: true, cause, replacedIndexes: request.replacedIndexes, keepFromIndex: request.keepFromIndex,
-    tokensBefore: before, tokensAfter: applied.tokensAfter, summaryTokens: validation.tokensAfter, summaryIndex, usage,
-    ...(validation.ok ? {} : { reason: `accepted unvalidated (${validation.reason})` }),
-  }, iteration);
+  rt.record(
+    'compaction',
+    {
+      ok: true,
+      cause,
+      replacedIndexes: request.replacedIndexes,
+      keepFromIndex: request.keepFromIndex,
+      tokensBefore: before,
+      tokensAfter: applied.tokensAfter,
+      summaryTokens: validation.tokensAfter,
+      summaryIndex,
+      usage,
+      ...(validation.ok ? {} : { reason: `accepted unvalidated (${validation.reason})` }),
+    },
+    iteration,
+  );
 }

@@ -26,7 +26,11 @@ export class DirectProcess implements SessionHandle {
   private readonly queue = new MessageQueue();
   private finished = false;
 
-  constructor(private readonly options: DirectProcessOptions, private readonly settings: LoopSettings, private readonly journal: JournalSink) {
+  constructor(
+    private readonly options: DirectProcessOptions,
+    private readonly settings: LoopSettings,
+    private readonly journal: JournalSink,
+  ) {
     this.done = this.run();
   }
 
@@ -49,14 +53,35 @@ export class DirectProcess implements SessionHandle {
     const agent = o.agent ?? 'loupe';
     const { span: root, ctx: rootCtx } = startSessionSpan(agent, o.sessionId, o.model, o.trialId);
     const council = councilToolPolicy(o.councilRole);
-    const recorder = new SessionRecorder(this.journal, {
-      id: o.sessionId, pid: this.pid, agent, model: o.model, prompt: o.prompt, councilRole: o.councilRole ?? null,
-      trialId: o.trialId ?? null, workspace: o.workspaceDir ?? null, config: { ...this.settings, host: o.provider.host },
-    }, root);
+    const recorder = new SessionRecorder(
+      this.journal,
+      {
+        id: o.sessionId,
+        pid: this.pid,
+        agent,
+        model: o.model,
+        prompt: o.prompt,
+        councilRole: o.councilRole ?? null,
+        trialId: o.trialId ?? null,
+        workspace: o.workspaceDir ?? null,
+        config: { ...this.settings, host: o.provider.host },
+      },
+      root,
+    );
     const rt = new LoopRuntime(o, this.settings, recorder, this.abort.signal, rootCtx, council.toolsEnabled);
-    rt.record('session_started', {
-      model: o.model, pid: this.pid, host: o.provider.host, toolsEnabled: council.toolsEnabled, councilRole: o.councilRole ?? null, settings: { ...this.settings },
-    }, null, root);
+    rt.record(
+      'session_started',
+      {
+        model: o.model,
+        pid: this.pid,
+        host: o.provider.host,
+        toolsEnabled: council.toolsEnabled,
+        councilRole: o.councilRole ?? null,
+        settings: { ...this.settings },
+      },
+      null,
+      root,
+    );
     for (const f of o.tools.connections.failed) rt.record('mcp_server_failed', f, null, root);
     for (const c of o.tools.connections.connected) rt.record('mcp_server_connected', c, null, root);
     // a server that dies mid-session is journaled when it happens; its tools then answer as errors
@@ -86,11 +111,24 @@ export class DirectProcess implements SessionHandle {
       closeOpenWork(rt);
       stopDeaths();
       const c = rt.counters;
-      rt.record('session_finished', {
-        reason: outcome.reason, exitCode, iterations: c.iterations, inferences: c.inferences, toolCalls: c.toolsCalled,
-        nudges: c.nudges, midChainNudges: c.midChainNudges, finalAnswerChars: outcome.finalAnswer.length, ...(error ? { error } : {}),
-        approvalWaitMs: rt.approvalWaitMs, workingMs: Date.now() - recorder.snapshot().startedAt.getTime() - rt.approvalWaitMs,
-      }, null, root);
+      rt.record(
+        'session_finished',
+        {
+          reason: outcome.reason,
+          exitCode,
+          iterations: c.iterations,
+          inferences: c.inferences,
+          toolCalls: c.toolsCalled,
+          nudges: c.nudges,
+          midChainNudges: c.midChainNudges,
+          finalAnswerChars: outcome.finalAnswer.length,
+          ...(error ? { error } : {}),
+          approvalWaitMs: rt.approvalWaitMs,
+          workingMs: Date.now() - recorder.snapshot().startedAt.getTime() - rt.approvalWaitMs,
+        },
+        null,
+        root,
+      );
       recorder.finish({ terminationReason: outcome.reason, exitCode, error: error ?? null });
       root.setAttribute(LOUPE_ATTR.TERMINATION_REASON, outcome.reason);
       if (exitCode !== 0) failSpan(root, outcome.reason, error);
@@ -99,8 +137,13 @@ export class DirectProcess implements SessionHandle {
       this.queue.clear();
     }
     return {
-      sessionId: o.sessionId, pid: this.pid, terminationReason: outcome.reason, exitCode, finalAnswer: outcome.finalAnswer,
-      iterations: rt.counters.iterations, error,
+      sessionId: o.sessionId,
+      pid: this.pid,
+      terminationReason: outcome.reason,
+      exitCode,
+      finalAnswer: outcome.finalAnswer,
+      iterations: rt.counters.iterations,
+      error,
     };
   }
 
@@ -144,7 +187,10 @@ export class DirectProcess implements SessionHandle {
 /** How a session that threw ends: killed (aborted, exit 0), slot timeout, context overflow or provider error. */
 function failureOutcome(rt: LoopRuntime, e: unknown, current: LoopOutcome): { outcome: LoopOutcome; exitCode: number; error?: string } {
   if (rt.signal.aborted || e instanceof SessionAbortedError) {
-    rt.record('abort', { reason: String(rt.signal.reason ?? (e as Error).message), phase: rt.iterationSpan ? 'iteration' : 'outside_iteration' });
+    rt.record('abort', {
+      reason: String(rt.signal.reason ?? (e as Error).message),
+      phase: rt.iterationSpan ? 'iteration' : 'outside_iteration',
+    });
     return { outcome: { reason: 'aborted', finalAnswer: current.finalAnswer }, exitCode: 0 };
   }
   if (e instanceof ContextWillOverflowError) {
@@ -157,7 +203,8 @@ function failureOutcome(rt: LoopRuntime, e: unknown, current: LoopOutcome): { ou
   }
   const info = ProviderError.isInstance(e) ? e.info : { kind: 'internal', message: (e as Error)?.message ?? String(e) };
   rt.record('error', { ...info });
-  const reason: TerminationReason = ProviderError.isInstance(e) && e.info.kind === 'context_too_long' ? 'context_overflow' : 'provider_error';
+  const reason: TerminationReason =
+    ProviderError.isInstance(e) && e.info.kind === 'context_too_long' ? 'context_overflow' : 'provider_error';
   return { outcome: { reason, finalAnswer: '' }, exitCode: 1, error: info.message };
 }
 

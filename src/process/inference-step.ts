@@ -50,30 +50,42 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
   span.setAttribute('loupe.inference.purpose', input.purpose);
   rt.count({ kind: 'inference_made' });
   try {
-    const result = await context.with(ctx, () => provider.complete({
-      model: rt.options.model,
-      messages: input.messages,
-      tools: input.tools.length ? input.tools : undefined,
-      signal: rt.signal,
-      options: { numCtx },
-      retrySchedule: rt.settings.retrySchedule,
-      onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
-    }));
+    const result = await context.with(ctx, () =>
+      provider.complete({
+        model: rt.options.model,
+        messages: input.messages,
+        tools: input.tools.length ? input.tools : undefined,
+        signal: rt.signal,
+        options: { numCtx },
+        retrySchedule: rt.settings.retrySchedule,
+        onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
+      }),
+    );
     endChatSpan(span, result);
     if (input.purpose !== 'compaction') {
       rt.recorder.iterationUpdated(iteration, {
-        finishReason: result.finishReason, toolCallSource: result.toolCallSource, toolCallCount: result.toolCalls.length,
-        inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, estimatedPromptTokens: estimated,
-        contextMessages: input.messages.length, wallMs: Math.round(result.timings.wallMs),
-        firstTokenMs: round(result.timings.firstChunkMs), loadMs: round(result.timings.loadMs),
-        prefillMs: round(result.timings.promptEvalMs), decodeMs: round(result.timings.evalMs),
+        finishReason: result.finishReason,
+        toolCallSource: result.toolCallSource,
+        toolCallCount: result.toolCalls.length,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        estimatedPromptTokens: estimated,
+        contextMessages: input.messages.length,
+        wallMs: Math.round(result.timings.wallMs),
+        firstTokenMs: round(result.timings.firstChunkMs),
+        loadMs: round(result.timings.loadMs),
+        prefillMs: round(result.timings.promptEvalMs),
+        decodeMs: round(result.timings.evalMs),
         serverQueueMs: round(result.timings.serverQueueMs),
       });
       rt.lastPromptTokens = result.usage.inputTokens || undefined;
     }
     // Ollama truncates silently to num_ctx and reports prompt_eval_count after truncating.
-    const after = guard ? checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: result.usage.inputTokens || null, numCtx }) : null;
-    if (after && after.reason !== before?.reason) rt.record('context_overflow', { ...after, phase: 'after_response', purpose: input.purpose, action: 'record' }, iteration);
+    const after = guard
+      ? checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: result.usage.inputTokens || null, numCtx })
+      : null;
+    if (after && after.reason !== before?.reason)
+      rt.record('context_overflow', { ...after, phase: 'after_response', purpose: input.purpose, action: 'record' }, iteration);
     return result;
   } catch (e) {
     failSpan(span, ProviderError.isInstance(e) ? e.info.kind : (e as Error).name, (e as Error).message);

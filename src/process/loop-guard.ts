@@ -11,19 +11,30 @@ import { LOOP_WARNING_MESSAGE, decideLoopResponse } from './policies/loop-respon
 export type DetectedLoop = LoopBreak | ContentLoopBreak;
 
 /** After a step's tool calls ran: the loop to break on, or null to go on. */
-export async function checkLoopAfterTools(rt: LoopRuntime, iteration: number, step: number, replyText: string, replyCallCount: number): Promise<DetectedLoop | null> {
+export async function checkLoopAfterTools(
+  rt: LoopRuntime,
+  iteration: number,
+  step: number,
+  replyText: string,
+  replyCallCount: number,
+): Promise<DetectedLoop | null> {
   const s = rt.settings;
   const window = rt.calls.slice(rt.loopWindowStart);
   const control = evaluateLoopControl(window, {
-    iteration: step, maxIterations: s.maxToolIterations,
+    iteration: step,
+    maxIterations: s.maxToolIterations,
     // opencode looks for identical calls inside one reply only (its approvals ask before the third runs)
     repeatThreshold: s.repeatScope === 'reply' ? 0 : s.repeatThreshold,
-    sameToolThreshold: s.sameToolThreshold, errorRepeatThreshold: s.errorRepeatThreshold,
-    cycle: { repetitions: s.cycleRepetitions, maxPeriod: s.cycleMaxPeriod }, keyMode: s.callKey,
+    sameToolThreshold: s.sameToolThreshold,
+    errorRepeatThreshold: s.errorRepeatThreshold,
+    cycle: { repetitions: s.cycleRepetitions, maxPeriod: s.cycleMaxPeriod },
+    keyMode: s.callKey,
   });
-  const inReply = s.repeatScope === 'reply' && s.doomLoop !== 'ask' && s.repeatThreshold > 0
-    ? detectRepeat(window.slice(-replyCallCount), s.repeatThreshold, s.callKey) : null;
-  const detected = control.kind !== 'continue' ? control : inReply ?? detectContentLoop(replyText, s.contentLoopThreshold);
+  const inReply =
+    s.repeatScope === 'reply' && s.doomLoop !== 'ask' && s.repeatThreshold > 0
+      ? detectRepeat(window.slice(-replyCallCount), s.repeatThreshold, s.callKey)
+      : null;
+  const detected = control.kind !== 'continue' ? control : (inReply ?? detectContentLoop(replyText, s.contentLoopThreshold));
   if (!detected) return null;
   return (await goOnAfter(rt, iteration, detected)) ? null : detected;
 }
@@ -37,7 +48,12 @@ export async function checkLoopInText(rt: LoopRuntime, iteration: number, replyT
 
 /** Whether the loop goes on after a detection: approved by a person, or warned (a strike left). */
 async function goOnAfter(rt: LoopRuntime, iteration: number, detected: DetectedLoop): Promise<boolean> {
-  const response = decideLoopResponse({ kind: detected.kind, doomLoop: rt.settings.doomLoop, strikesSoFar: rt.loopStrikes, loopNudges: rt.settings.loopNudges });
+  const response = decideLoopResponse({
+    kind: detected.kind,
+    doomLoop: rt.settings.doomLoop,
+    strikesSoFar: rt.loopStrikes,
+    loopNudges: rt.settings.loopNudges,
+  });
   switch (response) {
     case 'break':
       return false;
@@ -46,7 +62,11 @@ async function goOnAfter(rt: LoopRuntime, iteration: number, detected: DetectedL
     case 'warn':
       rt.loopStrikes++;
       rt.loopWindowStart = rt.calls.length;
-      rt.record('nudge', { reason: 'loopDetected', evidence: { length: 0, iteration, loop: detected.kind }, count: rt.loopStrikes }, iteration);
+      rt.record(
+        'nudge',
+        { reason: 'loopDetected', evidence: { length: 0, iteration, loop: detected.kind }, count: rt.loopStrikes },
+        iteration,
+      );
       rt.append({ role: 'user', kind: 'nudge', content: LOOP_WARNING_MESSAGE }, iteration);
       return true;
   }
@@ -60,12 +80,25 @@ async function doomLoopAllowed(rt: LoopRuntime, iteration: number, repeat: Repea
   const last = repeat.calls[repeat.calls.length - 1];
   const callId = `doom_loop_${rt.options.sessionId.slice(0, 8)}_${rt.calls.length}`;
   const verdict = await ask(rt, iteration, {
-    callId, name: 'doom_loop', args: { tool: last.name, arguments: last.arguments, count: repeat.count }, queuePosition: 1, totalInQueue: 1,
+    callId,
+    name: 'doom_loop',
+    args: { tool: last.name, arguments: last.arguments, count: repeat.count },
+    queuePosition: 1,
+    totalInQueue: 1,
   });
   rt.waitedForApproval(iteration, verdict.waitedMs);
-  rt.record('approval_decided', {
-    id: callId, name: 'doom_loop', decision: verdict.approved ? 'allow' : 'deny', rule: 'doom_loop', by: verdict.by,
-    ...(verdict.reason ? { reason: verdict.reason } : {}), waitedMs: verdict.waitedMs,
-  }, iteration);
+  rt.record(
+    'approval_decided',
+    {
+      id: callId,
+      name: 'doom_loop',
+      decision: verdict.approved ? 'allow' : 'deny',
+      rule: 'doom_loop',
+      by: verdict.by,
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      waitedMs: verdict.waitedMs,
+    },
+    iteration,
+  );
   return verdict.approved;
 }

@@ -68,10 +68,19 @@ export class LoopRuntime {
 
   /** Appends to the transcript (Postgres) and to the model's context. */
   append(m: NewTranscriptMessage, iteration: number | null): TranscriptMessage {
-    const index = this.recorder.message({
-      role: m.role, kind: m.kind, content: m.content, toolCalls: m.toolCalls ?? null, toolCallId: m.toolCallId ?? null,
-      toolName: m.toolName ?? null, thinking: m.thinking ?? null, iteration,
-    }, { span: this.iterationSpan });
+    const index = this.recorder.message(
+      {
+        role: m.role,
+        kind: m.kind,
+        content: m.content,
+        toolCalls: m.toolCalls ?? null,
+        toolCallId: m.toolCallId ?? null,
+        toolName: m.toolName ?? null,
+        thinking: m.thinking ?? null,
+        iteration,
+      },
+      { span: this.iterationSpan },
+    );
     const message: TranscriptMessage = { ...m, index };
     this.context.push(message);
     return message;
@@ -91,7 +100,10 @@ export class SessionAbortedError extends Error {
 
 /** gemini-cli's ContextWindowWillOverflow: the request was not sent, and the session ends. */
 export class ContextWillOverflowError extends Error {
-  constructor(readonly estimatedTokens: number, readonly remainingTokens: number) {
+  constructor(
+    readonly estimatedTokens: number,
+    readonly remainingTokens: number,
+  ) {
     super(`the request would overflow the context window: ~${estimatedTokens} new tokens, ${remainingTokens} left after the last prompt`);
     this.name = 'ContextWillOverflowError';
   }

@@ -6,18 +6,22 @@ import { GEN_AI, GEN_AI_OPERATION, GEN_AI_PROVIDER_OLLAMA, LOUPE_ATTR, SPAN_NAME
 import { getTracer } from '../telemetry/telemetry';
 
 export function startSessionSpan(agent: string, sessionId: string, model: string, trialId?: string | null): { span: Span; ctx: Context } {
-  const span = getTracer().startSpan(SPAN_NAMES.invokeAgent(agent), {
-    kind: SpanKind.INTERNAL,
-    attributes: {
-      [GEN_AI.OPERATION_NAME]: GEN_AI_OPERATION.INVOKE_AGENT,
-      [GEN_AI.PROVIDER_NAME]: GEN_AI_PROVIDER_OLLAMA,
-      [GEN_AI.AGENT_NAME]: agent,
-      [GEN_AI.CONVERSATION_ID]: sessionId,
-      [GEN_AI.REQUEST_MODEL]: model,
-      [LOUPE_ATTR.SESSION_ID]: sessionId,
-      ...(trialId ? { [LOUPE_ATTR.TRIAL_ID]: trialId } : {}),
+  const span = getTracer().startSpan(
+    SPAN_NAMES.invokeAgent(agent),
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        [GEN_AI.OPERATION_NAME]: GEN_AI_OPERATION.INVOKE_AGENT,
+        [GEN_AI.PROVIDER_NAME]: GEN_AI_PROVIDER_OLLAMA,
+        [GEN_AI.AGENT_NAME]: agent,
+        [GEN_AI.CONVERSATION_ID]: sessionId,
+        [GEN_AI.REQUEST_MODEL]: model,
+        [LOUPE_ATTR.SESSION_ID]: sessionId,
+        ...(trialId ? { [LOUPE_ATTR.TRIAL_ID]: trialId } : {}),
+      },
     },
-  }, context.active());
+    context.active(),
+  );
   return { span, ctx: trace.setSpan(context.active(), span) };
 }
 

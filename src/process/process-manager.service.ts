@@ -23,7 +23,11 @@ export class ProcessManager implements OnModuleDestroy {
 
   /** The loop's defaults, then the environment's overrides, then the session's own. */
   settingsFor(overrides: Partial<LoopSettings> = {}): LoopSettings {
-    const env = { maxToolIterations: this.config.loop.maxToolIterations, toolTimeoutMs: this.config.loop.toolTimeoutMs, numCtx: this.config.ollama.numCtx };
+    const env = {
+      maxToolIterations: this.config.loop.maxToolIterations,
+      toolTimeoutMs: this.config.loop.toolTimeoutMs,
+      numCtx: this.config.ollama.numCtx,
+    };
     return resolveLoopSettings(env, overrides);
   }
 
@@ -54,9 +58,6 @@ export class ProcessManager implements OnModuleDestroy {
     this.logger.warn(`stopping ${this.running.size} running session(s)`);
     const all = [...this.running.values()];
     for (const p of all) p.kill('shutdown');
-    await Promise.race([
-      Promise.allSettled(all.map((p) => p.done)),
-      new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref()),
-    ]);
+    await Promise.race([Promise.allSettled(all.map((p) => p.done)), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
   }
 }

@@ -29,7 +29,6 @@ export interface DirectProcessOptions {
   config?: Partial<LoopSettings>;
 }
 
-
 export interface SessionResult {
   sessionId: string;
   pid: number;

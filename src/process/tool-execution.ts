@@ -45,7 +45,11 @@ export async function executeToolCalls(rt: LoopRuntime, iteration: number, calls
   }
   // in call order, as the model wrote them
   for (const q of queue) {
-    const outcome = outcomes.get(q.call.id) ?? { status: 'error' as const, text: permissionDeniedText(q.call.name, q.reason), durationMs: 0 };
+    const outcome = outcomes.get(q.call.id) ?? {
+      status: 'error' as const,
+      text: permissionDeniedText(q.call.name, q.reason),
+      durationMs: 0,
+    };
     recordResult(rt, iteration, q.call, outcome, q.status === 'rejected');
   }
   rt.throwIfAborted();
@@ -60,11 +64,16 @@ async function runOne(rt: LoopRuntime, iteration: number, call: LlmToolCall): Pr
   const { span, ctx } = startToolSpan(rt.iterationCtx, call.name, call.id, call.arguments);
   const base = { id: call.id, iteration, name: call.name, arguments: call.arguments };
   rt.recorder.toolCall({ ...base, status: 'executing' }, { span });
-  const outcome = await context.with(ctx, () => rt.tools.execute(call.name, call.arguments, { signal: rt.signal, timeoutMs: rt.settings.toolTimeoutMs }));
+  const outcome = await context.with(ctx, () =>
+    rt.tools.execute(call.name, call.arguments, { signal: rt.signal, timeoutMs: rt.settings.toolTimeoutMs }),
+  );
   const ok = outcome.status === 'ok';
   rt.recorder.toolCall({
-    ...base, status: outcome.status === 'aborted' ? 'aborted' : ok ? 'completed' : 'failed',
-    result: ok ? outcome.text : null, error: ok ? null : outcome.text, durationMs: outcome.durationMs,
+    ...base,
+    status: outcome.status === 'aborted' ? 'aborted' : ok ? 'completed' : 'failed',
+    result: ok ? outcome.text : null,
+    error: ok ? null : outcome.text,
+    durationMs: outcome.durationMs,
   });
   if (!ok) failSpan(span, outcome.status, outcome.text.slice(0, 200));
   span.end();
@@ -74,15 +83,41 @@ async function runOne(rt: LoopRuntime, iteration: number, call: LlmToolCall): Pr
 /** What one call gave the model: capped text, its events, the transcript message, the detectors' record. */
 function recordResult(rt: LoopRuntime, iteration: number, call: LlmToolCall, outcome: ToolOutcome, rejected: boolean): void {
   const cap = toolResultCapFor(rt.settings, estimateMessagesTokens(rt.context, rt.settings.tokenEstimator));
-  const capped = cap === null ? { text: outcome.text, truncated: false, originalChars: outcome.text.length, omittedChars: 0 } : capToolResult(outcome.text, cap);
+  const capped =
+    cap === null
+      ? { text: outcome.text, truncated: false, originalChars: outcome.text.length, omittedChars: 0 }
+      : capToolResult(outcome.text, cap);
   if (capped.truncated && cap !== null) {
-    rt.record('tool_result_capped', { id: call.id, name: call.name, originalChars: capped.originalChars, keptChars: capped.text.length, omittedChars: capped.omittedChars, maxChars: cap }, iteration);
+    rt.record(
+      'tool_result_capped',
+      {
+        id: call.id,
+        name: call.name,
+        originalChars: capped.originalChars,
+        keptChars: capped.text.length,
+        omittedChars: capped.omittedChars,
+        maxChars: cap,
+      },
+      iteration,
+    );
   }
   const ok = outcome.status === 'ok';
-  const resultPayload = { id: call.id, name: call.name, status: rejected ? 'denied' : outcome.status, chars: outcome.text.length, durationMs: outcome.durationMs };
+  const resultPayload = {
+    id: call.id,
+    name: call.name,
+    status: rejected ? 'denied' : outcome.status,
+    chars: outcome.text.length,
+    durationMs: outcome.durationMs,
+  };
   if (ok) rt.record('tool_result', resultPayload, iteration);
   else rt.record('tool_error', { ...resultPayload, error: outcome.text.slice(0, 500) }, iteration);
   rt.append({ role: 'tool', kind: 'tool_result', content: capped.text, toolCallId: call.id, toolName: call.name }, iteration);
-  rt.calls.push({ iteration, name: call.name, arguments: call.arguments, outcome: ok ? 'ok' : 'error', resultDigest: digest(outcome.text) });
+  rt.calls.push({
+    iteration,
+    name: call.name,
+    arguments: call.arguments,
+    outcome: ok ? 'ok' : 'error',
+    resultDigest: digest(outcome.text),
+  });
   rt.count({ kind: 'tool_ran' });
 }

@@ -4,8 +4,15 @@ import type { RetryScheduleName } from './ollama/retry-schedules';
 
 /** The events a provider reports (requests, retries, extraction and its repairs, GPU detection). */
 export type ProviderEventType =
-  | 'inference_request' | 'inference_retry' | 'stream_malformed_line' | 'tool_calls_extracted' | 'tool_name_repaired'
-  | 'tool_args_normalized' | 'tool_args_coerced' | 'tool_call_dropped' | 'gpu_detected';
+  | 'inference_request'
+  | 'inference_retry'
+  | 'stream_malformed_line'
+  | 'tool_calls_extracted'
+  | 'tool_name_repaired'
+  | 'tool_args_normalized'
+  | 'tool_args_coerced'
+  | 'tool_call_dropped'
+  | 'gpu_detected';
 
 /** Something the provider wants recorded, in the journal's vocabulary. */
 export type ProviderEventSink = <K extends ProviderEventType>(type: K, payload: JournalEventMap[K]) => void;

@@ -17,7 +17,10 @@ const PULL_EVENT_STEP_PERCENT = 10;
 export class ModelsService {
   private readonly host: HostRecorder;
 
-  constructor(private readonly providers: OllamaProviderFactory, journal: JournalService) {
+  constructor(
+    private readonly providers: OllamaProviderFactory,
+    journal: JournalService,
+  ) {
     this.host = new HostRecorder(journal);
   }
 
@@ -52,7 +55,20 @@ export class ModelsService {
     const record = (s: ModelPullStatus) => {
       const step = s.percent - lastPercent >= PULL_EVENT_STEP_PERCENT;
       if (s.status !== lastStatus || step || s.status === 'success' || s.status === 'error') {
-        this.host.event('model_pull', { model, host: provider.host, status: s.status, percent: s.percent, completedBytes: s.completedBytes, totalBytes: s.totalBytes, currentLayer: s.currentLayer ?? null, error: s.error ?? null }, span);
+        this.host.event(
+          'model_pull',
+          {
+            model,
+            host: provider.host,
+            status: s.status,
+            percent: s.percent,
+            completedBytes: s.completedBytes,
+            totalBytes: s.totalBytes,
+            currentLayer: s.currentLayer ?? null,
+            error: s.error ?? null,
+          },
+          span,
+        );
         span.addEvent('model_pull', { status: s.status, percent: s.percent });
         lastStatus = s.status;
         if (step) lastPercent = s.percent;

@@ -33,11 +33,9 @@ describe('marker-based isInstance', () => {
       [Symbol.for('loupe.provider.ContextTooLongError')]: true,
       info: info('context_too_long'),
     });
-    expect([ProviderError.isInstance(foreign), ContextTooLongError.isInstance(foreign), ToolsUnsupportedError.isInstance(foreign)]).toEqual([
-      true,
-      true,
-      false,
-    ]);
+    expect([ProviderError.isInstance(foreign), ContextTooLongError.isInstance(foreign), ToolsUnsupportedError.isInstance(foreign)]).toEqual(
+      [true, true, false],
+    );
   });
 
   it.each([null, undefined, 'ProviderError', new Error('plain'), { info: info('unknown') }])('rejects %p', (value) => {

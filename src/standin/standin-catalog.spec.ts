@@ -1,5 +1,11 @@
 import {
-  DEFAULT_STANDIN_CATALOG, findCatalogModel, isCloudModel, listedName, modelDigest, parameterCount, remoteModelName,
+  DEFAULT_STANDIN_CATALOG,
+  findCatalogModel,
+  isCloudModel,
+  listedName,
+  modelDigest,
+  parameterCount,
+  remoteModelName,
 } from './standin-catalog';
 import { pullProgressLines } from './standin-pull-plan';
 import { ModelStore } from './standin-model-store';
@@ -20,7 +26,10 @@ describe('default catalog', () => {
 
   it('finds models case-insensitively and with the default tag', () => {
     expect(findCatalogModel(DEFAULT_STANDIN_CATALOG, 'QWEN3:8b')?.name).toBe('qwen3:8b');
-    expect(findCatalogModel([{ name: 'llama3.2', family: 'llama', parameterSize: '3.2B', capabilities: ['completion'] }], 'llama3.2:latest')?.name).toBe('llama3.2');
+    expect(
+      findCatalogModel([{ name: 'llama3.2', family: 'llama', parameterSize: '3.2B', capabilities: ['completion'] }], 'llama3.2:latest')
+        ?.name,
+    ).toBe('llama3.2');
     expect(findCatalogModel(DEFAULT_STANDIN_CATALOG, 'nope')).toBeUndefined();
   });
 
@@ -44,7 +53,7 @@ describe('default catalog', () => {
 describe('pull progress lines', () => {
   const model = DEFAULT_STANDIN_CATALOG[0];
 
-  it('follows Ollama\'s status sequence with 12-hex layer labels', () => {
+  it("follows Ollama's status sequence with 12-hex layer labels", () => {
     const lines = pullProgressLines(model, false, 3);
     expect(lines[0]).toEqual({ status: 'pulling manifest' });
     expect(lines.slice(-3).map((l) => l.status)).toEqual(['verifying sha256 digest', 'writing manifest', 'success']);

@@ -30,7 +30,12 @@ describe('token counts', () => {
     const messages = [
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'weather in Tokyo?' },
-      { role: 'assistant', content: '', thinking: 'use the tool', tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Tokyo' } } }] },
+      {
+        role: 'assistant',
+        content: '',
+        thinking: 'use the tool',
+        tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Tokyo' } } }],
+      },
       { role: 'tool', content: '11 degrees' },
     ];
     // 3 + 3 + 3 (thinking) + 2 (get_weather {"city":"Tokyo"}) + 2

@@ -1,7 +1,7 @@
 import { SERVER_BUSY_ERROR, defaultHttpFaultError, faultChunkIndex, faultTimes, selectFault } from './standin-fault';
 
 describe('faults', () => {
-  it('the busy text has Ollama\'s two spaces', () => {
+  it("the busy text has Ollama's two spaces", () => {
     expect(SERVER_BUSY_ERROR).toBe('server busy, please try again.  maximum pending requests exceeded');
   });
 

@@ -22,17 +22,28 @@ export function selectFault(turn: StandinTurn, firedSoFar: number): StandinFault
 /** Default `error` text of an injected HTTP fault, shaped like what Ollama sends for that status. */
 export function defaultHttpFaultError(status: number, model: string): string {
   switch (status) {
-    case 400: return 'invalid request';
-    case 401: return 'unauthorized';
-    case 403: return 'ollama cloud is disabled: remote model is unavailable';
-    case 404: return `model '${model}' not found`;
-    case 429: return 'too many requests';
-    case 499: return 'request canceled';
-    case 500: return 'llama runner process has terminated: exit status 2';
-    case 502: return 'bad gateway';
-    case 503: return SERVER_BUSY_ERROR;
-    case 504: return 'gateway timeout';
-    default: return `stand-in injected HTTP ${status}`;
+    case 400:
+      return 'invalid request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'ollama cloud is disabled: remote model is unavailable';
+    case 404:
+      return `model '${model}' not found`;
+    case 429:
+      return 'too many requests';
+    case 499:
+      return 'request canceled';
+    case 500:
+      return 'llama runner process has terminated: exit status 2';
+    case 502:
+      return 'bad gateway';
+    case 503:
+      return SERVER_BUSY_ERROR;
+    case 504:
+      return 'gateway timeout';
+    default:
+      return `stand-in injected HTTP ${status}`;
   }
 }
 

@@ -6,7 +6,13 @@ import type { ServerResponse } from 'node:http';
 import type { StandinFault } from './standin-script';
 import type { ReplyPlan } from './standin-reply-plan';
 import {
-  aggregatePieces, chatChunk, generateChunk, type ChatMetrics, type ChunkInput, type RemoteInfo, type ReplyPiece,
+  aggregatePieces,
+  chatChunk,
+  generateChunk,
+  type ChatMetrics,
+  type ChunkInput,
+  type RemoteInfo,
+  type ReplyPiece,
 } from './standin-chat-wire';
 import { RUNNER_ERROR, defaultMalformedLine, faultChunkIndex, isStreamFault } from './standin-fault';
 import { formatGoTime, nowMs, nowNs } from './standin-go-json';

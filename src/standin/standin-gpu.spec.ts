@@ -2,7 +2,11 @@ import type { StandinModel } from './standin-script';
 import { GpuSimulator, QueueFullError } from './standin-gpu';
 
 const model = (name: string, extra: Partial<StandinModel> = {}): StandinModel => ({
-  name, family: 'llama', parameterSize: '1B', capabilities: ['completion'], ...extra,
+  name,
+  family: 'llama',
+  parameterSize: '1B',
+  capabilities: ['completion'],
+  ...extra,
 });
 
 const signal = () => new AbortController().signal;

@@ -55,7 +55,10 @@ export class GpuSimulator {
   private shutdown = new AbortController();
   private waitingCount = 0;
 
-  constructor(private readonly maxQueue: number, private readonly defaultKeepAliveMs: number | null) {}
+  constructor(
+    private readonly maxQueue: number,
+    private readonly defaultKeepAliveMs: number | null,
+  ) {}
 
   /** Requests inside the server waiting for a load or a slot. */
   get waiting(): number {

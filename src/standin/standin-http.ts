@@ -53,7 +53,10 @@ export class NdjsonWriter {
   lines = 0;
 
   /** `onLine` runs for every line written (the request log counts chunks with it). */
-  constructor(private readonly res: ServerResponse, private readonly onLine: () => void = () => undefined) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onLine: () => void = () => undefined,
+  ) {}
 
   get started(): boolean {
     return this.res.headersSent;

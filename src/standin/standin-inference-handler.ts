@@ -3,8 +3,16 @@
 import type { StandinModel } from './standin-script';
 import type { RouteHandler, StandinContext } from './standin-context';
 import {
-  CHAT_REQUEST_FIELDS, GENERATE_REQUEST_FIELDS, checkFieldTypes, checkOptions, goQuote, parseJsonBody, parseKeepAlive, parseThink,
-  thinkEnabled, type ThinkValue,
+  CHAT_REQUEST_FIELDS,
+  GENERATE_REQUEST_FIELDS,
+  checkFieldTypes,
+  checkOptions,
+  goQuote,
+  parseJsonBody,
+  parseKeepAlive,
+  parseThink,
+  thinkEnabled,
+  type ThinkValue,
 } from './standin-request-fields';
 import { CLOUD_REMOTE_HOST, isCloudModel, remoteModelName } from './standin-catalog';
 import { fullModelName, parseModelName } from './standin-model-name';

@@ -1,8 +1,15 @@
 // /api/tags, /api/ps and /api/show entries for catalog models, in Go field order.
 import type { StandinModel } from './standin-script';
 import {
-  CLOUD_REMOTE_HOST, isCloudModel, listedName, modelDetails, modelDigest, modelSizeBytes, modelVramBytes,
-  parameterCount, remoteModelName,
+  CLOUD_REMOTE_HOST,
+  isCloudModel,
+  listedName,
+  modelDetails,
+  modelDigest,
+  modelSizeBytes,
+  modelVramBytes,
+  parameterCount,
+  remoteModelName,
 } from './standin-catalog';
 import { goTimeFromMs, sortKeysDeep } from './standin-go-json';
 

@@ -6,7 +6,14 @@ const messages = [{ role: 'user', content: 'what is the weather' }];
 describe('planReply', () => {
   it('streams thinking first, then content word by word, then tool calls whole', () => {
     const plan = planReply(
-      { thinking: 'check it', content: 'Calling now', toolCalls: [{ name: 'get_weather', arguments: { city: 'Tokyo' } }, { name: 'noop', arguments: {} }] },
+      {
+        thinking: 'check it',
+        content: 'Calling now',
+        toolCalls: [
+          { name: 'get_weather', arguments: { city: 'Tokyo' } },
+          { name: 'noop', arguments: {} },
+        ],
+      },
       { emitThinking: true, messages, newId: () => 'call_abcd1234' },
     );
     expect(plan.pieces).toEqual([
@@ -57,13 +64,24 @@ describe('chat wire objects', () => {
     );
     const final = chatChunk({ model: 'm', createdAt: 't', piece: {}, done: true, doneReason: 'stop', metrics });
     expect(Object.keys(final)).toEqual([
-      'model', 'created_at', 'message', 'done', 'done_reason', 'total_duration', 'prompt_eval_count', 'prompt_eval_duration', 'eval_count', 'eval_duration',
+      'model',
+      'created_at',
+      'message',
+      'done',
+      'done_reason',
+      'total_duration',
+      'prompt_eval_count',
+      'prompt_eval_duration',
+      'eval_count',
+      'eval_duration',
     ]);
   });
 
   it('tool calls keep index 0 and sorted argument keys', () => {
     const chunk = chatChunk({
-      model: 'm', createdAt: 't', done: false,
+      model: 'm',
+      createdAt: 't',
+      done: false,
       piece: { toolCalls: [{ id: 'call_x', function: { index: 0, name: 'f', arguments: { b: 1, a: 2 } } }] },
     });
     expect(JSON.stringify(chunk.message)).toBe(
@@ -72,7 +90,13 @@ describe('chat wire objects', () => {
   });
 
   it('cloud chunks carry remote_model and remote_host after model', () => {
-    const chunk = chatChunk({ model: 'g:1-cloud', createdAt: 't', piece: {}, done: false, remote: { remoteModel: 'g:1', remoteHost: 'https://ollama.com:443' } });
+    const chunk = chatChunk({
+      model: 'g:1-cloud',
+      createdAt: 't',
+      piece: {},
+      done: false,
+      remote: { remoteModel: 'g:1', remoteHost: 'https://ollama.com:443' },
+    });
     expect(Object.keys(chunk).slice(0, 4)).toEqual(['model', 'remote_model', 'remote_host', 'created_at']);
   });
 
@@ -85,7 +109,9 @@ describe('chat wire objects', () => {
   it('aggregation joins text and gathers tool calls', () => {
     const call = { function: { index: 0, name: 'f', arguments: {} } };
     expect(aggregatePieces([{ thinking: 'a' }, { thinking: ' b' }, { content: 'c' }, { toolCalls: [call] }])).toEqual({
-      content: 'c', thinking: 'a b', toolCalls: [call],
+      content: 'c',
+      thinking: 'a b',
+      toolCalls: [call],
     });
     expect(aggregatePieces([])).toEqual({ content: '', thinking: undefined, toolCalls: undefined });
   });

@@ -26,7 +26,7 @@ export interface PlanOptions {
 export function planReply(turn: StandinTurn, opts: PlanOptions): ReplyPlan {
   const pieces: ReplyPiece[] = [];
   const pieceTokens: number[] = [];
-  const thinking = opts.emitThinking ? turn.thinking ?? '' : '';
+  const thinking = opts.emitThinking ? (turn.thinking ?? '') : '';
   for (const delta of splitIntoDeltas(thinking)) {
     pieces.push({ thinking: delta });
     pieceTokens.push(Math.max(1, countWords(delta)));

@@ -1,6 +1,13 @@
 import {
   type ThinkValue,
-  CHAT_REQUEST_FIELDS, checkFieldTypes, checkOptions, parseGoDuration, parseJsonBody, parseKeepAlive, parseThink, thinkEnabled,
+  CHAT_REQUEST_FIELDS,
+  checkFieldTypes,
+  checkOptions,
+  parseGoDuration,
+  parseJsonBody,
+  parseKeepAlive,
+  parseThink,
+  thinkEnabled,
 } from './standin-request-fields';
 
 describe('parseJsonBody', () => {
@@ -85,7 +92,7 @@ describe('parseThink', () => {
     expect(parseThink(undefined)).toEqual({ ok: true, value: undefined });
   });
 
-  it('rejects other values with Ollama\'s text', () => {
+  it("rejects other values with Ollama's text", () => {
     expect(parseThink('extreme')).toEqual({
       ok: false,
       error: 'invalid think value: "extreme" (must be "high", "medium", "low", "max", true, or false)',

@@ -27,7 +27,8 @@ function goJsonSyntaxError(text: string): string {
   if (literal) {
     for (let i = 1; i < literal.length; i++) {
       if (i >= trimmed.length) return 'unexpected EOF';
-      if (trimmed[i] !== literal[i]) return `invalid character ${goChar(trimmed[i])} in literal ${literal} (expecting ${goChar(literal[i])})`;
+      if (trimmed[i] !== literal[i])
+        return `invalid character ${goChar(trimmed[i])} in literal ${literal} (expecting ${goChar(literal[i])})`;
     }
   }
   let depth = 0;
@@ -157,7 +158,14 @@ export const NAME_REQUEST_FIELDS: Record<string, FieldSpec> = {
 };
 
 const UNIT_NS: Record<string, number> = {
-  ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9,
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
 };
 
 /** Go's time.ParseDuration, in nanoseconds, with its error texts. */
@@ -200,10 +208,25 @@ export function parseKeepAlive(value: unknown): Decoded<number | null> | undefin
 }
 
 const OPTION_TYPES: Record<string, 'integer' | 'float32' | 'boolean' | 'array'> = {
-  num_ctx: 'integer', num_batch: 'integer', num_gpu: 'integer', main_gpu: 'integer', num_thread: 'integer',
-  draft_num_predict: 'integer', num_keep: 'integer', seed: 'integer', num_predict: 'integer', top_k: 'integer',
-  repeat_last_n: 'integer', top_p: 'float32', min_p: 'float32', typical_p: 'float32', temperature: 'float32',
-  repeat_penalty: 'float32', presence_penalty: 'float32', frequency_penalty: 'float32', use_mmap: 'boolean',
+  num_ctx: 'integer',
+  num_batch: 'integer',
+  num_gpu: 'integer',
+  main_gpu: 'integer',
+  num_thread: 'integer',
+  draft_num_predict: 'integer',
+  num_keep: 'integer',
+  seed: 'integer',
+  num_predict: 'integer',
+  top_k: 'integer',
+  repeat_last_n: 'integer',
+  top_p: 'float32',
+  min_p: 'float32',
+  typical_p: 'float32',
+  temperature: 'float32',
+  repeat_penalty: 'float32',
+  presence_penalty: 'float32',
+  frequency_penalty: 'float32',
+  use_mmap: 'boolean',
   stop: 'array',
 };
 
@@ -217,8 +240,10 @@ export function checkOptions(options: unknown): string | undefined {
     const type = OPTION_TYPES[key];
     if (!type || value === null) continue;
     const ok =
-      type === 'integer' || type === 'float32' ? typeof value === 'number'
-        : type === 'boolean' ? typeof value === 'boolean'
+      type === 'integer' || type === 'float32'
+        ? typeof value === 'number'
+        : type === 'boolean'
+          ? typeof value === 'boolean'
           : Array.isArray(value);
     if (!ok) return `option ${goQuote(key)} must be of type ${type}`;
     if (type === 'array' && (value as unknown[]).some((v) => typeof v !== 'string')) {

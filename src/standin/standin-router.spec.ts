@@ -14,7 +14,10 @@ describe('Router', () => {
 
   it('wrong method → 405 with the allowed methods', () => {
     expect(router.match('DELETE', '/api/tags')).toEqual({
-      kind: 'method_not_allowed', status: 405, body: '405 method not allowed', allow: ['GET', 'HEAD'],
+      kind: 'method_not_allowed',
+      status: 405,
+      body: '405 method not allowed',
+      allow: ['GET', 'HEAD'],
     });
   });
 });

@@ -76,7 +76,8 @@ export class FifoSemaphore {
       if (released) return;
       released = true;
       const next = this.queue.shift();
-      if (next) next.grant(this.releaser()); // the slot passes straight on; inUse unchanged
+      if (next)
+        next.grant(this.releaser()); // the slot passes straight on; inUse unchanged
       else this.inUse -= 1;
     };
   }

@@ -97,10 +97,18 @@ describe('TurnCursor', () => {
     expect(contentOf(cursor.claim('qwen3:8b'))).toBe('fresh');
   });
 
-  it('repeats the last turn past the end when asked, as a stuck model would (a foreign profile\'s extra requests)', () => {
-    const cursor = new TurnCursor({ turns: { '*': [{ content: 'a' }, { content: 'b', fault: { kind: 'http', status: 503, times: 1 } }] }, whenExhausted: 'repeat_last' });
-    expect(['x', 'x', 'x', 'x'].map((m) => cursor.claim(m)).map((c) => [contentOf(c), c.kind === 'turn' ? c.fault?.kind ?? null : null])).toEqual([
-      ['a', null], ['b', 'http'], ['b', null], ['b', null],
+  it("repeats the last turn past the end when asked, as a stuck model would (a foreign profile's extra requests)", () => {
+    const cursor = new TurnCursor({
+      turns: { '*': [{ content: 'a' }, { content: 'b', fault: { kind: 'http', status: 503, times: 1 } }] },
+      whenExhausted: 'repeat_last',
+    });
+    expect(
+      ['x', 'x', 'x', 'x'].map((m) => cursor.claim(m)).map((c) => [contentOf(c), c.kind === 'turn' ? (c.fault?.kind ?? null) : null]),
+    ).toEqual([
+      ['a', null],
+      ['b', 'http'],
+      ['b', null],
+      ['b', null],
     ]);
   });
 });

@@ -24,8 +24,12 @@ let current: TelemetryHandle | undefined;
 class IdOnlyProcessor implements SpanProcessor {
   onStart(): void {}
   onEnd(): void {}
-  forceFlush(): Promise<void> { return Promise.resolve(); }
-  shutdown(): Promise<void> { return Promise.resolve(); }
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 export function startTelemetry(options: TelemetryOptions = {}): TelemetryHandle {
@@ -35,7 +39,8 @@ export function startTelemetry(options: TelemetryOptions = {}): TelemetryHandle 
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const processors: SpanProcessor[] = [new IdOnlyProcessor(), ...(options.spanProcessors ?? [])];
   if (options.otlpEndpoint) {

@@ -74,16 +74,22 @@ export const httpHeaders = z.record(
 
 const stdioConfig = z.strictObject({
   transport: z.literal('stdio'),
-  command: z.string({ error: 'required: the program that starts the server' }).trim().min(1, 'required: the program that starts the server'),
+  command: z
+    .string({ error: 'required: the program that starts the server' })
+    .trim()
+    .min(1, 'required: the program that starts the server'),
   args: z.array(z.string()).max(256).optional(),
   env: envVars.optional(),
   // a registered server outlives the shell that added it: no relative paths
-  cwd: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path').optional(),
+  cwd: z
+    .string()
+    .refine((p) => path.isAbsolute(p), 'must be an absolute path')
+    .optional(),
 });
 
 const httpConfig = z.strictObject({
   transport: z.literal('http'),
-  url: z.string({ error: 'required: the server\'s Streamable HTTP endpoint' }).superRefine((url, ctx) => {
+  url: z.string({ error: "required: the server's Streamable HTTP endpoint" }).superRefine((url, ctx) => {
     const problem = httpUrlProblem(url);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),

@@ -64,7 +64,8 @@ export async function launchHttpServer(cmd: LaunchCommand, url: string, opts: { 
     });
   });
   const server: LaunchedServer = {
-    url, pid: child.pid ?? -1,
+    url,
+    pid: child.pid ?? -1,
     stderrTail: () => stderr.trim(),
     kill: (signal = 'SIGKILL') => void child.kill(signal),
     stop: async () => {
@@ -80,7 +81,9 @@ export async function launchHttpServer(cmd: LaunchCommand, url: string, opts: { 
     if (exit || Date.now() > deadline) {
       await server.stop();
       const tail = stderr.trim() ? `; stderr: ${stderr.trim().slice(-500)}` : '';
-      throw new Error(`MCP server ${[cmd.command, ...(cmd.args ?? [])].join(' ')} did not answer at ${url} (${exit ?? `not within ${opts.timeoutMs ?? LAUNCH_TIMEOUT_MS} ms`})${tail}`);
+      throw new Error(
+        `MCP server ${[cmd.command, ...(cmd.args ?? [])].join(' ')} did not answer at ${url} (${exit ?? `not within ${opts.timeoutMs ?? LAUNCH_TIMEOUT_MS} ms`})${tail}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -49,7 +49,11 @@ export function openTransport(config: ExternalMcpServerConfig): OpenedTransport 
   if (isHttpConfig(config)) {
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
     return {
-      transport, kind: 'http', stderrTail: () => '', exit: () => undefined, pid: () => undefined,
+      transport,
+      kind: 'http',
+      stderrTail: () => '',
+      exit: () => undefined,
+      pid: () => undefined,
       // a long-lived server would otherwise keep every session a health probe or a trial opened
       endSession: () => Promise.race([transport.terminateSession(), new Promise<void>((r) => setTimeout(r, END_SESSION_MS).unref())]),
     };
@@ -67,7 +71,8 @@ export function openTransport(config: ExternalMcpServerConfig): OpenedTransport 
     stderr = (stderr + d.toString('utf8')).slice(-STDERR_TAIL_CHARS);
   });
   return {
-    transport, kind: transportOf(config),
+    transport,
+    kind: transportOf(config),
     stderrTail: () => stderr.trim(),
     exit: () => transport.exitDescription,
     pid: () => transport.pid ?? undefined,

@@ -44,9 +44,18 @@ export async function connectExternalServer(config: ExternalMcpServerConfig, opt
   const timeoutMs = opts.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
   const opened = openTransport(config);
   try {
-    const source = await within(McpToolSource.connect(config.name, opened.transport, {
-      timeoutMs, transport: opened.kind, pid: opened.pid, stderrTail: opened.stderrTail, exit: opened.exit, beforeClose: opened.endSession,
-    }), timeoutMs, 'connecting and listing tools');
+    const source = await within(
+      McpToolSource.connect(config.name, opened.transport, {
+        timeoutMs,
+        transport: opened.kind,
+        pid: opened.pid,
+        stderrTail: opened.stderrTail,
+        exit: opened.exit,
+        beforeClose: opened.endSession,
+      }),
+      timeoutMs,
+      'connecting and listing tools',
+    );
     return { ok: true, source };
   } catch (e) {
     // a server that did not come up in time gets no graceful shutdown (the SDK's waits seconds)

@@ -22,7 +22,13 @@ const UNIQUE_VIOLATION = '23505';
 function toServer(e: McpServerEntity): RegisteredMcpServer {
   const config = { transport: e.transport, ...e.config } as McpServerConfig;
   const health: McpServerHealth = e.lastStatus
-    ? { status: e.lastStatus as McpHealthStatus, latencyMs: e.lastLatencyMs, toolCount: e.lastToolCount, error: e.lastError, checkedAt: e.lastCheckedAt }
+    ? {
+        status: e.lastStatus as McpHealthStatus,
+        latencyMs: e.lastLatencyMs,
+        toolCount: e.lastToolCount,
+        error: e.lastError,
+        checkedAt: e.lastCheckedAt,
+      }
     : NOT_CHECKED;
   return { name: e.name, config, enabled: e.enabled, createdAt: e.createdAt, updatedAt: e.updatedAt, health };
 }
@@ -39,14 +45,24 @@ export class McpServersRepository {
   async insert(server: ExternalMcpServerConfig, now = new Date()): Promise<RegisteredMcpServer> {
     const { name, transport, ...config } = server;
     const row: McpServerEntity = {
-      name, transport: transport ?? 'stdio', config, enabled: true, createdAt: now, updatedAt: now,
-      lastStatus: null, lastError: null, lastLatencyMs: null, lastToolCount: null, lastCheckedAt: null,
+      name,
+      transport: transport ?? 'stdio',
+      config,
+      enabled: true,
+      createdAt: now,
+      updatedAt: now,
+      lastStatus: null,
+      lastError: null,
+      lastLatencyMs: null,
+      lastToolCount: null,
+      lastCheckedAt: null,
     };
     try {
       // TypeORM's partial-entity type does not take a jsonb column typed as a plain record
       await this.rows.insert(row as QueryDeepPartialEntity<McpServerEntity>);
     } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { code?: string })?.code === UNIQUE_VIOLATION) throw new McpServerExistsError(name);
+      if (e instanceof QueryFailedError && (e.driverError as { code?: string })?.code === UNIQUE_VIOLATION)
+        throw new McpServerExistsError(name);
       throw e;
     }
     return toServer(row);
@@ -68,8 +84,15 @@ export class McpServersRepository {
   }
 
   async recordHealth(name: string, health: McpServerHealth): Promise<void> {
-    await this.rows.update({ name }, {
-      lastStatus: health.status, lastError: health.error, lastLatencyMs: health.latencyMs, lastToolCount: health.toolCount, lastCheckedAt: health.checkedAt,
-    });
+    await this.rows.update(
+      { name },
+      {
+        lastStatus: health.status,
+        lastError: health.error,
+        lastLatencyMs: health.latencyMs,
+        lastToolCount: health.toolCount,
+        lastCheckedAt: health.checkedAt,
+      },
+    );
   }
 }

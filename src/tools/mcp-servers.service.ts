@@ -2,7 +2,13 @@
 // The admin API and the CLI only delegate here; sessions get the registered configs by name.
 import { Injectable } from '@nestjs/common';
 import {
-  endpointOf, redactConfig, transportOf, validateMcpServer, type ExternalMcpServerConfig, type McpServerConfig, type McpTransport,
+  endpointOf,
+  redactConfig,
+  transportOf,
+  validateMcpServer,
+  type ExternalMcpServerConfig,
+  type McpServerConfig,
+  type McpTransport,
 } from './external-mcp-config';
 import { McpServerInvalidError, McpServerNotFoundError } from './external-mcp-errors';
 import { MCP_HEALTH_TIMEOUT_MS, probeServer, type McpHealthStatus } from './external-mcp-health';
@@ -34,9 +40,17 @@ export interface McpHealthReport {
 
 function view(s: RegisteredMcpServer): McpServerView {
   return {
-    name: s.name, transport: transportOf(s.config), endpoint: endpointOf(s.config), config: redactConfig(s.config), enabled: s.enabled,
-    createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(),
-    status: s.health.status, latencyMs: s.health.latencyMs, toolCount: s.health.toolCount, lastError: s.health.error,
+    name: s.name,
+    transport: transportOf(s.config),
+    endpoint: endpointOf(s.config),
+    config: redactConfig(s.config),
+    enabled: s.enabled,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    status: s.health.status,
+    latencyMs: s.health.latencyMs,
+    toolCount: s.health.toolCount,
+    lastError: s.health.error,
     checkedAt: s.health.checkedAt?.toISOString() ?? null,
   };
 }
@@ -63,13 +77,16 @@ export class McpServersService {
   /** Probes every registered server at once (connect + tools/list, each within `timeoutMs`) and stores the results. */
   async health(timeoutMs = MCP_HEALTH_TIMEOUT_MS): Promise<McpHealthReport> {
     const servers = await this.repository.list();
-    const checked = await Promise.all(servers.map(async (s) => {
-      const health = await probeServer({ ...s.config, name: s.name }, timeoutMs);
-      await this.repository.recordHealth(s.name, health);
-      return view({ ...s, health });
-    }));
+    const checked = await Promise.all(
+      servers.map(async (s) => {
+        const health = await probeServer({ ...s.config, name: s.name }, timeoutMs);
+        await this.repository.recordHealth(s.name, health);
+        return view({ ...s, health });
+      }),
+    );
     return {
-      servers: checked, total: checked.length,
+      servers: checked,
+      total: checked.length,
       healthy: checked.filter((s) => s.status === 'connected').length,
       failed: checked.filter((s) => s.status === 'failed').length,
     };

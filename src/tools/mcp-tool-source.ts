@@ -17,7 +17,7 @@ interface CallResultContent {
 
 function contentToText(content: CallResultContent[] | undefined): string {
   if (!content?.length) return '';
-  return content.map((c) => (c.type === 'text' ? c.text ?? '' : `[${c.type} content]`)).join('\n');
+  return content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type} content]`)).join('\n');
 }
 
 function isAbort(e: unknown): boolean {
@@ -55,7 +55,11 @@ export class McpToolSource implements ToolSource {
   private probing?: Promise<void>;
   private readonly deathListeners = new Set<(d: McpServerDeath) => void>();
 
-  private constructor(readonly name: string, private readonly client: Client, private readonly opts: McpToolSourceOptions) {
+  private constructor(
+    readonly name: string,
+    private readonly client: Client,
+    private readonly opts: McpToolSourceOptions,
+  ) {
     client.onclose = () => {
       if (this.connected && opts.transport) this.died(opts.exit?.() ?? 'the connection to the server closed');
     };
@@ -111,7 +115,12 @@ export class McpToolSource implements ToolSource {
     const started = Date.now();
     const took = () => Date.now() - started;
     if (this.death) {
-      return { status: 'error', text: `Error: MCP server ${this.name} is not running (${this.death.error}); its tools are unavailable`, durationMs: 0, server: this.name };
+      return {
+        status: 'error',
+        text: `Error: MCP server ${this.name} is not running (${this.death.error}); its tools are unavailable`,
+        durationMs: 0,
+        server: this.name,
+      };
     }
     // The SDK never removes the abort listener it adds to a request's signal; give it a per-call
     // signal so a long session's signal does not collect one listener per tool call.
@@ -127,9 +136,15 @@ export class McpToolSource implements ToolSource {
       const text = contentToText(result.content as CallResultContent[] | undefined);
       return { status: result.isError ? 'error' : 'ok', text, durationMs: took(), server: this.name };
     } catch (e) {
-      if (opts.signal?.aborted || isAbort(e)) return { status: 'aborted', text: 'Tool execution aborted', durationMs: took(), server: this.name };
+      if (opts.signal?.aborted || isAbort(e))
+        return { status: 'aborted', text: 'Tool execution aborted', durationMs: took(), server: this.name };
       if (isTimeout(e)) {
-        return { status: 'timeout', text: `Error: tool ${tool} timed out after ${opts.timeoutMs} ms`, durationMs: took(), server: this.name };
+        return {
+          status: 'timeout',
+          text: `Error: tool ${tool} timed out after ${opts.timeoutMs} ms`,
+          durationMs: took(),
+          server: this.name,
+        };
       }
       // a failed request over HTTP may be the first sign that the server is gone: find out now, so
       // the death is journaled before this call's error
@@ -155,14 +170,17 @@ export class McpToolSource implements ToolSource {
   /** After a transport error: a server that cannot answer a ping is gone (a slow one is not). */
   private checkAlive(cause: Error): Promise<void> {
     if (this.death || this.closing) return Promise.resolve();
-    this.probing ??= this.client.ping({ timeout: LIVENESS_PING_MS }).then(
-      () => undefined,
-      (e: unknown) => {
-        if (!isTimeout(e)) this.died(`the server stopped answering: ${errorText(cause)}`);
-      },
-    ).finally(() => {
-      this.probing = undefined;
-    });
+    this.probing ??= this.client
+      .ping({ timeout: LIVENESS_PING_MS })
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          if (!isTimeout(e)) this.died(`the server stopped answering: ${errorText(cause)}`);
+        },
+      )
+      .finally(() => {
+        this.probing = undefined;
+      });
     return this.probing;
   }
 

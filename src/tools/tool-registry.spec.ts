@@ -2,12 +2,19 @@ import type { LlmToolDefinition } from '../provider/llm-types';
 import { ToolRegistry } from './tool-registry';
 import type { McpServerDeath, ToolSource } from './tool-types';
 
-function source(name: string, tools: string[], transport?: 'stdio' | 'http'): ToolSource & { die(d: McpServerDeath): void; calls: string[] } {
+function source(
+  name: string,
+  tools: string[],
+  transport?: 'stdio' | 'http',
+): ToolSource & { die(d: McpServerDeath): void; calls: string[] } {
   let listener: ((d: McpServerDeath) => void) | undefined;
   const calls: string[] = [];
   return {
-    name, transport, calls,
-    definitions: (): LlmToolDefinition[] => tools.map((t) => ({ name: t, description: `${name}:${t}`, parameters: { type: 'object', properties: {} } })),
+    name,
+    transport,
+    calls,
+    definitions: (): LlmToolDefinition[] =>
+      tools.map((t) => ({ name: t, description: `${name}:${t}`, parameters: { type: 'object', properties: {} } })),
     call: async (tool) => {
       calls.push(tool);
       return { status: 'ok', text: `${name}:${tool}`, durationMs: 0, server: name };

@@ -5,7 +5,12 @@ import { McpToolSource } from './mcp-tool-source';
 import { resolveCommandLimits } from './sandbox/command-limits';
 import { resolveCommandPlan } from './sandbox/command-tool';
 import { ToolRegistry } from './tool-registry';
-import { createWorkspaceToolServer, OPT_IN_TOOL_NAMES, WORKSPACE_TOOL_NAMES, type CommandSandboxMode } from './workspace/workspace-tool-server';
+import {
+  createWorkspaceToolServer,
+  OPT_IN_TOOL_NAMES,
+  WORKSPACE_TOOL_NAMES,
+  type CommandSandboxMode,
+} from './workspace/workspace-tool-server';
 
 export interface SessionToolsOptions {
   workspaceDir: string;
@@ -36,9 +41,13 @@ export class ToolsService {
     const optIn = OPT_IN_TOOL_NAMES.filter((n) => opts.allow?.includes(n));
     const commandSandbox = opts.commandSandbox ?? 'auto';
     // decided before the session starts, so the session can record it (journal: command_sandbox)
-    const commandPlan = optIn.length ? await resolveCommandPlan(commandSandbox, resolveCommandLimits({ timeoutMs: opts.commandTimeoutMs })) : undefined;
+    const commandPlan = optIn.length
+      ? await resolveCommandPlan(commandSandbox, resolveCommandLimits({ timeoutMs: opts.commandTimeoutMs }))
+      : undefined;
     const server = createWorkspaceToolServer(opts.workspaceDir, [...WORKSPACE_TOOL_NAMES, ...optIn], {
-      commandTimeoutMs: opts.commandTimeoutMs, commandSandbox, commandPlan,
+      commandTimeoutMs: opts.commandTimeoutMs,
+      commandSandbox,
+      commandPlan,
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);

@@ -11,10 +11,17 @@ function setup() {
   return { service, entries };
 }
 
-const request = (callId: string) => ({ sessionId: 's1', callId, name: 'write_file', args: { path: 'x' }, queuePosition: 1, totalInQueue: 1 });
+const request = (callId: string) => ({
+  sessionId: 's1',
+  callId,
+  name: 'write_file',
+  args: { path: 'x' },
+  queuePosition: 1,
+  totalInQueue: 1,
+});
 
 describe('ApprovalService', () => {
-  it('resolves a request with a person\'s decision, the reason and the wait', async () => {
+  it("resolves a request with a person's decision, the reason and the wait", async () => {
     const { service } = setup();
     const verdict = service.request(request('c1'), { timeoutMs: 5_000, signal: new AbortController().signal });
     expect(service.pending('s1').map((p) => p.callId)).toEqual(['c1']);
@@ -44,7 +51,16 @@ describe('ApprovalService', () => {
   it('records an answer for an unknown call as a host event and carries on', () => {
     const { service, entries } = setup();
     expect(service.decide('nobody-waits', true, 'person')).toEqual({ ok: false, error: 'unknown_call' });
-    expect(entries).toEqual([expect.objectContaining({ kind: 'event', row: expect.objectContaining({ sessionId: null, type: 'approval_unknown', payload: { callId: 'nobody-waits', approved: true, by: 'person' } }) })]);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        row: expect.objectContaining({
+          sessionId: null,
+          type: 'approval_unknown',
+          payload: { callId: 'nobody-waits', approved: true, by: 'person' },
+        }),
+      }),
+    ]);
   });
 
   it('answers a call once: a second decision is unknown', async () => {

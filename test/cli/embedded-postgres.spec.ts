@@ -71,7 +71,12 @@ describe('embedded Postgres started by the command itself', () => {
   it('keeps the verdict: 1 for a failed expectation, 0 for a pass, 2 for bad input, 130 when interrupted', async () => {
     const home = path.join(tmp, 'verdicts');
     const failing = path.join(tmp, 'failing.yaml');
-    fs.writeFileSync(failing, fs.readFileSync(NORMAL, 'utf8').replace('  - termination: completed', '  - termination: completed\n  - final_answer_contains: "a phrase the model never says"'));
+    fs.writeFileSync(
+      failing,
+      fs
+        .readFileSync(NORMAL, 'utf8')
+        .replace('  - termination: completed', '  - termination: completed\n  - final_answer_contains: "a phrase the model never says"'),
+    );
     try {
       // the first run initialises and starts the server itself: the case where a dependency's exit hook once turned 1 into 0
       const failed = await runCli(['eval', failing], baseEnv(home), { timeoutMs: 120_000 });
@@ -85,8 +90,21 @@ describe('embedded Postgres started by the command itself', () => {
       expect(bad.code).toBe(2);
 
       const slow = path.join(tmp, 'slow.yaml');
-      fs.writeFileSync(slow, ['id: slow', 'title: slow', 'spec: test', 'prompt: go', 'script:', '  - content: never',
-        '    fault: { kind: delay_first_byte, ms: 60000 }', 'expect:', '  - termination: completed', ''].join('\n'));
+      fs.writeFileSync(
+        slow,
+        [
+          'id: slow',
+          'title: slow',
+          'spec: test',
+          'prompt: go',
+          'script:',
+          '  - content: never',
+          '    fault: { kind: delay_first_byte, ms: 60000 }',
+          'expect:',
+          '  - termination: completed',
+          '',
+        ].join('\n'),
+      );
       const child = spawnLoupe(['eval', slow], baseEnv(home));
       await until('the slow trial to start', () => /embedded Postgres started/.test(child.err()));
       await new Promise((r) => setTimeout(r, 500));
@@ -150,16 +168,22 @@ describe('embedded Postgres started by the command itself', () => {
         const restarts = await db.query(`SELECT payload FROM events WHERE session_id IS NULL AND type = 'database_restarted'`);
         expect(restarts.rows).toHaveLength(1);
         expect(restarts.rows[0].payload.previousPid).toBe(before.pid);
-        const trials = await db.query(`SELECT scenario_id, status, count(*) OVER (PARTITION BY scenario_id, config_key) AS n FROM eval_trials WHERE run_id = $1`, [report.runId]);
+        const trials = await db.query(
+          `SELECT scenario_id, status, count(*) OVER (PARTITION BY scenario_id, config_key) AS n FROM eval_trials WHERE run_id = $1`,
+          [report.runId],
+        );
         expect(trials.rows).toHaveLength(SCENARIO_COUNT);
         expect(trials.rows.every((t) => t.status === 'passed' && Number(t.n) === 1)).toBe(true);
         // every event of every session is there: a gap-free sequence ending in session_finished,
         // as many as the run counted live
-        const sessions = await db.query(`
+        const sessions = await db.query(
+          `
           SELECT s.id, s.status, count(e.*)::int AS n, max(e.seq) AS last_seq,
                  bool_or(e.type = 'session_finished' AND e.seq = (SELECT max(seq) FROM events WHERE session_id = s.id)) AS ends_finished
             FROM sessions s JOIN eval_trials t ON t.session_id = s.id LEFT JOIN events e ON e.session_id = s.id
-           WHERE t.run_id = $1 GROUP BY s.id`, [report.runId]);
+           WHERE t.run_id = $1 GROUP BY s.id`,
+          [report.runId],
+        );
         const live = new Map<string, number>(report.trials.map((t: { sessionId: string; events: number }) => [t.sessionId, t.events]));
         for (const s of sessions.rows) {
           expect(s).toEqual(expect.objectContaining({ status: 'finished', n: s.last_seq + 1, ends_finished: true }));
@@ -200,7 +224,11 @@ describe('embedded Postgres started by the command itself', () => {
       expect(list.stderr).toMatch(/replayed \d+ spilled journal entries/);
       await query(home, async (db) => {
         const [row] = (await db.query(`SELECT status, trial_count, passed FROM eval_runs`)).rows;
-        expect(row).toEqual({ status: 'failed', trial_count: Number(summary![1]) + Number(summary![2]) + Number(summary![3]), passed: Number(summary![1]) });
+        expect(row).toEqual({
+          status: 'failed',
+          trial_count: Number(summary![1]) + Number(summary![2]) + Number(summary![3]),
+          passed: Number(summary![1]),
+        });
         const running = await db.query(`SELECT id FROM sessions WHERE status = 'running'`);
         expect(running.rows).toEqual([]);
       });

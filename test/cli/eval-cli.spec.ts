@@ -23,9 +23,15 @@ describe('loupe eval / sessions (the built CLI)', () => {
     // written for two profiles (corvid, loupe): one trial under each
     expect(report.summary).toEqual({ passed: 2, failed: 0, errored: 0, notRun: 0, trials: 2 });
     const [trial] = report.trials;
-    expect(trial).toEqual(expect.objectContaining({
-      scenarioId: 'direct-process/normal-tool-loop-completion', status: 'passed', passed: true, iterations: 4, failedExpectations: [],
-    }));
+    expect(trial).toEqual(
+      expect.objectContaining({
+        scenarioId: 'direct-process/normal-tool-loop-completion',
+        status: 'passed',
+        passed: true,
+        iterations: 4,
+        failedExpectations: [],
+      }),
+    );
     expect(trial.events).toBeGreaterThan(10);
 
     const show = await runCli(['sessions', 'show', trial.sessionId, '--json'], env);
@@ -46,7 +52,12 @@ describe('loupe eval / sessions (the built CLI)', () => {
 
   it('exits 1 and names the failed expectation when an expectation is false', async () => {
     const file = path.join(tmp, 'false-expectation.yaml');
-    fs.writeFileSync(file, fs.readFileSync(NORMAL, 'utf8').replace('final_answer_contains: wrote its first line to summary.txt', 'final_answer_contains: something the model never said'));
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(NORMAL, 'utf8')
+        .replace('final_answer_contains: wrote its first line to summary.txt', 'final_answer_contains: something the model never said'),
+    );
     const run = await runCli(['eval', file], env);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL/);

@@ -31,14 +31,36 @@ describe('loupe eval as an instrument (built CLI)', () => {
   it('runs scenarios × configurations × trials and reports statistics with intervals, in JSON, JUnit and Markdown', async () => {
     const junit = path.join(tmp, 'r.xml');
     const markdown = path.join(tmp, 'r.md');
-    const run = await runCli(['eval', MAX_ITER, REPEAT, '-t', '3', '-c', '4', '--set', 'max_tool_iterations=4,25', '--json', '--junit', junit, '--markdown', markdown], env, { timeoutMs: 120_000 });
+    const run = await runCli(
+      [
+        'eval',
+        MAX_ITER,
+        REPEAT,
+        '-t',
+        '3',
+        '-c',
+        '4',
+        '--set',
+        'max_tool_iterations=4,25',
+        '--json',
+        '--junit',
+        junit,
+        '--markdown',
+        markdown,
+      ],
+      env,
+      { timeoutMs: 120_000 },
+    );
     // max-iterations.yaml expects the cap it sets; at 25 it is not reached: those 3 trials fail.
     // both scenarios are written for two profiles (corvid, loupe): each runs under both
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout);
     expect(report.configurations.map((c: { key: string }) => c.key)).toEqual(['max_tool_iterations=4', 'max_tool_iterations=25']);
     expect(report.summary).toEqual(expect.objectContaining({ trials: 24, notRun: 0 }));
-    const cells = report.statistics.cells as Array<{ key: string; summary: { passed: number; trials: number; passRate: { rate: number; lo: number; hi: number }; passHatK: Record<string, number> } }>;
+    const cells = report.statistics.cells as Array<{
+      key: string;
+      summary: { passed: number; trials: number; passRate: { rate: number; lo: number; hi: number }; passHatK: Record<string, number> };
+    }>;
     expect(cells).toHaveLength(8);
     for (const c of cells) {
       expect(c.summary.trials).toBe(3);
@@ -58,27 +80,45 @@ describe('loupe eval as an instrument (built CLI)', () => {
     // columns in configuration order (sorted): max_tool_iterations=25, then =4
     expect(fs.readFileSync(markdown, 'utf8')).toMatch(/\| `loop-control\/max-iterations` \| 0\/3 ✗ \| 3\/3 \|/);
 
-    const stored = await db.query(`SELECT key, trials, passed, statistics->'passRate'->>'lo' AS lo FROM eval_cells WHERE run_id = $1 ORDER BY key`, [report.runId]);
+    const stored = await db.query(
+      `SELECT key, trials, passed, statistics->'passRate'->>'lo' AS lo FROM eval_cells WHERE run_id = $1 ORDER BY key`,
+      [report.runId],
+    );
     expect(stored.rows).toHaveLength(8);
     const [runRow] = (await db.query(`SELECT config, statistics FROM eval_runs WHERE id = $1`, [report.runId])).rows;
-    expect(runRow.config).toEqual(expect.objectContaining({ mode: 'scripted', trialsPerCell: 3, loupeRevision: expect.stringMatching(/^[0-9a-f]{40}|^v/) }));
+    expect(runRow.config).toEqual(
+      expect.objectContaining({ mode: 'scripted', trialsPerCell: 3, loupeRevision: expect.stringMatching(/^[0-9a-f]{40}|^v/) }),
+    );
     expect(runRow.statistics.run.trials).toBe(24);
     // what can move a trial's score is on every trial
     const trials = (await db.query(`SELECT config_key, metadata, outcome FROM eval_trials WHERE run_id = $1`, [report.runId])).rows;
     expect(trials).toHaveLength(24);
     for (const t of trials) {
-      expect(t.metadata).toEqual(expect.objectContaining({
-        scenarioHash: expect.stringMatching(/^[0-9a-f]{64}$/), toolSchemaHash: expect.stringMatching(/^[0-9a-f]{16}$/),
-        systemPromptHash: expect.stringMatching(/^[0-9a-f]{16}$/), model: 'llama3.1:8b', modelDigest: expect.stringMatching(/^[0-9a-f]{12,}/),
-        ollamaVersion: expect.any(String), loupeRevision: expect.any(String), settings: expect.objectContaining({ maxToolIterations: Number(/max_tool_iterations=(\d+)/.exec(t.config_key)![1]) }),
-      }));
-      expect(t.outcome).toEqual(expect.objectContaining({ tokens: expect.any(Object), latency: expect.objectContaining({ workingMs: expect.any(Number) }) }));
+      expect(t.metadata).toEqual(
+        expect.objectContaining({
+          scenarioHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          toolSchemaHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+          systemPromptHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+          model: 'llama3.1:8b',
+          modelDigest: expect.stringMatching(/^[0-9a-f]{12,}/),
+          ollamaVersion: expect.any(String),
+          loupeRevision: expect.any(String),
+          settings: expect.objectContaining({ maxToolIterations: Number(/max_tool_iterations=(\d+)/.exec(t.config_key)![1]) }),
+        }),
+      );
+      expect(t.outcome).toEqual(
+        expect.objectContaining({ tokens: expect.any(Object), latency: expect.objectContaining({ workingMs: expect.any(Number) }) }),
+      );
     }
   }, 180_000);
 
   it('compares two runs with a paired test and gates on a significant regression against a baseline', async () => {
     const base = JSON.parse((await runCli(['eval', LOOP, '-t', '2', '-c', '8', '--json'], env, { timeoutMs: 120_000 })).stdout);
-    const worse = await runCli(['eval', LOOP, '-t', '2', '-c', '8', '--json', '--baseline', base.runId, '--set', 'max_tool_iterations=4'], env, { timeoutMs: 120_000 });
+    const worse = await runCli(
+      ['eval', LOOP, '-t', '2', '-c', '8', '--json', '--baseline', base.runId, '--set', 'max_tool_iterations=4'],
+      env,
+      { timeoutMs: 120_000 },
+    );
     // a different configuration: the cells do not pair, the run and the model do (Fisher)
     expect(worse.code).toBe(1);
     expect(worse.stderr).toMatch(/REGRESSION run run/);
@@ -102,10 +142,12 @@ describe('loupe eval as an instrument (built CLI)', () => {
     expect(bad.stderr).toMatch(/did you mean "max_tool_iterations"/);
   });
 
-  it('lists the specs\' Behavioral Examples with their scenarios', async () => {
+  it("lists the specs' Behavioral Examples with their scenarios", async () => {
     const coverage = await runCli(['eval', '--coverage'], env);
     expect(coverage.code).toBe(0);
-    expect(coverage.stdout).toMatch(/✓ direct-process\.spec\.md — Normal tool loop completion: direct-process\/normal-tool-loop-completion/);
+    expect(coverage.stdout).toMatch(
+      /✓ direct-process\.spec\.md — Normal tool loop completion: direct-process\/normal-tool-loop-completion/,
+    );
     expect(coverage.stdout).toMatch(/12 of 12 Behavioral Examples have a scenario/);
     const partial = await runCli(['eval', path.join(ROOT, 'scenarios', 'direct-process'), '--coverage'], env);
     expect(partial.code).toBe(1);
@@ -115,17 +157,42 @@ describe('loupe eval as an instrument (built CLI)', () => {
   it('runs against a real (unscripted) model with the success criteria and the invariants', async () => {
     // a model that answers from its own script, not the scenario's: the exact expectations cannot apply
     const script = path.join(tmp, 'model.yaml');
-    fs.writeFileSync(script, [
-      'id: model', 'title: model', 'spec: test', 'prompt: x', 'script:',
-      '  - tool_calls: [{ name: write_file, arguments: { path: out.txt, content: "hello world" } }]',
-      '  - content: I wrote hello world to out.txt.', 'expect:', '  - termination: completed', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      script,
+      [
+        'id: model',
+        'title: model',
+        'spec: test',
+        'prompt: x',
+        'script:',
+        '  - tool_calls: [{ name: write_file, arguments: { path: out.txt, content: "hello world" } }]',
+        '  - content: I wrote hello world to out.txt.',
+        'expect:',
+        '  - termination: completed',
+        '',
+      ].join('\n'),
+    );
     const scenario = path.join(tmp, 'live.yaml');
-    fs.writeFileSync(scenario, [
-      'id: live/write-hello', 'title: Write hello', 'spec: test', 'prompt: Write hello world to out.txt.',
-      'script:', '  - content: never used live', 'expect:', '  - final_answer_contains: never used live',
-      'success:', '  - file: out.txt', '    contains: hello', '  - tools_used: [write_file]', '  - final_answer: { regex: "out\\\\.txt" }', '  - iterations: { max: 5 }', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      scenario,
+      [
+        'id: live/write-hello',
+        'title: Write hello',
+        'spec: test',
+        'prompt: Write hello world to out.txt.',
+        'script:',
+        '  - content: never used live',
+        'expect:',
+        '  - final_answer_contains: never used live',
+        'success:',
+        '  - file: out.txt',
+        '    contains: hello',
+        '  - tools_used: [write_file]',
+        '  - final_answer: { regex: "out\\\\.txt" }',
+        '  - iterations: { max: 5 }',
+        '',
+      ].join('\n'),
+    );
     const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', script, '--port', '0', '--loop']);
     try {
       const url = await waitForListening(ollama);

@@ -13,7 +13,15 @@ const DOOM = path.join(ROOT, 'scenarios', 'stream-processor', 'doom-loop-asks-pe
 const REPEAT = path.join(ROOT, 'scenarios', 'direct-process', 'repeat-detection-breaks-loop.yaml');
 const NUDGE = path.join(ROOT, 'scenarios', 'nudges', 'promised-action.yaml');
 
-interface JsonTrial { scenarioId: string; configKey: string; profile: string; judgedBy: string; status: string; sessionId: string; terminationReason: string }
+interface JsonTrial {
+  scenarioId: string;
+  configKey: string;
+  profile: string;
+  judgedBy: string;
+  status: string;
+  sessionId: string;
+  terminationReason: string;
+}
 
 describe('loop profiles (built CLI)', () => {
   let tmp: string;
@@ -30,24 +38,39 @@ describe('loop profiles (built CLI)', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('runs the profile as an axis, judges each trial by its own profile\'s script or by success, and records the profile', async () => {
-    const run = await runCli(['eval', DOOM, REPEAT, NUDGE, '--set', 'profile=corvid,opencode', '-t', '2', '-c', '4', '--json'], env, { timeoutMs: 120_000 });
+  it("runs the profile as an axis, judges each trial by its own profile's script or by success, and records the profile", async () => {
+    const run = await runCli(['eval', DOOM, REPEAT, NUDGE, '--set', 'profile=corvid,opencode', '-t', '2', '-c', '4', '--json'], env, {
+      timeoutMs: 120_000,
+    });
     const report = JSON.parse(run.stdout);
     expect(report.configurations.map((c: { key: string }) => c.key)).toEqual(['profile=corvid', 'profile=opencode']);
     const trials = report.trials as JsonTrial[];
     const of = (scenario: string, profile: string) => trials.filter((t) => t.scenarioId === scenario && t.profile === profile);
     // each scenario under the profile it was written for: its exact expectations
-    expect(of('stream-processor/doom-loop-asks-permission', 'opencode').map((t) => [t.judgedBy, t.status])).toEqual([['expect', 'passed'], ['expect', 'passed']]);
-    expect(of('direct-process/repeat-detection-breaks-loop', 'corvid').map((t) => [t.judgedBy, t.status, t.terminationReason])).toEqual([['expect', 'passed', 'repeat_break'], ['expect', 'passed', 'repeat_break']]);
+    expect(of('stream-processor/doom-loop-asks-permission', 'opencode').map((t) => [t.judgedBy, t.status])).toEqual([
+      ['expect', 'passed'],
+      ['expect', 'passed'],
+    ]);
+    expect(of('direct-process/repeat-detection-breaks-loop', 'corvid').map((t) => [t.judgedBy, t.status, t.terminationReason])).toEqual([
+      ['expect', 'passed', 'repeat_break'],
+      ['expect', 'passed', 'repeat_break'],
+    ]);
     // under another: success criteria and invariants. opencode does not see the repeats across replies,
     // so the model gets its fourth turn and answers
-    for (const t of of('direct-process/repeat-detection-breaks-loop', 'opencode')) expect([t.judgedBy, t.terminationReason]).toEqual(['success', 'completed']);
+    for (const t of of('direct-process/repeat-detection-breaks-loop', 'opencode'))
+      expect([t.judgedBy, t.terminationReason]).toEqual(['success', 'completed']);
     // without corvid's nudge the scripted model stops before reading the file: the success criteria fail
-    expect(of('nudges/promised-action', 'opencode').map((t) => [t.judgedBy, t.status])).toEqual([['success', 'failed'], ['success', 'failed']]);
+    expect(of('nudges/promised-action', 'opencode').map((t) => [t.judgedBy, t.status])).toEqual([
+      ['success', 'failed'],
+      ['success', 'failed'],
+    ]);
     expect(run.code).toBe(1);
 
     // statistics per profile, with intervals; pathologies differ by profile
-    const configs = report.statistics.configs as Array<{ key: string; summary: { trials: number; passRate: { lo: number; hi: number }; pathologies: Record<string, { successes: number }> } }>;
+    const configs = report.statistics.configs as Array<{
+      key: string;
+      summary: { trials: number; passRate: { lo: number; hi: number }; pathologies: Record<string, { successes: number }> };
+    }>;
     const corvid = configs.find((c) => c.key === 'profile=corvid')!;
     const opencode = configs.find((c) => c.key === 'profile=opencode')!;
     expect([corvid.summary.trials, opencode.summary.trials]).toEqual([6, 6]);
@@ -60,8 +83,19 @@ describe('loop profiles (built CLI)', () => {
     // the session records its profile and every setting it resolved to
     const sessionId = of('stream-processor/doom-loop-asks-permission', 'opencode')[0].sessionId;
     const [started] = (await db.query(`SELECT payload FROM events WHERE session_id = $1 AND type = 'session_started'`, [sessionId])).rows;
-    expect(started.payload.settings).toEqual(expect.objectContaining({ profile: 'opencode', repeatScope: 'reply', doomLoop: 'ask', onRejection: 'stop', retrySchedule: 'opencode', epilogue: 'none' }));
-    const stored = (await db.query(`SELECT DISTINCT config_key FROM eval_cells WHERE run_id = $1 ORDER BY config_key`, [report.runId])).rows.map((r) => r.config_key);
+    expect(started.payload.settings).toEqual(
+      expect.objectContaining({
+        profile: 'opencode',
+        repeatScope: 'reply',
+        doomLoop: 'ask',
+        onRejection: 'stop',
+        retrySchedule: 'opencode',
+        epilogue: 'none',
+      }),
+    );
+    const stored = (
+      await db.query(`SELECT DISTINCT config_key FROM eval_cells WHERE run_id = $1 ORDER BY config_key`, [report.runId])
+    ).rows.map((r) => r.config_key);
     expect(stored).toEqual(['profile=corvid', 'profile=opencode']);
 
     // two profiles of one run, compared as two runs are: paired per scenario × model × trial
@@ -69,7 +103,9 @@ describe('loop profiles (built CLI)', () => {
     expect(compare.code).toBe(0);
     const comparison = JSON.parse(compare.stdout);
     expect(comparison.baseline).toEqual({ profile: 'corvid' });
-    expect(comparison.comparison.run).toEqual(expect.objectContaining({ test: 'mcnemar_exact', a: expect.objectContaining({ n: 6 }), b: expect.objectContaining({ n: 6 }) }));
+    expect(comparison.comparison.run).toEqual(
+      expect.objectContaining({ test: 'mcnemar_exact', a: expect.objectContaining({ n: 6 }), b: expect.objectContaining({ n: 6 }) }),
+    );
     const self = await runCli(['eval', 'compare', report.runId], env);
     expect(self.code).toBe(2);
     expect(self.stderr).toMatch(/compare a run with itself only with --profiles/);
@@ -80,14 +116,20 @@ describe('loop profiles (built CLI)', () => {
     expect(run.code).toBe(0);
     const trials = JSON.parse(run.stdout).trials as JsonTrial[];
     expect(trials.map((t) => [t.configKey, t.profile, t.judgedBy, t.status])).toEqual([
-      ['profile=corvid', 'corvid', 'expect', 'passed'], ['profile=loupe', 'loupe', 'expect', 'passed'],
+      ['profile=corvid', 'corvid', 'expect', 'passed'],
+      ['profile=loupe', 'loupe', 'expect', 'passed'],
     ]);
   }, 90_000);
 
   it('judges every trial by its success criteria with --judge success', async () => {
-    const run = await runCli(['eval', NUDGE, '--set', 'profile=corvid,opencode', '--judge', 'success', '--json'], env, { timeoutMs: 60_000 });
+    const run = await runCli(['eval', NUDGE, '--set', 'profile=corvid,opencode', '--judge', 'success', '--json'], env, {
+      timeoutMs: 60_000,
+    });
     const trials = JSON.parse(run.stdout).trials as JsonTrial[];
-    expect(trials.map((t) => [t.profile, t.judgedBy, t.status])).toEqual([['corvid', 'success', 'passed'], ['opencode', 'success', 'failed']]);
+    expect(trials.map((t) => [t.profile, t.judgedBy, t.status])).toEqual([
+      ['corvid', 'success', 'passed'],
+      ['opencode', 'success', 'failed'],
+    ]);
     const bad = await runCli(['eval', NUDGE, '--judge', 'sometimes'], env);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--judge sometimes: expected auto or success/)]);
   }, 90_000);
@@ -97,11 +139,32 @@ describe('loop profiles (built CLI)', () => {
     expect(axis.code).toBe(2);
     expect(axis.stderr).toMatch(/--set profile=opencod/);
     const file = path.join(tmp, 'bad-profile.yaml');
-    fs.writeFileSync(file, ['id: bad/profile', 'title: t', 'spec: s', 'profile: [corvid, gemni-cli]', 'prompt: p', 'script:', '  - content: done.', 'expect:', '  - termination: completed', ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'id: bad/profile',
+        'title: t',
+        'spec: s',
+        'profile: [corvid, gemni-cli]',
+        'prompt: p',
+        'script:',
+        '  - content: done.',
+        'expect:',
+        '  - termination: completed',
+        '',
+      ].join('\n'),
+    );
     const scenario = await runCli(['eval', file], env);
     expect(scenario.code).toBe(2);
     expect(scenario.stderr).toMatch(/bad-profile\.yaml:4:\d+: profile\[1\]: unknown loop profile "gemni-cli"; did you mean "gemini-cli"\?/);
     const listed = await runCli(['profiles', '--json'], env);
-    expect(JSON.parse(listed.stdout).map((p: { name: string }) => p.name)).toEqual(['loupe', 'corvid', 'opencode', 'dexto', 'mcp-agent', 'gemini-cli']);
+    expect(JSON.parse(listed.stdout).map((p: { name: string }) => p.name)).toEqual([
+      'loupe',
+      'corvid',
+      'opencode',
+      'dexto',
+      'mcp-agent',
+      'gemini-cli',
+    ]);
   }, 90_000);
 });

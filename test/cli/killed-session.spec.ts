@@ -12,11 +12,21 @@ describe('a session whose Loupe process was killed', () => {
   it('is closed as interrupted by the next start', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-kill9-'));
     const scenario = path.join(tmp, 'slow.yaml');
-    fs.writeFileSync(scenario, [
-      'id: slow', 'title: slow', 'spec: test', 'prompt: go',
-      'script:', '  - content: never', '    fault: { kind: delay_first_byte, ms: 60000 }',
-      'expect:', '  - termination: completed', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      scenario,
+      [
+        'id: slow',
+        'title: slow',
+        'spec: test',
+        'prompt: go',
+        'script:',
+        '  - content: never',
+        '    fault: { kind: delay_first_byte, ms: 60000 }',
+        'expect:',
+        '  - termination: completed',
+        '',
+      ].join('\n'),
+    );
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'OLLAMA_HOST') env[k] = v;
     Object.assign(env, { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'home') });
@@ -27,7 +37,13 @@ describe('a session whose Loupe process was killed', () => {
       for (let i = 0; i < 200 && !running.length; i++) {
         await new Promise((r) => setTimeout(r, 100));
         if (i === 0) await db.connect().catch(() => undefined);
-        running = (await db.query(`SELECT s.id FROM sessions s WHERE s.status = 'running' AND EXISTS (SELECT 1 FROM iterations i WHERE i.session_id = s.id)`).catch(() => ({ rows: [] }))).rows;
+        running = (
+          await db
+            .query(
+              `SELECT s.id FROM sessions s WHERE s.status = 'running' AND EXISTS (SELECT 1 FROM iterations i WHERE i.session_id = s.id)`,
+            )
+            .catch(() => ({ rows: [] }))
+        ).rows;
       }
       expect(running).toHaveLength(1);
       const exited = new Promise((r) => child.once('exit', r));
@@ -41,7 +57,9 @@ describe('a session whose Loupe process was killed', () => {
       expect(detail.session.error).toMatch(/exited without finishing it/);
       expect(detail.iterations.every((i: { status: string }) => i.status !== 'running')).toBe(true);
       const last = detail.events.at(-1);
-      expect(last).toEqual(expect.objectContaining({ type: 'session_finished', payload: expect.objectContaining({ reason: 'interrupted' }) }));
+      expect(last).toEqual(
+        expect.objectContaining({ type: 'session_finished', payload: expect.objectContaining({ reason: 'interrupted' }) }),
+      );
       expect(detail.events.map((e: { seq: number }) => e.seq)).toEqual(detail.events.map((_: unknown, i: number) => i));
       const [run] = (await db.query(`SELECT status, errored FROM eval_runs`)).rows;
       expect(run).toEqual({ status: 'interrupted', errored: 1 });

@@ -22,9 +22,17 @@ describe('loupe mcp (the built CLI)', () => {
   it.each([
     ['neither --command nor --url', ['mcp', 'add', 'x'], /give --command .* or --url/],
     ['both --command and --url', ['mcp', 'add', 'x', '--command', 'node', '--url', 'http://h/mcp'], /one of them/],
-    ['a bad name and a bad URL, named by flag', ['mcp', 'add', 'Bad', '--url', 'ftp://h/mcp'], /NAME: lowercase.*--url: must be an http:\/\/ or https:\/\/ URL/],
+    [
+      'a bad name and a bad URL, named by flag',
+      ['mcp', 'add', 'Bad', '--url', 'ftp://h/mcp'],
+      /NAME: lowercase.*--url: must be an http:\/\/ or https:\/\/ URL/,
+    ],
     ['a header without a value', ['mcp', 'add', 'x', '--url', 'http://h/mcp', '--header', 'Authorization'], /--header: expected KEY=VALUE/],
-    ['an --env for an HTTP server', ['mcp', 'add', 'x', '--url', 'http://h/mcp', '--env', 'A=b'], /--arg, --env and --cwd go with --command/],
+    [
+      'an --env for an HTTP server',
+      ['mcp', 'add', 'x', '--url', 'http://h/mcp', '--env', 'A=b'],
+      /--arg, --env and --cwd go with --command/,
+    ],
     ['a relative --cwd', ['mcp', 'add', 'x', '--command', 'node', '--cwd', 'rel'], /--cwd: must be an absolute path/],
     ['a bad name to remove', ['mcp', 'rm', 'Not A Name'], /NAME: lowercase/],
   ])('exits 2 for %s, before touching the database', async (_what, args, message) => {
@@ -36,14 +44,26 @@ describe('loupe mcp (the built CLI)', () => {
 
   it('adds, lists, checks and removes servers; health exits 1 while one is unhealthy', async () => {
     const db = { ...env, DATABASE_URL: await createTestDatabase() };
-    const added = await runCli(['mcp', 'add', 'slow-tools', '--command', process.execPath, '--arg', SLOW_TOOLS, '--env', 'API_KEY=hidden', '--json'], db);
+    const added = await runCli(
+      ['mcp', 'add', 'slow-tools', '--command', process.execPath, '--arg', SLOW_TOOLS, '--env', 'API_KEY=hidden', '--json'],
+      db,
+    );
     expect(added.code).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ name: 'slow-tools', transport: 'stdio', config: { env: { API_KEY: '***' } }, status: 'not_checked' });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      name: 'slow-tools',
+      transport: 'stdio',
+      config: { env: { API_KEY: '***' } },
+      status: 'not_checked',
+    });
     const fsServer = await runCli(['mcp', 'add', 'filesystem', '--command', process.execPath, '--arg', FILESYSTEM, '--arg', tmp], db);
     expect(fsServer).toMatchObject({ code: 0, stdout: `added filesystem (stdio: ${process.execPath} ${FILESYSTEM} ${tmp})\n` });
     // an argument that looks like a flag is still an argument
-    expect((await runCli(['mcp', 'add', 'broken', '--command', process.execPath, '--arg', '-e', '--arg', 'process.exit(4)'], db)).code).toBe(0);
-    expect((await runCli(['mcp', 'add', 'nowhere', '--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization=Bearer t'], db)).code).toBe(0);
+    expect(
+      (await runCli(['mcp', 'add', 'broken', '--command', process.execPath, '--arg', '-e', '--arg', 'process.exit(4)'], db)).code,
+    ).toBe(0);
+    expect(
+      (await runCli(['mcp', 'add', 'nowhere', '--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization=Bearer t'], db)).code,
+    ).toBe(0);
 
     const taken = await runCli(['mcp', 'add', 'broken', '--url', 'http://127.0.0.1:9/mcp'], db);
     expect(taken.code).toBe(1);
@@ -51,8 +71,13 @@ describe('loupe mcp (the built CLI)', () => {
 
     const list = await runCli(['mcp', 'list', '--json'], db);
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout).map((s: { name: string; transport: string; status: string }) => [s.name, s.transport, s.status])).toEqual([
-      ['broken', 'stdio', 'not_checked'], ['filesystem', 'stdio', 'not_checked'], ['nowhere', 'http', 'not_checked'], ['slow-tools', 'stdio', 'not_checked'],
+    expect(
+      JSON.parse(list.stdout).map((s: { name: string; transport: string; status: string }) => [s.name, s.transport, s.status]),
+    ).toEqual([
+      ['broken', 'stdio', 'not_checked'],
+      ['filesystem', 'stdio', 'not_checked'],
+      ['nowhere', 'http', 'not_checked'],
+      ['slow-tools', 'stdio', 'not_checked'],
     ]);
 
     const unhealthy = await runCli(['mcp', 'health', '--json', '--timeout-ms', '5000'], db);

@@ -44,7 +44,12 @@ describe('zero-install defaults (built CLI)', () => {
   it('npm start serves /health openly and the admin API only with the bearer token', async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'srv'), LOUPE_PORT: '0', LOUPE_ADMIN_TOKEN: 'secret-token' });
+    Object.assign(env, {
+      DATABASE_URL: await createTestDatabase(),
+      LOUPE_HOME: path.join(tmp, 'srv'),
+      LOUPE_PORT: '0',
+      LOUPE_ADMIN_TOKEN: 'secret-token',
+    });
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], { env });
     try {
       const url = await waitForListening(child);
@@ -77,7 +82,9 @@ describe('zero-install defaults (built CLI)', () => {
     const port = (collector.address() as { port: number }).port;
     try {
       const run = await runCli(['eval', NORMAL], {
-        DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'otlp'), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        DATABASE_URL: await createTestDatabase(),
+        LOUPE_HOME: path.join(tmp, 'otlp'),
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
       });
       expect(run.code).toBe(0);
       const all = bodies.join('\n');
@@ -89,7 +96,7 @@ describe('zero-install defaults (built CLI)', () => {
     }
   });
 
-  it('loupe standin --scenario FILE --port N serves the scenario script over Ollama\'s protocol', async () => {
+  it("loupe standin --scenario FILE --port N serves the scenario script over Ollama's protocol", async () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', NORMAL, '--port', '0']);
     try {
       const url = await waitForListening(child);

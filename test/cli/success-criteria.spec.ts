@@ -41,19 +41,33 @@ describe('success criteria of the shipped scenarios (built CLI, live mode)', () 
     expect(new Set(files.map(([f]) => f)).size).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(files)('%s passes live against its own script under %s', async (rel, profile) => {
-    const file = path.join(ROOT, rel);
-    const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
-    try {
-      const url = await waitForListening(ollama);
-      const run = await runCli(['eval', file, '--json', '--set', `profile=${profile}`], { ...env, OLLAMA_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' }, { timeoutMs: 90_000 });
-      const report = JSON.parse(run.stdout || '{}');
-      const trial = report.trials?.[0];
-      expect({ mode: report.mode, status: trial?.status, failed: trial?.failedExpectations, violations: trial?.invariantViolations, error: trial?.error ?? null, stderr: run.code === 0 ? '' : run.stderr.slice(-1_500) })
-        .toEqual({ mode: 'live', status: 'passed', failed: [], violations: [], error: null, stderr: '' });
-      expect(run.code).toBe(0);
-    } finally {
-      ollama.kill('SIGTERM');
-    }
-  }, 120_000);
+  it.each(files)(
+    '%s passes live against its own script under %s',
+    async (rel, profile) => {
+      const file = path.join(ROOT, rel);
+      const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
+      try {
+        const url = await waitForListening(ollama);
+        const run = await runCli(
+          ['eval', file, '--json', '--set', `profile=${profile}`],
+          { ...env, OLLAMA_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' },
+          { timeoutMs: 90_000 },
+        );
+        const report = JSON.parse(run.stdout || '{}');
+        const trial = report.trials?.[0];
+        expect({
+          mode: report.mode,
+          status: trial?.status,
+          failed: trial?.failedExpectations,
+          violations: trial?.invariantViolations,
+          error: trial?.error ?? null,
+          stderr: run.code === 0 ? '' : run.stderr.slice(-1_500),
+        }).toEqual({ mode: 'live', status: 'passed', failed: [], violations: [], error: null, stderr: '' });
+        expect(run.code).toBe(0);
+      } finally {
+        ollama.kill('SIGTERM');
+      }
+    },
+    120_000,
+  );
 });

@@ -21,7 +21,14 @@ describeWithCommand('docker-compose', 'docker-compose.yml', () => {
   });
 
   it('defines the team stack, with Loupe pointed at its Postgres, Ollama and collector', () => {
-    expect(compose('config', '--services').trim().split('\n').sort()).toEqual(['grafana', 'loupe', 'ollama', 'otel-collector', 'postgres', 'tempo']);
+    expect(compose('config', '--services').trim().split('\n').sort()).toEqual([
+      'grafana',
+      'loupe',
+      'ollama',
+      'otel-collector',
+      'postgres',
+      'tempo',
+    ]);
     const config = compose('config');
     expect(config).toContain('DATABASE_URL: postgres://loupe:loupe@postgres:5432/loupe');
     expect(config).toContain('OLLAMA_HOST: http://ollama:11434');

@@ -27,6 +27,11 @@ describe('scenarios/ on the stand-in', () => {
 
   it.each(scenarios.map((s) => [s.id, s.file]))('%s (%s)', (id) => {
     const r = reports.get(id)!;
-    expect({ id, status: r.status, error: r.error, failed: r.failedExpectations }).toEqual({ id, status: 'passed', error: undefined, failed: [] });
+    expect({ id, status: r.status, error: r.error, failed: r.failedExpectations }).toEqual({
+      id,
+      status: 'passed',
+      error: undefined,
+      failed: [],
+    });
   });
 });

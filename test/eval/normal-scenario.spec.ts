@@ -34,8 +34,22 @@ describe('scenario: normal tool loop completion, end to end', () => {
     expect(iterations).toHaveLength(4);
     expect(iterations.map((i) => i.outcome)).toEqual(['tool_calls', 'tool_calls', 'tool_calls', 'final_answer']);
     for (const row of [...iterations, ...events, ...messages, ...toolCalls]) expect(row.traceId).toBe(session.traceId);
-    expect(toolCalls.map((c) => [c.name, c.status])).toEqual([['list_files', 'completed'], ['read_file', 'completed'], ['write_file', 'completed']]);
-    expect(messages.map((m) => m.kind)).toEqual(['system', 'prompt', 'assistant', 'tool_result', 'assistant', 'tool_result', 'assistant', 'tool_result', 'assistant']);
+    expect(toolCalls.map((c) => [c.name, c.status])).toEqual([
+      ['list_files', 'completed'],
+      ['read_file', 'completed'],
+      ['write_file', 'completed'],
+    ]);
+    expect(messages.map((m) => m.kind)).toEqual([
+      'system',
+      'prompt',
+      'assistant',
+      'tool_result',
+      'assistant',
+      'tool_result',
+      'assistant',
+      'tool_result',
+      'assistant',
+    ]);
     // events are a gap-free sequence per session, slot acquired once and released once
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
     const types = events.map((e) => e.type);
@@ -45,7 +59,16 @@ describe('scenario: normal tool loop completion, end to end', () => {
 
     const spans = spanExporter.getFinishedSpans().filter((s) => s.spanContext().traceId === session.traceId);
     const names = spans.map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['invoke_agent loupe', 'chat llama3.1:8b', 'execute_tool read_file', 'execute_tool write_file', 'agent_turn', 'slot_wait']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'invoke_agent loupe',
+        'chat llama3.1:8b',
+        'execute_tool read_file',
+        'execute_tool write_file',
+        'agent_turn',
+        'slot_wait',
+      ]),
+    );
     const chat = spans.find((s) => s.name === 'chat llama3.1:8b')!;
     expect(chat.attributes['gen_ai.operation.name']).toBe('chat');
     expect(chat.attributes['gen_ai.provider.name']).toBe('ollama');

@@ -28,7 +28,9 @@ interface Run {
 function evalRun(home: string, args: string[]): Run {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'DATABASE_URL' && k !== 'OLLAMA_HOST') env[k] = v;
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'eval', SCENARIOS, ...args], { env: { ...env, LOUPE_HOME: home } });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'eval', SCENARIOS, ...args], {
+    env: { ...env, LOUPE_HOME: home },
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -59,11 +61,16 @@ async function withDb<T>(home: string, fn: (db: Client) => Promise<T>): Promise<
 
 /** Sessions of a run whose events are not a gap-free sequence ending in session_finished: their number of missing events. */
 async function lostEvents(db: Client, runId: string, statuses: string[]): Promise<{ sessions: number; finished: number; lost: number }> {
-  const rows = (await db.query(`
+  const rows = (
+    await db.query(
+      `
     SELECT s.id, s.status, count(e.*)::int AS n, coalesce(max(e.seq), -1) AS last_seq,
            coalesce(bool_or(e.type = 'session_finished' AND e.seq = (SELECT max(seq) FROM events WHERE session_id = s.id)), false) AS ends_finished
       FROM sessions s JOIN eval_trials t ON t.session_id = s.id LEFT JOIN events e ON e.session_id = s.id
-     WHERE t.run_id = $1 AND t.status = ANY($2) GROUP BY s.id`, [runId, statuses])).rows;
+     WHERE t.run_id = $1 AND t.status = ANY($2) GROUP BY s.id`,
+      [runId, statuses],
+    )
+  ).rows;
   let lost = 0;
   for (const r of rows) lost += r.last_seq + 1 - r.n + (r.ends_finished ? 0 : 1);
   return { sessions: rows.length, finished: rows.filter((r) => r.status === 'finished').length, lost };
@@ -104,11 +111,24 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
     const code = await run.exited;
     const report = JSON.parse(run.out());
     const counts = await withDb(home, async (db) => ({
-      trials: (await db.query(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS d, count(*) FILTER (WHERE status = 'passed')::int AS passed FROM eval_trials WHERE run_id = $1`, [report.runId])).rows[0],
-      restarts: (await db.query(`SELECT count(*)::int AS n FROM events WHERE session_id IS NULL AND type = 'database_restarted'`)).rows[0].n,
+      trials: (
+        await db.query(
+          `SELECT count(*)::int AS n, count(DISTINCT id)::int AS d, count(*) FILTER (WHERE status = 'passed')::int AS passed FROM eval_trials WHERE run_id = $1`,
+          [report.runId],
+        )
+      ).rows[0],
+      restarts: (await db.query(`SELECT count(*)::int AS n FROM events WHERE session_id IS NULL AND type = 'database_restarted'`)).rows[0]
+        .n,
       events: await lostEvents(db, report.runId, ['passed', 'failed', 'error']),
     }));
-    figures.postgresKills = { trials, faultsInjected: kills.length, restartsRecorded: counts.restarts, exitCode: code, ...report.summary, eventsLost: counts.events.lost };
+    figures.postgresKills = {
+      trials,
+      faultsInjected: kills.length,
+      restartsRecorded: counts.restarts,
+      exitCode: code,
+      ...report.summary,
+      eventsLost: counts.events.lost,
+    };
     expect(code).toBe(0);
     expect(report.summary).toEqual(expect.objectContaining({ passed: trials, failed: 0, errored: 0, notRun: 0 }));
     expect(counts.trials).toEqual({ n: trials, d: trials, passed: trials });
@@ -130,22 +150,43 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
     const counts = await withDb(home, async (db) => {
       const runs = (await db.query(`SELECT id, status, trial_count FROM eval_runs ORDER BY started_at`)).rows;
       const killed = runs.find((r) => r.id !== report.runId)!;
-      const killedTrials = (await db.query(`SELECT status, count(*)::int AS n FROM eval_trials WHERE run_id = $1 GROUP BY status`, [killed.id])).rows;
+      const killedTrials = (
+        await db.query(`SELECT status, count(*)::int AS n FROM eval_trials WHERE run_id = $1 GROUP BY status`, [killed.id])
+      ).rows;
       return {
-        killed, killedTrials: Object.fromEntries(killedTrials.map((r) => [r.status, r.n])),
+        killed,
+        killedTrials: Object.fromEntries(killedTrials.map((r) => [r.status, r.n])),
         // finished before the kill: every event there; interrupted: closed with session_finished
         killedLost: await lostEvents(db, killed.id, ['passed', 'failed']),
         // sessions the killed process had running: closed as interrupted by the next start
-        interrupted: (await db.query(`SELECT count(*)::int AS n FROM sessions s JOIN eval_trials t ON s.trial_id = t.id
-                                       WHERE t.run_id = $1 AND s.termination_reason = 'interrupted'`, [killed.id])).rows[0].n,
+        interrupted: (
+          await db.query(
+            `SELECT count(*)::int AS n FROM sessions s JOIN eval_trials t ON s.trial_id = t.id
+                                       WHERE t.run_id = $1 AND s.termination_reason = 'interrupted'`,
+            [killed.id],
+          )
+        ).rows[0].n,
         running: (await db.query(`SELECT count(*)::int AS n FROM sessions WHERE status = 'running'`)).rows[0].n,
         rerun: await lostEvents(db, report.runId, ['passed', 'failed', 'error']),
-        rerunTrials: (await db.query(`SELECT count(*)::int AS n, count(DISTINCT (scenario_id, config_key))::int AS d FROM eval_trials WHERE run_id = $1`, [report.runId])).rows[0],
+        rerunTrials: (
+          await db.query(
+            `SELECT count(*)::int AS n, count(DISTINCT (scenario_id, config_key))::int AS d FROM eval_trials WHERE run_id = $1`,
+            [report.runId],
+          )
+        ).rows[0],
       };
     });
     figures.processKill = {
-      trials: SCENARIO_COUNT, faultsInjected: 1, exitCodes: [firstCode, secondCode], finishedBeforeKill,
-      killedRun: { status: counts.killed.status, trials: counts.killedTrials, interruptedSessions: counts.interrupted, eventsLost: counts.killedLost.lost },
+      trials: SCENARIO_COUNT,
+      faultsInjected: 1,
+      exitCodes: [firstCode, secondCode],
+      finishedBeforeKill,
+      killedRun: {
+        status: counts.killed.status,
+        trials: counts.killedTrials,
+        interruptedSessions: counts.interrupted,
+        eventsLost: counts.killedLost.lost,
+      },
       rerun: { ...report.summary, eventsLost: counts.rerun.lost },
     };
     expect(firstCode).toBe('SIGKILL');

@@ -14,9 +14,21 @@ import { createTestDatabase } from '../support/test-app';
 import { TcpProxy } from '../support/tcp-proxy';
 
 function recorderFor(journal: JournalService): SessionRecorder {
-  return new SessionRecorder(journal, {
-    id: randomUUID(), pid: 1, agent: 'test', model: 'm', prompt: 'p', councilRole: null, trialId: null, workspace: null, config: {},
-  }, getTracer().startSpan('test'));
+  return new SessionRecorder(
+    journal,
+    {
+      id: randomUUID(),
+      pid: 1,
+      agent: 'test',
+      model: 'm',
+      prompt: 'p',
+      councilRole: null,
+      trialId: null,
+      workspace: null,
+      config: {},
+    },
+    getTracer().startSpan('test'),
+  );
 }
 
 /** A valid tool_result payload, numbered so each event differs. */
@@ -43,7 +55,8 @@ describe('journal: batching, ordering, faults', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  const configFor = (extra: Record<string, string> = {}) => loadConfig({ LOUPE_HOME: home, DATABASE_URL: url, LOUPE_JOURNAL_FLUSH_MS: '5', LOUPE_JOURNAL_MAX_BATCH: '100', ...extra });
+  const configFor = (extra: Record<string, string> = {}) =>
+    loadConfig({ LOUPE_HOME: home, DATABASE_URL: url, LOUPE_JOURNAL_FLUSH_MS: '5', LOUPE_JOURNAL_MAX_BATCH: '100', ...extra });
 
   it('writes interleaved sessions in batches, each a gap-free sequence, with upserts collapsed', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
@@ -133,7 +146,11 @@ describe('journal: batching, ordering, faults', () => {
   it('stores payloads with quotes, backslashes, unicode and nesting exactly', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
     const rec = recorderFor(journal);
-    const payload = { markers: ['[Tool Result]', '{"nested": [1, null]}'], strippedText: 'a "quoted" \\ back\\slash, {braces}, [brackets], \n newline, é 😀', content: '' };
+    const payload = {
+      markers: ['[Tool Result]', '{"nested": [1, null]}'],
+      strippedText: 'a "quoted" \\ back\\slash, {braces}, [brackets], \n newline, é 😀',
+      content: '',
+    };
     rec.event('hallucination_stripped', payload);
     await journal.flush();
     const [row] = await direct.query('SELECT payload FROM events WHERE session_id = $1', [rec.sessionId]);
@@ -142,13 +159,34 @@ describe('journal: batching, ordering, faults', () => {
 
   it('records NUL bytes, lone surrogates and control characters from models and tools, recoverable exactly', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
-    const rec = new SessionRecorder(journal, {
-      id: randomUUID(), pid: 1, agent: 'test', model: 'm', prompt: 'prompt with a NUL \u0000 byte', councilRole: null, trialId: null, workspace: null, config: {},
-    }, getTracer().startSpan('test'));
+    const rec = new SessionRecorder(
+      journal,
+      {
+        id: randomUUID(),
+        pid: 1,
+        agent: 'test',
+        model: 'm',
+        prompt: 'prompt with a NUL \u0000 byte',
+        councilRole: null,
+        trialId: null,
+        workspace: null,
+        config: {},
+      },
+      getTracer().startSpan('test'),
+    );
     const reply = 'model says \u0000 and stops mid-emoji \uD83D';
     const args = { path: 'bin\u0000ary', note: '\uDE00' };
     const fileText = '\u0000\u0001\u0002PNG\r\n\u001a\n\u0000\u0000';
-    rec.message({ role: 'assistant', kind: 'assistant', content: reply, toolCalls: [{ id: 'c1', name: 'read_file', arguments: args }], toolCallId: null, toolName: null, thinking: 'think \u0000', iteration: 0 });
+    rec.message({
+      role: 'assistant',
+      kind: 'assistant',
+      content: reply,
+      toolCalls: [{ id: 'c1', name: 'read_file', arguments: args }],
+      toolCallId: null,
+      toolName: null,
+      thinking: 'think \u0000',
+      iteration: 0,
+    });
     rec.toolCall({ id: 'c1', iteration: 0, name: 'read_file', arguments: args });
     rec.toolCall({ id: 'c1', iteration: 0, name: 'read_file', arguments: args, status: 'completed', result: fileText });
     rec.event('tool_call', { id: 'c1', name: 'read_file', arguments: args });
@@ -160,9 +198,14 @@ describe('journal: batching, ordering, faults', () => {
     const detail = (await new SessionQueryRepository(direct).getSessionDetail(rec.sessionId))!;
     expect(detail.session.prompt).toBe('prompt with a NUL \u0000 byte');
     expect(detail.session.error).toBe('err \u0000');
-    expect(detail.messages[0]).toEqual(expect.objectContaining({ content: reply, thinking: 'think \u0000', toolCalls: [{ id: 'c1', name: 'read_file', arguments: args }] }));
+    expect(detail.messages[0]).toEqual(
+      expect.objectContaining({ content: reply, thinking: 'think \u0000', toolCalls: [{ id: 'c1', name: 'read_file', arguments: args }] }),
+    );
     expect(detail.toolCalls[0]).toEqual(expect.objectContaining({ arguments: args, result: fileText }));
-    expect(detail.events.map((e) => e.payload)).toEqual([{ id: 'c1', name: 'read_file', arguments: args }, { markers: ['k\u0000'], strippedText: '', content: reply }]);
+    expect(detail.events.map((e) => e.payload)).toEqual([
+      { id: 'c1', name: 'read_file', arguments: args },
+      { markers: ['k\u0000'], strippedText: '', content: reply },
+    ]);
     // the stored columns stay readable for SQL, dashboards and psql
     const [raw] = await direct.query('SELECT content FROM messages WHERE session_id = $1', [rec.sessionId]);
     expect(raw.content).toBe('model says \u2400 and stops mid-emoji \uFFFD');
@@ -186,10 +229,17 @@ describe('journal: batching, ordering, faults', () => {
     expect((await countEvents(direct, a.sessionId)).n).toBe(30);
     const [s] = await direct.query('SELECT status FROM sessions WHERE id = $1', [a.sessionId]);
     expect(s.status).toBe('finished');
-    const rejected = await direct.query(`SELECT payload FROM events WHERE session_id IS NULL AND type = 'journal_entry_rejected' AND payload->>'sessionId' = $1`, [a.sessionId]);
+    const rejected = await direct.query(
+      `SELECT payload FROM events WHERE session_id IS NULL AND type = 'journal_entry_rejected' AND payload->>'sessionId' = $1`,
+      [a.sessionId],
+    );
     expect(rejected).toHaveLength(1);
-    expect(rejected[0].payload).toEqual(expect.objectContaining({ entryKind: 'event', sqlState: '22003', error: expect.stringMatching(/out of range/) }));
-    expect(JSON.parse(rejected[0].payload.entry).row).toEqual(expect.objectContaining({ type: 'tool_result', seq: 11, iteration: 2 ** 31, payload: result(-1) }));
+    expect(rejected[0].payload).toEqual(
+      expect.objectContaining({ entryKind: 'event', sqlState: '22003', error: expect.stringMatching(/out of range/) }),
+    );
+    expect(JSON.parse(rejected[0].payload.entry).row).toEqual(
+      expect.objectContaining({ type: 'tool_result', seq: 11, iteration: 2 ** 31, payload: result(-1) }),
+    );
   });
 
   it('keeps the fan-out live when writing is switched off (journal-off bench mode)', async () => {

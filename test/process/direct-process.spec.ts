@@ -43,7 +43,16 @@ describe('direct process (handle, kill, spans)', () => {
     const a = await start([{ content: 'Done.' }]);
     expect(a.pid).toBeGreaterThanOrEqual(FIRST_PSEUDO_PID);
     const result = await a.done;
-    expect(result).toEqual(expect.objectContaining({ sessionId: a.sessionId, pid: a.pid, terminationReason: 'completed', exitCode: 0, finalAnswer: 'Done.', iterations: 1 }));
+    expect(result).toEqual(
+      expect.objectContaining({
+        sessionId: a.sessionId,
+        pid: a.pid,
+        terminationReason: 'completed',
+        exitCode: 0,
+        finalAnswer: 'Done.',
+        iterations: 1,
+      }),
+    );
     expect(() => a.sendMessage('late')).toThrow(/has finished/);
     const b = await start([{ content: 'Done.' }]);
     expect(b.pid).toBeGreaterThan(a.pid);

@@ -13,7 +13,10 @@ describe('ModelsService (pull, delete, list) with host-level journal events', ()
   let t: TestApp;
   beforeAll(async () => {
     standin = new StandinServer({
-      catalog: [...DEFAULT_CATALOG, { name: 'phi4:14b', family: 'phi3', parameterSize: '14.7B', capabilities: ['completion'], installed: false }],
+      catalog: [
+        ...DEFAULT_CATALOG,
+        { name: 'phi4:14b', family: 'phi3', parameterSize: '14.7B', capabilities: ['completion'], installed: false },
+      ],
       pull: { stepMs: 1, progressSteps: 4 },
     });
     const { url } = await standin.start(0);
@@ -49,7 +52,9 @@ describe('ModelsService (pull, delete, list) with host-level journal events', ()
   it('records a failed pull with its error', async () => {
     await expect(t.app.get(ModelsService).pull('nosuch:1b')).rejects.toThrow(/file does not exist|not found/);
     await t.app.get(JournalService).flush();
-    const failed = (await t.app.get(SessionQueryRepository).hostEvents()).find((e) => e.type === 'model_pull' && e.payload.model === 'nosuch:1b' && e.payload.status === 'error');
+    const failed = (await t.app.get(SessionQueryRepository).hostEvents()).find(
+      (e) => e.type === 'model_pull' && e.payload.model === 'nosuch:1b' && e.payload.status === 'error',
+    );
     expect(failed?.payload.error).toEqual(expect.stringMatching(/file does not exist/));
   });
 
@@ -62,15 +67,28 @@ describe('ModelsService (pull, delete, list) with host-level journal events', ()
   });
 });
 
-describe('OllamaProvider exposes the spec\'s model-management API', () => {
+describe("OllamaProvider exposes the spec's model-management API", () => {
   it('delegates refreshModels, getModelDetails, getRunningModels, pullModel, deleteModel, getActivePulls, getPullStatus', async () => {
     const standin = new StandinServer({
-      catalog: [...DEFAULT_CATALOG, { name: 'tiny:1b', family: 'llama', parameterSize: '1B', capabilities: ['completion'], installed: false }],
+      catalog: [
+        ...DEFAULT_CATALOG,
+        { name: 'tiny:1b', family: 'llama', parameterSize: '1B', capabilities: ['completion'], installed: false },
+      ],
       pull: { stepMs: 1, progressSteps: 2 },
     });
     const { url } = await standin.start(0);
     try {
-      const p = new OllamaProvider({ host: url, localHost: url, requestTimeoutMs: 5000, idleTimeoutMs: 5000, firstByteTimeoutMs: 5000, numGpu: -1, numPredict: 64, numBatch: 512, slotWaitTimeoutMs: 5000 });
+      const p = new OllamaProvider({
+        host: url,
+        localHost: url,
+        requestTimeoutMs: 5000,
+        idleTimeoutMs: 5000,
+        firstByteTimeoutMs: 5000,
+        numGpu: -1,
+        numPredict: 64,
+        numBatch: 512,
+        slotWaitTimeoutMs: 5000,
+      });
       expect(await p.refreshModels()).toContain('llama3.1:8b');
       expect((await p.getModelDetails()).find((m) => m.name === 'qwen3:8b')?.family).toBe('qwen3');
       expect(await p.getRunningModels()).toEqual([]);

@@ -3,7 +3,17 @@
 // Spec: invariants 4 (cloud routing), 5 (merged listing), 8 (30 s cache); behavioural examples
 // "Cloud model routed to localhost" and "Merged model listing with cloud models".
 import {
-  chatRequests, cleanup, closedPort, cloudModel, eventRecorder, localModel, makeProvider, remoteUrl, requestsTo, startStandin, user,
+  chatRequests,
+  cleanup,
+  closedPort,
+  cloudModel,
+  eventRecorder,
+  localModel,
+  makeProvider,
+  remoteUrl,
+  requestsTo,
+  startStandin,
+  user,
 } from './provider-test-kit';
 
 afterEach(cleanup);
@@ -16,8 +26,14 @@ const LOCAL_MODELS = [
 ];
 
 async function twoHosts(now?: () => number) {
-  const remote = await startStandin({ catalog: REMOTE_MODELS, script: { turns: { '*': [{ content: 'from the GPU server' }] }, loop: true } });
-  const local = await startStandin({ catalog: LOCAL_MODELS, script: { turns: { '*': [{ content: 'from ollama.com via local' }] }, loop: true } });
+  const remote = await startStandin({
+    catalog: REMOTE_MODELS,
+    script: { turns: { '*': [{ content: 'from the GPU server' }] }, loop: true },
+  });
+  const local = await startStandin({
+    catalog: LOCAL_MODELS,
+    script: { turns: { '*': [{ content: 'from ollama.com via local' }] }, loop: true },
+  });
   const host = remoteUrl(remote.port);
   const t = makeProvider(host, { localHost: local.url, now });
   return { remote, local, host, ...t };
@@ -42,7 +58,7 @@ describe('merged model listing (spec example; invariant 5)', () => {
     expect(byName['gpt-oss:120b-cloud']).toMatchObject({ host: local.url, cloud: true, capabilities: ['completion', 'tools', 'thinking'] });
   });
 
-  it('the local Ollama being down still lists the GPU server\'s models, with a warning', async () => {
+  it("the local Ollama being down still lists the GPU server's models, with a warning", async () => {
     const remote = await startStandin({ catalog: REMOTE_MODELS });
     const { provider, logs } = makeProvider(remoteUrl(remote.port), { localHost: `http://127.0.0.1:${await closedPort()}` });
     expect((await provider.models.refreshModels()).sort()).toEqual(['llama3.1:8b', 'mistral:7b', 'qwen3:8b']);
@@ -101,7 +117,9 @@ describe('cloud model routed to localhost (spec example; invariant 4)', () => {
     expect(requestsTo(local.server, '/api/show').map((r) => r.model)).toEqual(['gpt-oss:120b-cloud']);
     expect(remote.server.requests).toEqual([]);
     expect(events.of('inference_request')[0]).toMatchObject({ host: local.url, redirected: true });
-    const redirects = logs.filter((l) => l.message.includes('gpt-oss:120b-cloud') && l.message.includes(local.url) && l.message.includes(provider.host));
+    const redirects = logs.filter(
+      (l) => l.message.includes('gpt-oss:120b-cloud') && l.message.includes(local.url) && l.message.includes(provider.host),
+    );
     expect(redirects).toHaveLength(1);
     // once per model, not per request
     await provider.complete({ model: 'gpt-oss:120b-cloud', messages: user('again') });
@@ -119,7 +137,7 @@ describe('cloud model routed to localhost (spec example; invariant 4)', () => {
     expect(logs.filter((l) => l.message.includes('routed'))).toEqual([]);
   });
 
-  it('cloud slots are taken on the local host\'s limiter and do not block the GPU server\'s', async () => {
+  it("cloud slots are taken on the local host's limiter and do not block the GPU server's", async () => {
     const { provider, host, local } = await twoHosts();
     expect(await provider.acquireSlot('gpt-oss:120b-cloud')).toBe(true);
     expect(provider.limiterFor(local.url).activeWeight).toBe(1); // cloud weight max(2, ceil(1/2)) = 2, clamped to the serial host

@@ -11,7 +11,17 @@ import type { JournalService } from '../../src/journal/journal.service';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinModel } from '../../src/standin/standin-script';
 import {
-  chatRequests, cleanup, closedPort, eventRecorder, localModel, makeProvider, requestsTo, startStandin, tick, tracked, user,
+  chatRequests,
+  cleanup,
+  closedPort,
+  eventRecorder,
+  localModel,
+  makeProvider,
+  requestsTo,
+  startStandin,
+  tick,
+  tracked,
+  user,
 } from './provider-test-kit';
 
 afterEach(cleanup);
@@ -52,7 +62,14 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
     expect(await Promise.all(waiters.map((w) => w.promise))).toEqual([true, true, true]);
     expect(limiter().activeWeight).toBe(3);
     expect(events.of('gpu_detected')).toEqual([
-      expect.objectContaining({ host: provider.host, gpuDetected: true, totalVramBytes: 6 * GB, maxWeight: 3, source: 'gpu', partialOffload: [] }),
+      expect.objectContaining({
+        host: provider.host,
+        gpuDetected: true,
+        totalVramBytes: 6 * GB,
+        maxWeight: 3,
+        source: 'gpu',
+        partialOffload: [],
+      }),
     ]);
     const [ps] = requestsTo(server, '/api/ps', 'GET');
     expect(ps.receivedAt).toBeGreaterThanOrEqual(chatRequests(server)[0].finishedAt!);
@@ -110,13 +127,16 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
     expect(logs).toContainEqual({ level: 'warn', message: expect.stringContaining('GPU detection via /api/ps failed') });
 
     // the server comes up on that port; the next release probes and detects
-    const server = new StandinServer({ catalog: [localModel('gpu:1b', { vramBytes: 12 * GB })], script: { turns: { '*': [{ content: 'ok' }] } } });
+    const server = new StandinServer({
+      catalog: [localModel('gpu:1b', { vramBytes: 12 * GB })],
+      script: { turns: { '*': [{ content: 'ok' }] } },
+    });
     await server.start(port);
     try {
       await provider.complete({ model: 'gpu:1b', messages: user('load') });
       expect(await provider.acquireSlot('gpu:1b')).toBe(true);
       provider.releaseSlot('gpu:1b');
-    await provider.idle();
+      await provider.idle();
       expect(provider.gpuDetected).toBe(true);
       expect(provider.limiterFor(url).maxWeight).toBe(5);
       expect(requestsTo(server, '/api/ps')).toHaveLength(1);
@@ -129,14 +149,17 @@ describe('GPU auto-detection upgrades concurrency (spec example; invariant 6)', 
 describe('host spelling', () => {
   it('OLLAMA_HOST written without a scheme or with a trailing slash still upgrades the limiter that acquireSlot uses', async () => {
     for (const spell of [(port: number) => `127.0.0.1:${port}`, (port: number) => `http://127.0.0.1:${port}/`]) {
-      const { server, url, port } = await startStandin({ catalog: [localModel('gpu:1b', { vramBytes: 20 * GB })], script: { turns: { '*': [{ content: 'ok' }] } } });
+      const { server, url, port } = await startStandin({
+        catalog: [localModel('gpu:1b', { vramBytes: 20 * GB })],
+        script: { turns: { '*': [{ content: 'ok' }] } },
+      });
       const { provider } = makeProvider(spell(port));
       expect(provider.host).toBe(url);
       expect(await provider.isAvailable()).toBe(true);
       await provider.complete({ model: 'gpu:1b', messages: user('load') });
       expect(await provider.acquireSlot('gpu:1b')).toBe(true);
       provider.releaseSlot('gpu:1b');
-    await provider.idle();
+      await provider.idle();
       expect(requestsTo(server, '/api/ps')).toHaveLength(1);
       // the next acquire sees the upgraded limit: three at once
       const granted = await Promise.all([1, 2, 3].map(() => provider.acquireSlot('gpu:1b')));
@@ -184,10 +207,14 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
   describe('through the Nest factory and the environment', () => {
     beforeAll(() => Logger.overrideLogger(false));
 
-    const factoryFor = (env: Record<string, string>) => new OllamaProviderFactory(loadConfig(env, process.cwd()), { append: () => {} } as unknown as JournalService);
+    const factoryFor = (env: Record<string, string>) =>
+      new OllamaProviderFactory(loadConfig(env, process.cwd()), { append: () => {} } as unknown as JournalService);
 
     it('OLLAMA_MAX_PARALLEL=3 → maxWeight 3, no detection; OLLAMA_NUM_GPU=0 → serial, no detection', async () => {
-      const { server, url } = await startStandin({ catalog: [localModel('gpu:1b', { vramBytes: 45 * GB })], script: { turns: { '*': [{ content: 'ok' }] }, loop: true } });
+      const { server, url } = await startStandin({
+        catalog: [localModel('gpu:1b', { vramBytes: 45 * GB })],
+        script: { turns: { '*': [{ content: 'ok' }] }, loop: true },
+      });
       const configured = factoryFor({ OLLAMA_HOST: url, OLLAMA_MAX_PARALLEL: '3' }).default();
       expect(configured.gpuDetected).toBe(false);
       expect(configured.limiterFor(url).maxWeight).toBe(3);
@@ -199,7 +226,7 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
         await p.complete({ model: 'gpu:1b', messages: user('x') });
         expect(await p.acquireSlot('gpu:1b')).toBe(true);
         p.releaseSlot('gpu:1b');
-    await p.idle();
+        await p.idle();
         p.models.dispose();
       }
       expect(requestsTo(server, '/api/ps')).toHaveLength(1); // only the auto-detecting one probed
@@ -212,17 +239,25 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
       const defaults = factoryFor({}).forHost('http://gpu-server:11434', { isolated: true });
       expect(defaults.streamBudgets('qwen3:8b')).toMatchObject({ idleTimeoutMs: 120_000, requestTimeoutMs: 1_800_000 });
       expect(defaults.streamBudgets('gpt-oss:120b-cloud')).toMatchObject({ idleTimeoutMs: 100_000, requestTimeoutMs: 1_800_000 });
-      const configured = factoryFor({ OLLAMA_REQUEST_TIMEOUT: '5000', OLLAMA_IDLE_TIMEOUT: '700' }).forHost('http://gpu-server:11434', { isolated: true });
+      const configured = factoryFor({ OLLAMA_REQUEST_TIMEOUT: '5000', OLLAMA_IDLE_TIMEOUT: '700' }).forHost('http://gpu-server:11434', {
+        isolated: true,
+      });
       expect(configured.streamBudgets('qwen3:8b')).toMatchObject({ idleTimeoutMs: 700, requestTimeoutMs: 5000 });
       for (const p of [defaults, configured]) p.models.dispose();
     });
 
     it('OLLAMA_REQUEST_TIMEOUT is what ends a long completion, end to end', async () => {
       const slow = localModel('slow:1b', { tokensPerSecond: 20 });
-      const { server, url } = await startStandin({ catalog: [slow], script: { turns: { '*': [{ content: Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ') }] } } });
+      const { server, url } = await startStandin({
+        catalog: [slow],
+        script: { turns: { '*': [{ content: Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ') }] } },
+      });
       const provider = factoryFor({ OLLAMA_REQUEST_TIMEOUT: '250', LOUPE_RETRY_DELAY_SCALE: '0.01' }).forHost(url, { isolated: true });
       const events = eventRecorder();
-      const error = await provider.complete({ model: 'slow:1b', messages: user('x'), onEvent: events.sink }).then(() => undefined, (e: { info?: { kind: string } }) => e);
+      const error = await provider.complete({ model: 'slow:1b', messages: user('x'), onEvent: events.sink }).then(
+        () => undefined,
+        (e: { info?: { kind: string } }) => e,
+      );
       expect(error?.info?.kind).toBe('timeout_request');
       expect(events.of('inference_retry')).toEqual([]); // a whole-request timeout is not retried
       await server.waitForRequests(() => chatRequests(server)[0]?.cancelled === true);

@@ -3,7 +3,15 @@
 // Spec: invariant 13; error cases "Pull already in progress" and "Ollama unreachable" (isAvailable).
 import type { ModelPullStatus, PullTimers, PullTrackerOptions } from '../../src/provider/ollama/pull-tracker';
 import {
-  chatRequests, cleanup, closedPort, localModel, makeProvider, providerError, requestsTo, startStandin, user,
+  chatRequests,
+  cleanup,
+  closedPort,
+  localModel,
+  makeProvider,
+  providerError,
+  requestsTo,
+  startStandin,
+  user,
 } from './provider-test-kit';
 
 afterEach(cleanup);
@@ -64,7 +72,13 @@ describe('pull with streamed progress', () => {
     expect(layerLines.slice(0, 4).map((s) => s.percent)).toEqual([25, 50, 75, 100]);
     const percents = seen.map((s) => s.percent);
     expect(percents.every((p, i) => i === 0 || p >= percents[i - 1] || seen[i].totalBytes > seen[i - 1].totalBytes)).toBe(true);
-    expect(seen.at(-1)).toMatchObject({ model: 'phi3:mini', status: 'success', percent: 100, completedBytes: 2_000_012_865, totalBytes: 2_000_012_865 });
+    expect(seen.at(-1)).toMatchObject({
+      model: 'phi3:mini',
+      status: 'success',
+      percent: 100,
+      completedBytes: 2_000_012_865,
+      totalBytes: 2_000_012_865,
+    });
     expect(seen.at(-1)!.finishedAt).toBeGreaterThanOrEqual(seen.at(-1)!.startedAt);
     expect(seen.at(-1)!.error).toBeUndefined();
     // what getPullStatus returned at each step is what the callback got
@@ -108,7 +122,12 @@ describe('pull already in progress (spec error case)', () => {
   it('pulls of different models run side by side, each tracked on its own', async () => {
     const { server, models } = await setup({ stepMs: 5 });
     const running = [models.pullModel('tinyllama'), models.pullModel('phi3:mini')];
-    expect(models.getActivePulls().map((s) => s.model).sort()).toEqual(['phi3:mini', 'tinyllama']);
+    expect(
+      models
+        .getActivePulls()
+        .map((s) => s.model)
+        .sort(),
+    ).toEqual(['phi3:mini', 'tinyllama']);
     expect(models.getActivePulls().every((s) => s.status !== 'success')).toBe(true);
     await Promise.all(running);
     expect(requestsTo(server, '/api/pull')).toHaveLength(2);
@@ -130,7 +149,12 @@ describe('pull status cleanup (invariant 13)', () => {
     const { models } = await setup({ pullTracker: { timers } });
     await models.pullModel('tinyllama');
     await models.pullModel('gone:1b').catch(() => undefined);
-    expect(models.getActivePulls().map((s) => s.status).sort()).toEqual(['error', 'success']);
+    expect(
+      models
+        .getActivePulls()
+        .map((s) => s.status)
+        .sort(),
+    ).toEqual(['error', 'success']);
     expect(timers.pending.map((p) => p.ms)).toEqual([60_000, 60_000]);
     timers.runAll();
     expect(models.getActivePulls()).toEqual([]);
@@ -159,7 +183,7 @@ describe('delete', () => {
     expect(error.info.kind).toBe('model_not_found');
   });
 
-  it('a model that is not there: success false with the server\'s message', async () => {
+  it("a model that is not there: success false with the server's message", async () => {
     const { models } = await setup();
     expect(await models.deleteModel('nope:1b')).toEqual({ success: false, error: "model 'nope:1b' not found" });
   });
@@ -171,7 +195,9 @@ describe('running models and reachability', () => {
     expect(await models.getRunningModels()).toEqual([]);
     await provider.complete({ model: 'gemma:2b', messages: user('x') });
     expect(chatRequests(server)).toHaveLength(1);
-    expect(await models.getRunningModels()).toEqual([{ name: 'gemma:2b', size: 2_380_000_000, sizeVram: 2_380_000_000, contextLength: 4096 }]);
+    expect(await models.getRunningModels()).toEqual([
+      { name: 'gemma:2b', size: 2_380_000_000, sizeVram: 2_380_000_000, contextLength: 4096 },
+    ]);
     const [detail] = await models.getModelDetails();
     expect(detail).toMatchObject({ name: 'gemma:2b', loaded: true, family: 'gemma', capabilities: ['completion', 'tools'] });
   });

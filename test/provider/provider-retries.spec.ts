@@ -7,7 +7,16 @@ import { ContextTooLongError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinFault, StandinModel } from '../../src/standin/standin-script';
 import {
-  chatRequests, cleanup, closedPort, eventRecorder, localModel, makeProvider, providerError, requestsTo, startStandin, user,
+  chatRequests,
+  cleanup,
+  closedPort,
+  eventRecorder,
+  localModel,
+  makeProvider,
+  providerError,
+  requestsTo,
+  startStandin,
+  user,
 } from './provider-test-kit';
 
 afterEach(cleanup);
@@ -31,7 +40,15 @@ describe('retry on transient error (spec example; invariant 12)', () => {
     const result = await complete();
     expect(result.content).toBe(REPLY);
     expect(retries(events)).toEqual([
-      { attempt: 1, schedule: 'loupe', delayMs: 10, kind: 'server_busy', status: 503, retryAfterMs: null, message: expect.stringContaining('server busy') },
+      {
+        attempt: 1,
+        schedule: 'loupe',
+        delayMs: 10,
+        kind: 'server_busy',
+        status: 503,
+        retryAfterMs: null,
+        message: expect.stringContaining('server busy'),
+      },
     ]);
     const chats = chatRequests(server);
     expect(chats.map((r) => r.status)).toEqual([503, 200]);
@@ -74,13 +91,29 @@ describe('retry on transient error (spec example; invariant 12)', () => {
   });
 
   it.each([
-    ['429 rate limit', { kind: 'http', status: 429, retryAfterSeconds: 2 } as StandinFault, { kind: 'rate_limited', status: 429, retryAfterMs: 2000 }],
-    ['500 out of memory', { kind: 'http', status: 500, error: 'model requires more system memory (9.1 GiB) than is available (4.0 GiB)' } as StandinFault, { kind: 'out_of_memory', status: 500 }],
+    [
+      '429 rate limit',
+      { kind: 'http', status: 429, retryAfterSeconds: 2 } as StandinFault,
+      { kind: 'rate_limited', status: 429, retryAfterMs: 2000 },
+    ],
+    [
+      '500 out of memory',
+      { kind: 'http', status: 500, error: 'model requires more system memory (9.1 GiB) than is available (4.0 GiB)' } as StandinFault,
+      { kind: 'out_of_memory', status: 500 },
+    ],
     ['500 runner crash', { kind: 'http', status: 500 } as StandinFault, { kind: 'server_error', status: 500 }],
     ['connection dropped before any byte', { kind: 'disconnect', afterChunks: 0 } as StandinFault, { kind: 'connection' }],
     ['dropped connection mid-stream', { kind: 'disconnect', afterChunks: 2 } as StandinFault, { kind: 'stream_error' }],
-    ['{"error"} line mid-stream', { kind: 'error_line', afterChunks: 2, error: 'an error was encountered while running the model' } as StandinFault, { kind: 'stream_error', message: 'an error was encountered while running the model' }],
-    ['runner error before the first chunk (a real 500)', { kind: 'error_line', afterChunks: 0, error: 'an error was encountered while running the model' } as StandinFault, { kind: 'server_error', status: 500 }],
+    [
+      '{"error"} line mid-stream',
+      { kind: 'error_line', afterChunks: 2, error: 'an error was encountered while running the model' } as StandinFault,
+      { kind: 'stream_error', message: 'an error was encountered while running the model' },
+    ],
+    [
+      'runner error before the first chunk (a real 500)',
+      { kind: 'error_line', afterChunks: 0, error: 'an error was encountered while running the model' } as StandinFault,
+      { kind: 'server_error', status: 500 },
+    ],
   ])('%s: retried once, then the real reply', async (_name, fault, expected) => {
     const { server, events, complete } = await withFault(fault);
     const result = await complete();
@@ -91,12 +124,17 @@ describe('retry on transient error (spec example; invariant 12)', () => {
   });
 
   it('deltas of a failed attempt are not part of the result', async () => {
-    const { server, url } = await startStandin({ script: { turns: { [MODEL]: [{ content: REPLY, fault: { kind: 'disconnect', afterChunks: 2 } }] } } });
+    const { server, url } = await startStandin({
+      script: { turns: { [MODEL]: [{ content: REPLY, fault: { kind: 'disconnect', afterChunks: 2 } }] } },
+    });
     const { provider } = makeProvider(url);
     const events = eventRecorder();
     const deltas: string[] = [];
     const result = await provider.complete({
-      model: MODEL, messages: user('x'), onEvent: events.sink, onDelta: (d) => d.content && deltas.push(d.content),
+      model: MODEL,
+      messages: user('x'),
+      onEvent: events.sink,
+      onDelta: (d) => d.content && deltas.push(d.content),
     });
     expect(chatRequests(server)[0].dropped).toBe(true);
     expect(result.content).toBe(REPLY);
@@ -108,18 +146,26 @@ describe('retry on transient error (spec example; invariant 12)', () => {
   it('a real queue overflow (Ollama\'s 503 "maximum pending requests") is retried until the server has room', async () => {
     const slow: StandinModel = localModel('busy:1b', { tokensPerSecond: 20, parallel: 1 });
     const { server, url } = await startStandin({
-      catalog: [slow], maxQueue: 1, script: { turns: { '*': [{ content: 'one two three four five six seven eight' }] }, loop: true },
+      catalog: [slow],
+      maxQueue: 1,
+      script: { turns: { '*': [{ content: 'one two three four five six seven eight' }] }, loop: true },
     });
     // no client-side limiting (maxParallel above the server's capacity): the server has to push back
     const { provider } = makeProvider(url, { maxParallel: 8, retryDelayScale: 0.3, random: () => 0 });
     await provider.complete({ model: 'busy:1b', messages: user('warm up') });
     const events = eventRecorder();
-    const results = await Promise.all([1, 2, 3].map((i) => provider.complete({ model: 'busy:1b', messages: user(`r${i}`), onEvent: events.sink })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => provider.complete({ model: 'busy:1b', messages: user(`r${i}`), onEvent: events.sink })),
+    );
     expect(results.map((r) => r.content)).toEqual(Array(3).fill('one two three four five six seven eight'));
     const statuses = chatRequests(server).map((r) => r.status);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(1);
     expect(retries(events).length).toBe(statuses.filter((s) => s === 503).length);
-    expect(retries(events)[0]).toMatchObject({ kind: 'server_busy', status: 503, message: expect.stringContaining('maximum pending requests exceeded') });
+    expect(retries(events)[0]).toMatchObject({
+      kind: 'server_busy',
+      status: 503,
+      message: expect.stringContaining('maximum pending requests exceeded'),
+    });
   });
 });
 
@@ -132,7 +178,10 @@ describe('Ollama unreachable (spec error case)', () => {
     const error = await providerError(provider.complete({ model: MODEL, messages: user('x'), onEvent: events.sink }));
     expect(error.info).toMatchObject({ kind: 'connection', retryable: true, code: 'ECONNREFUSED' });
     expect(retries(events).map((e) => [e.attempt, e.kind, e.giveUp ?? false])).toEqual([
-      [1, 'connection', false], [2, 'connection', false], [3, 'connection', false], [4, 'connection', true],
+      [1, 'connection', false],
+      [2, 'connection', false],
+      [3, 'connection', false],
+      [4, 'connection', true],
     ]);
   });
 
@@ -188,7 +237,10 @@ describe('permanent errors are not retried (invariant 12; error cases)', () => {
 
   it.each([
     ['a 400 before streaming', { kind: 'http', status: 400, error: 'prompt is too long: 9000 tokens, num_ctx 8192' } as StandinFault],
-    ['a {"error"} line mid-stream', { kind: 'error_line', afterChunks: 1, error: 'input length exceeds the maximum context length' } as StandinFault],
+    [
+      'a {"error"} line mid-stream',
+      { kind: 'error_line', afterChunks: 1, error: 'input length exceeds the maximum context length' } as StandinFault,
+    ],
   ])('context too long (%s) surfaces as ContextTooLongError and is not retried', async (_name, fault) => {
     const { server, events, complete } = await withFault(fault);
     const error = await providerError(complete());
@@ -204,15 +256,17 @@ describe('abort during a retry backoff', () => {
     const { server, provider } = await withFault({ kind: 'http', status: 503, times: 5 }, { retryDelayScale: 1 });
     const controller = new AbortController();
     const events = eventRecorder();
-    const error = await providerError(provider.complete({
-      model: MODEL,
-      messages: user('x'),
-      signal: controller.signal,
-      onEvent: (type, payload) => {
-        events.sink(type, payload);
-        if (type === 'inference_retry') controller.abort();
-      },
-    }));
+    const error = await providerError(
+      provider.complete({
+        model: MODEL,
+        messages: user('x'),
+        signal: controller.signal,
+        onEvent: (type, payload) => {
+          events.sink(type, payload);
+          if (type === 'inference_retry') controller.abort();
+        },
+      }),
+    );
     expect(error.info).toMatchObject({ kind: 'aborted', retryable: false });
     // unscaled, the first backoff is the spec's 1 s (jitter pinned to 0)
     expect(retries(events)).toEqual([expect.objectContaining({ attempt: 1, delayMs: 1000 })]);

@@ -8,7 +8,16 @@ import type { SlotStatus } from '../../src/provider/llm-provider';
 import { SlotWaitTimeoutError } from '../../src/provider/provider-errors';
 import type { StandinRequestRecord } from '../../src/standin/standin-request-log';
 import {
-  chatRequests, cleanup, localModel, makeProvider, providerError, requestsTo, startStandin, tick, tracked, user,
+  chatRequests,
+  cleanup,
+  localModel,
+  makeProvider,
+  providerError,
+  requestsTo,
+  startStandin,
+  tick,
+  tracked,
+  user,
 } from './provider-test-kit';
 
 afterEach(cleanup);
@@ -80,7 +89,11 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     expect(limiter.activeWeight).toBe(0);
     expect(limiter.queueLength).toBe(0);
     // the weights were read from the server's /api/show, once per model
-    expect(requestsTo(server, '/api/show').map((r) => r.model).sort()).toEqual(['big:14b', 'mid:8b', 'small:1b']);
+    expect(
+      requestsTo(server, '/api/show')
+        .map((r) => r.model)
+        .sort(),
+    ).toEqual(['big:14b', 'mid:8b', 'small:1b']);
   });
 
   it('admits waiters strictly in arrival order, reporting each move up the queue', async () => {
@@ -98,7 +111,7 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     expect(sinks.map((s) => s.statuses[0].queuePosition)).toEqual([1, 2, 3]);
     for (let i = 0; i < 3; i++) {
       provider.releaseSlot('small:1b');
-    await provider.idle();
+      await provider.idle();
       await tick();
     }
     expect(await Promise.all(waiters)).toEqual([true, true, true]);
@@ -125,20 +138,22 @@ describe('weight-based slot queueing (spec example; invariant 1)', () => {
     const models = ['small:1b', 'mid:8b', 'big:14b', 'small:1b', 'mid:8b', 'small:1b'];
     const seen: number[] = [];
     const sample = () => seen.push(limiter.activeWeight);
-    await Promise.all(Array.from({ length: 24 }, async (_, i) => {
-      const model = models[i % models.length];
-      const ok = await provider.acquireSlot(model, undefined, sample);
-      expect(ok).toBe(true);
-      sample();
-      try {
-        await provider.complete({ model, messages: user(`request ${i}`) });
+    await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const model = models[i % models.length];
+        const ok = await provider.acquireSlot(model, undefined, sample);
+        expect(ok).toBe(true);
         sample();
-      } finally {
-        provider.releaseSlot(model);
-    await provider.idle();
-        sample();
-      }
-    }));
+        try {
+          await provider.complete({ model, messages: user(`request ${i}`) });
+          sample();
+        } finally {
+          provider.releaseSlot(model);
+          await provider.idle();
+          sample();
+        }
+      }),
+    );
     expect(Math.max(...seen)).toBeLessThanOrEqual(4);
     expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
     expect(seen.some((w) => w >= 3)).toBe(true); // it did run requests side by side
@@ -227,7 +242,10 @@ describe('abort during slot wait (spec example)', () => {
     const { provider } = makeProvider(url, { maxParallel: 1, slotWaitTimeoutMs: 30 });
     const limiter = provider.limiterFor(url);
     expect(await provider.acquireSlot('small:1b')).toBe(true);
-    const error = await provider.acquireSlot('small:1b').then(() => undefined, (e: unknown) => e);
+    const error = await provider.acquireSlot('small:1b').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(SlotWaitTimeoutError.isInstance(error)).toBe(true);
     expect(limiter.queueLength).toBe(0);
     expect(limiter.activeWeight).toBe(1);
@@ -293,7 +311,7 @@ describe('slot always released (invariant 2)', () => {
         // the provider never releases on its own: still held while the error propagates
         expect(limiter.activeWeight).toBe(1);
         provider.releaseSlot(model);
-    await provider.idle();
+        await provider.idle();
       }
     };
 

@@ -4,9 +4,7 @@
 // Spec: invariants 7 (stream idle timeout) and 11 (request timeout, combined with the caller's
 // signal); error cases stream idle timeout, request timeout, malformed stream data.
 import type { StandinModel, StandinTurn } from '../../src/standin/standin-script';
-import {
-  chatRequests, cleanup, eventRecorder, localModel, makeProvider, providerError, startStandin, user,
-} from './provider-test-kit';
+import { chatRequests, cleanup, eventRecorder, localModel, makeProvider, providerError, startStandin, user } from './provider-test-kit';
 
 afterEach(cleanup);
 
@@ -28,7 +26,11 @@ describe('first-byte timeout (headers withheld while the model loads or queues)'
     const result = await provider.complete({ model: MODEL, messages: user('x'), onEvent: events.sink });
     expect(result.content).toBe(REPLY);
     expect(events.of('inference_retry')).toEqual([
-      expect.objectContaining({ attempt: 1, kind: 'timeout_first_byte', message: expect.stringContaining('no response headers from Ollama for 100 ms') }),
+      expect.objectContaining({
+        attempt: 1,
+        kind: 'timeout_first_byte',
+        message: expect.stringContaining('no response headers from Ollama for 100 ms'),
+      }),
     ]);
     await server.settled();
     const [first, second] = chatRequests(server);
@@ -53,7 +55,9 @@ describe('caller abort (AbortSignal)', () => {
     const { provider } = makeProvider(url);
     const controller = new AbortController();
     const events = eventRecorder();
-    const pending = providerError(provider.complete({ model: MODEL, messages: user('x'), signal: controller.signal, onEvent: events.sink }));
+    const pending = providerError(
+      provider.complete({ model: MODEL, messages: user('x'), signal: controller.signal, onEvent: events.sink }),
+    );
     // the server holds the request (slot taken, headers withheld)
     await server.waitForRequests(() => chatRequests(server)[0]?.slotAcquiredAt !== undefined);
     expect(chatRequests(server)[0].firstByteAt).toBeUndefined();
@@ -73,13 +77,17 @@ describe('caller abort (AbortSignal)', () => {
     const { provider } = makeProvider(url);
     const controller = new AbortController();
     const deltas: string[] = [];
-    const error = await providerError(provider.complete({
-      model, messages: user('x'), signal: controller.signal,
-      onDelta: (d) => {
-        if (d.content) deltas.push(d.content);
-        if (deltas.length === 3) controller.abort();
-      },
-    }));
+    const error = await providerError(
+      provider.complete({
+        model,
+        messages: user('x'),
+        signal: controller.signal,
+        onDelta: (d) => {
+          if (d.content) deltas.push(d.content);
+          if (deltas.length === 3) controller.abort();
+        },
+      }),
+    );
     expect(error.info.kind).toBe('aborted');
     await server.settled();
     const [record] = chatRequests(server);
@@ -92,12 +100,18 @@ describe('caller abort (AbortSignal)', () => {
     const slow = localModel('slow:1b', { tokensPerSecond: 50 });
     const { server, url, model } = await standin([{ content: LONG }], [slow]);
     const { provider } = makeProvider(url);
-    const error = await provider.complete({
-      model, messages: user('x'),
-      onDelta: () => {
-        throw new Error('consumer failed');
-      },
-    }).then(() => undefined, (e: Error) => e);
+    const error = await provider
+      .complete({
+        model,
+        messages: user('x'),
+        onDelta: () => {
+          throw new Error('consumer failed');
+        },
+      })
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     // the caller's own exception, as it was: not a stream error, so not retried
     expect(error?.message).toBe('consumer failed');
     expect(error?.name).toBe('Error');
@@ -126,7 +140,10 @@ describe('stream idle timeout (invariant 7; error case)', () => {
     const result = await provider.complete({ model: MODEL, messages: user('x'), onEvent: events.sink });
     expect(result.content).toBe(REPLY);
     expect(events.of('inference_retry')).toEqual([
-      expect.objectContaining({ kind: 'timeout_idle', message: `Stream aborted: no stream data from Ollama for 100 ms (model ${MODEL}, after 2 chunks)` }),
+      expect.objectContaining({
+        kind: 'timeout_idle',
+        message: `Stream aborted: no stream data from Ollama for 100 ms (model ${MODEL}, after 2 chunks)`,
+      }),
     ]);
     await server.waitForRequests(() => chatRequests(server)[0].cancelled);
     expect(chatRequests(server)[0]).toMatchObject({ fault: 'stall', chunks: 2, cancelled: true });
@@ -160,7 +177,7 @@ describe('request timeout (invariant 11; error case)', () => {
     expect(chatRequests(server)[0].chunks).toBeGreaterThan(0); // it was streaming, not waiting for headers
   });
 
-  it('the caller\'s own signal is combined with the request timeout: a caller deadline (AbortSignal.timeout) ends it first', async () => {
+  it("the caller's own signal is combined with the request timeout: a caller deadline (AbortSignal.timeout) ends it first", async () => {
     const slow = localModel('slow:1b', { tokensPerSecond: 20 });
     const { server, url, model } = await standin([{ content: LONG }, { content: LONG }], [slow]);
     const { provider } = makeProvider(url, { requestTimeoutMs: 60_000 });
@@ -189,7 +206,9 @@ describe('malformed stream data (error case)', () => {
     } finally {
       warn.mockRestore();
     }
-    expect(events.of('stream_malformed_line')).toEqual([{ skipped: true, line: expect.stringContaining('"message":{"role":"assistant","content":') }]);
+    expect(events.of('stream_malformed_line')).toEqual([
+      { skipped: true, line: expect.stringContaining('"message":{"role":"assistant","content":') },
+    ]);
     expect(events.of('inference_retry')).toEqual([]);
     expect(chatRequests(server)).toHaveLength(1);
   });
@@ -197,46 +216,67 @@ describe('malformed stream data (error case)', () => {
   it('an onEvent that throws while a malformed line is reported propagates as is, without a retry', async () => {
     const { server, url } = await standin([{ content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1 } }]);
     const { provider } = makeProvider(url);
-    const error = await provider.complete({
-      model: MODEL, messages: user('x'),
-      onEvent: (type) => {
-        if (type === 'stream_malformed_line') throw new Error('journal down');
-      },
-    }).then(() => undefined, (e: Error) => e);
+    const error = await provider
+      .complete({
+        model: MODEL,
+        messages: user('x'),
+        onEvent: (type) => {
+          if (type === 'stream_malformed_line') throw new Error('journal down');
+        },
+      })
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     expect(error?.message).toBe('journal down');
     await server.settled();
     expect(chatRequests(server)).toHaveLength(1);
   });
 
-  it.each([['null'], ['42'], ['[1,2]'], ['"text"']])('a line holding valid JSON that is not an object (%s) is skipped the same way', async (line) => {
-    const { url } = await standin([{ content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1, line } }]);
-    const { provider } = makeProvider(url);
-    const events = eventRecorder();
-    const result = await provider.complete({ model: MODEL, messages: user('x'), onEvent: events.sink });
-    expect(result.content).toBe(REPLY);
-    expect(events.of('stream_malformed_line')).toEqual([{ skipped: true, line }]);
-  });
+  it.each([['null'], ['42'], ['[1,2]'], ['"text"']])(
+    'a line holding valid JSON that is not an object (%s) is skipped the same way',
+    async (line) => {
+      const { url } = await standin([{ content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1, line } }]);
+      const { provider } = makeProvider(url);
+      const events = eventRecorder();
+      const result = await provider.complete({ model: MODEL, messages: user('x'), onEvent: events.sink });
+      expect(result.content).toBe(REPLY);
+      expect(events.of('stream_malformed_line')).toEqual([{ skipped: true, line }]);
+    },
+  );
 });
 
 describe('a normal streamed completion', () => {
-  it('joins the deltas, reports usage and the server\'s timing split', async () => {
+  it("joins the deltas, reports usage and the server's timing split", async () => {
     const { url } = await standin([{ content: REPLY, promptEvalCount: 12, evalCount: 4 }]);
     const { provider } = makeProvider(url);
     const deltas: string[] = [];
-    const result = await provider.complete({ model: MODEL, messages: user('x'), onDelta: (d) => d.content && deltas.push(d.content), options: { numCtx: 4096, numPredict: 64, temperature: 0 } });
+    const result = await provider.complete({
+      model: MODEL,
+      messages: user('x'),
+      onDelta: (d) => d.content && deltas.push(d.content),
+      options: { numCtx: 4096, numPredict: 64, temperature: 0 },
+    });
     expect(deltas).toEqual(['alpha', ' beta', ' gamma', ' delta']);
-    expect(result).toMatchObject({ model: MODEL, content: REPLY, finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 4 }, toolCalls: [], toolCallSource: 'none' });
+    expect(result).toMatchObject({
+      model: MODEL,
+      content: REPLY,
+      finishReason: 'stop',
+      usage: { inputTokens: 12, outputTokens: 4 },
+      toolCalls: [],
+      toolCallSource: 'none',
+    });
     expect(result.timings.totalMs).toBeGreaterThan(0);
     expect(result.timings.wallMs).toBeGreaterThan(0);
     expect(result.timings.firstChunkMs).toBeDefined();
   });
 
-  it('sends the request\'s own num_ctx / num_predict / temperature, and the configured num_predict otherwise', async () => {
+  it("sends the request's own num_ctx / num_predict / temperature, and the configured num_predict otherwise", async () => {
     const { server, url } = await standin([{ content: 'a' }, { content: 'b' }]);
     const { provider } = makeProvider(url, { numPredict: 256 });
     await provider.complete({ model: MODEL, messages: user('x'), options: { numCtx: 4096, numPredict: 64, temperature: 0 } });
     await provider.complete({ model: MODEL, messages: user('y') });
-    const [first, second] = chatRequests(server).map((r) => (r.body as { options: Record<string, unknown>; stream: boolean }));
+    const [first, second] = chatRequests(server).map((r) => r.body as { options: Record<string, unknown>; stream: boolean });
     expect(first.options).toMatchObject({ num_ctx: 4096, num_predict: 64, temperature: 0 });
     expect(second.options).toMatchObject({ num_predict: 256 });
     expect(second.options).not.toHaveProperty('num_ctx');

@@ -8,7 +8,16 @@ import { ToolsUnsupportedError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinTurn } from '../../src/standin/standin-script';
 import {
-  READ_FILE, WRITE_FILE, chatRequests, cleanup, closedPort, eventRecorder, makeProvider, providerError, startStandin, user,
+  READ_FILE,
+  WRITE_FILE,
+  chatRequests,
+  cleanup,
+  closedPort,
+  eventRecorder,
+  makeProvider,
+  providerError,
+  startStandin,
+  user,
 } from './provider-test-kit';
 
 afterEach(cleanup);
@@ -79,7 +88,12 @@ describe('text-based tool calling for qwen3 (spec example; invariants 3, 10)', (
   });
 
   it('think:false keeps the server from streaming thinking at all (the scripted turn has some)', async () => {
-    const { result, body } = await run('qwen3:8b', [{ thinking: 'long hidden chain of thought', content: 'The answer is 4.' }], user('2+2?'), []);
+    const { result, body } = await run(
+      'qwen3:8b',
+      [{ thinking: 'long hidden chain of thought', content: 'The answer is 4.' }],
+      user('2+2?'),
+      [],
+    );
     expect(body.think).toBe(false);
     expect(result.content).toBe('The answer is 4.');
     expect(result.thinking).toBeUndefined();
@@ -139,12 +153,20 @@ describe('native tool calling for llama', () => {
     const { result, body, events } = await run('llama3.1:8b', [
       { toolCalls: [{ id: 'call_next0002', name: 'write_file', arguments: { path: 'b.ts', content: 'x' } }] },
     ]);
-    expect(body.tools?.map((t) => [t.type, t.function.name])).toEqual([['function', 'read_file'], ['function', 'write_file']]);
+    expect(body.tools?.map((t) => [t.type, t.function.name])).toEqual([
+      ['function', 'read_file'],
+      ['function', 'write_file'],
+    ]);
     expect('think' in body).toBe(false);
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(body.messages[0].content).toBe('You are a coding agent.'); // no text-mode instructions
     expect(body.messages[2].tool_calls).toEqual([{ id: 'call_prev0001', function: { name: 'read_file', arguments: { path: 'a.ts' } } }]);
-    expect(body.messages[3]).toEqual({ role: 'tool', content: 'export const a = 1;', tool_name: 'read_file', tool_call_id: 'call_prev0001' });
+    expect(body.messages[3]).toEqual({
+      role: 'tool',
+      content: 'export const a = 1;',
+      tool_name: 'read_file',
+      tool_call_id: 'call_prev0001',
+    });
 
     expect(result.toolCallSource).toBe('native');
     expect(result.toolCalls).toEqual([{ id: 'call_next0002', name: 'write_file', arguments: { path: 'b.ts', content: 'x' } }]);
@@ -184,7 +206,9 @@ describe('models without tool support', () => {
     const { provider } = makeProvider(`http://127.0.0.1:${port}`, { retryDelayScale: 0.001 });
     const down = await providerError(provider.complete({ model: 'gemma:2b', messages: user('x'), tools: [READ_FILE] }));
     expect(down.info.kind).toBe('connection');
-    const server = new StandinServer({ script: { turns: { 'gemma:2b': [{ content: '[{"name":"read_file","arguments":{"path":"b.ts"}}]' }] } } });
+    const server = new StandinServer({
+      script: { turns: { 'gemma:2b': [{ content: '[{"name":"read_file","arguments":{"path":"b.ts"}}]' }] } },
+    });
     await server.start(port);
     try {
       // with the "unknown capabilities" answer cached, gemma would be sent `tools` and get a 400
@@ -200,13 +224,17 @@ describe('models without tool support', () => {
     const { server, url } = await startStandin({
       script: {
         turns: {
-          'llama3.1:8b': [{ content: 'x', fault: { kind: 'http', status: 400, error: 'registry.ollama.ai/library/llama3.1:8b does not support tools' } }],
+          'llama3.1:8b': [
+            { content: 'x', fault: { kind: 'http', status: 400, error: 'registry.ollama.ai/library/llama3.1:8b does not support tools' } },
+          ],
         },
       },
     });
     const { provider } = makeProvider(url);
     const events = eventRecorder();
-    const error = await providerError(provider.complete({ model: 'llama3.1:8b', messages: user('x'), tools: [READ_FILE], onEvent: events.sink }));
+    const error = await providerError(
+      provider.complete({ model: 'llama3.1:8b', messages: user('x'), tools: [READ_FILE], onEvent: events.sink }),
+    );
     expect(ToolsUnsupportedError.isInstance(error)).toBe(true);
     expect(error.info).toMatchObject({ kind: 'tools_unsupported', retryable: false, status: 400 });
     expect(chatRequests(server)).toHaveLength(1);

@@ -8,7 +8,13 @@ import { rejection, startStandin, stopAll, userMessage } from './standin-test-ki
 afterEach(stopAll);
 
 // 30 words at 200 tokens/s: ~150 ms of streaming, long enough to cancel in the middle.
-const slow: StandinModel = { name: 'slow:1', family: 'llama', parameterSize: '1B', capabilities: ['completion', 'tools'], tokensPerSecond: 200 };
+const slow: StandinModel = {
+  name: 'slow:1',
+  family: 'llama',
+  parameterSize: '1B',
+  capabilities: ['completion', 'tools'],
+  tokensPerSecond: 200,
+};
 const LONG = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
 const script = { turns: { '*': [{ content: LONG }, { content: 'next turn' }] } };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +50,10 @@ describe('client abort mid-stream', () => {
   });
 
   it('client.abort() cancels every streaming request that has an iterator', async () => {
-    const { client, server } = await startStandin({ catalog: [{ ...slow, parallel: 2 }], script: { turns: { '*': [{ content: LONG }] }, loop: true } });
+    const { client, server } = await startStandin({
+      catalog: [{ ...slow, parallel: 2 }],
+      script: { turns: { '*': [{ content: LONG }] }, loop: true },
+    });
     const its = await Promise.all([0, 1].map(() => client.chat({ model: 'slow:1', messages: userMessage('x'), stream: true })));
     const firsts = await Promise.all(its.map(async (it) => (await it[Symbol.asyncIterator]().next()).value as ChatResponse));
     expect(firsts.map((c) => c.message.content)).toEqual(['word0', 'word0']);

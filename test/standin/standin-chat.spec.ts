@@ -117,7 +117,9 @@ describe('native tool calls', () => {
   });
 
   it('through the client, streamed and not', async () => {
-    const { client } = await startStandin({ script: { turns: { '*': [{ toolCalls }, { content: 'x', toolCalls: [{ ...toolCalls[0], id: 'call_fixed123' }] }] } } });
+    const { client } = await startStandin({
+      script: { turns: { '*': [{ toolCalls }, { content: 'x', toolCalls: [{ ...toolCalls[0], id: 'call_fixed123' }] }] } },
+    });
     const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
     const seen: string[] = [];
     for await (const c of await client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), tools, stream: true })) {
@@ -138,7 +140,12 @@ describe('thinking', () => {
   async function collect(client: Awaited<ReturnType<typeof startStandin>>['client'], model: string, think?: boolean) {
     const thinking: string[] = [];
     const content: string[] = [];
-    for await (const c of await client.chat({ model, messages: userMessage('x'), stream: true, ...(think === undefined ? {} : { think }) })) {
+    for await (const c of await client.chat({
+      model,
+      messages: userMessage('x'),
+      stream: true,
+      ...(think === undefined ? {} : { think }),
+    })) {
       if (c.message.thinking) thinking.push(c.message.thinking);
       if (c.message.content) content.push(c.message.content);
     }
@@ -202,14 +209,22 @@ describe('capability and validation errors', () => {
     const { url } = await startStandin({ script: { turns: { '*': [{ content: 'ok' }] } } });
     const bad = await post(url, '/api/chat', { model: 'qwen3:8b', messages: userMessage('x'), options: { num_ctx: '8k' } });
     expect([bad.status, await bad.json()]).toEqual([500, { error: 'option "num_ctx" must be of type integer' }]);
-    const fine = await post(url, '/api/chat', { model: 'qwen3:8b', messages: userMessage('x'), stream: false, options: { f16_kv: true, num_ctx: 2048 } });
+    const fine = await post(url, '/api/chat', {
+      model: 'qwen3:8b',
+      messages: userMessage('x'),
+      stream: false,
+      options: { f16_kv: true, num_ctx: 2048 },
+    });
     expect(fine.status).toBe(200);
   });
 
   it('a model without completion → "does not support chat"', async () => {
-    const { client } = await startStandin({ catalog: [{ name: 'embed:1', family: 'bert', parameterSize: '0.1B', capabilities: ['embedding'] }] });
+    const { client } = await startStandin({
+      catalog: [{ name: 'embed:1', family: 'bert', parameterSize: '0.1B', capabilities: ['embedding'] }],
+    });
     expect(responseError(await rejection(client.chat({ model: 'embed:1', messages: userMessage('x') })))).toEqual({
-      status: 400, message: '"embed:1" does not support chat',
+      status: 400,
+      message: '"embed:1" does not support chat',
     });
   });
 
@@ -221,9 +236,17 @@ describe('capability and validation errors', () => {
     [{ messages: [] }, 400, 'model is required'],
     [{ model: 'bad name', messages: [] }, 400, 'invalid model name'],
     [{ model: 'llama9', messages: userMessage('x') }, 404, "model 'llama9' not found"],
-    [{ model: 'qwen3:8b', messages: 'hi' }, 400, 'json: cannot unmarshal string into Go struct field ChatRequest.messages of type []api.Message'],
+    [
+      { model: 'qwen3:8b', messages: 'hi' },
+      400,
+      'json: cannot unmarshal string into Go struct field ChatRequest.messages of type []api.Message',
+    ],
     [{ model: 'qwen3:8b', messages: [], keep_alive: '5 minutes' }, 400, 'time: unknown unit " minutes" in duration "5 minutes"'],
-    [{ model: 'qwen3:8b', messages: [], think: 'hard' }, 400, 'invalid think value: "hard" (must be "high", "medium", "low", "max", true, or false)'],
+    [
+      { model: 'qwen3:8b', messages: [], think: 'hard' },
+      400,
+      'invalid think value: "hard" (must be "high", "medium", "low", "max", true, or false)',
+    ],
     [{ model: 'qwen3:8b', messages: [], top_logprobs: 21 }, 400, 'top_logprobs must be between 0 and 20'],
   ])('%p → %i %p', async (body, status, message) => {
     const { url } = await startStandin();
@@ -236,7 +259,9 @@ describe('capability and validation errors', () => {
 
 describe('load and unload', () => {
   it('messages: [] loads the model and answers done_reason "load" at once', async () => {
-    const { url, client } = await startStandin({ catalog: [{ name: 'slow:1', family: 'llama', parameterSize: '1B', capabilities: ['completion'], loadMs: 30 }] });
+    const { url, client } = await startStandin({
+      catalog: [{ name: 'slow:1', family: 'llama', parameterSize: '1B', capabilities: ['completion'], loadMs: 30 }],
+    });
     const res = await post(url, '/api/chat', { model: 'slow:1', messages: [] });
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = (await res.json()) as Record<string, unknown>;
@@ -251,7 +276,10 @@ describe('load and unload', () => {
     const { url, client } = await startStandin();
     await post(url, '/api/chat', { model: 'qwen3:8b', messages: [] });
     expect((await client.ps()).models).toHaveLength(1);
-    const body = (await (await post(url, '/api/chat', { model: 'qwen3:8b', messages: [], keep_alive: 0 })).json()) as Record<string, unknown>;
+    const body = (await (await post(url, '/api/chat', { model: 'qwen3:8b', messages: [], keep_alive: 0 })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(body).toMatchObject({ done: true, done_reason: 'unload', message: { role: 'assistant', content: '' } });
     expect((await client.ps()).models).toHaveLength(0);
   });
@@ -281,7 +309,8 @@ describe('script cursor', () => {
     const { client } = await startStandin({ script: { turns: { '*': [{ content: 'only' }] } } });
     await client.chat({ model: 'llama3.1:8b', messages: userMessage('x') });
     expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), stream: true })))).toEqual({
-      status: 400, message: "stand-in script exhausted: model 'llama3.1:8b' has no turn 2 (script has 1)",
+      status: 400,
+      message: "stand-in script exhausted: model 'llama3.1:8b' has no turn 2 (script has 1)",
     });
   });
 

@@ -34,7 +34,13 @@ describe('/api/tags', () => {
     const { url, client } = await startStandin();
     const { models } = await client.list();
     expect(models.map((m) => m.name)).toEqual([
-      'llama3.1:8b', 'qwen3:8b', 'qwen2.5:0.5b', 'gemma:2b', 'mistral:7b', 'gpt-oss:120b-cloud', 'deepseek-r1:14b',
+      'llama3.1:8b',
+      'qwen3:8b',
+      'qwen2.5:0.5b',
+      'gemma:2b',
+      'mistral:7b',
+      'gpt-oss:120b-cloud',
+      'deepseek-r1:14b',
     ]);
     const raw = (await (await fetch(`${url}/api/tags`)).json()) as { models: Record<string, unknown>[] };
     const llama = raw.models[0];
@@ -42,7 +48,12 @@ describe('/api/tags', () => {
     expect(llama.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(llama.modified_at).toMatch(GO_TIME);
     expect(llama.details).toEqual({
-      parent_model: '', format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '8.0B', quantization_level: 'Q4_K_M',
+      parent_model: '',
+      format: 'gguf',
+      family: 'llama',
+      families: ['llama'],
+      parameter_size: '8.0B',
+      quantization_level: 'Q4_K_M',
     });
     // newest first
     const times = raw.models.map((m) => Date.parse(m.modified_at as string));
@@ -119,7 +130,13 @@ describe('/api/ps', () => {
     expect(raw.models).toHaveLength(1);
     const entry = raw.models[0];
     expect(Object.keys(entry)).toEqual(['name', 'model', 'size', 'digest', 'details', 'expires_at', 'size_vram', 'context_length']);
-    expect(entry).toMatchObject({ name: 'qwen3:8b', model: 'qwen3:8b', size: 6_550_000_000, size_vram: 6_550_000_000, context_length: 4096 });
+    expect(entry).toMatchObject({
+      name: 'qwen3:8b',
+      model: 'qwen3:8b',
+      size: 6_550_000_000,
+      size_vram: 6_550_000_000,
+      context_length: 4096,
+    });
     const ttl = Date.parse(entry.expires_at as string) - Date.now();
     expect(ttl).toBeGreaterThan(4 * 60_000);
     expect(ttl).toBeLessThanOrEqual(5 * 60_000);
@@ -150,7 +167,8 @@ describe('DELETE /api/delete', () => {
     expect(raw.headers['content-length']).toBe('0');
     expect((await client.list()).models.map((m) => m.name)).not.toContain('gemma:2b');
     expect(responseError(await rejection(client.chat({ model: 'gemma:2b', messages: userMessage('x') })))).toEqual({
-      status: 404, message: "model 'gemma:2b' not found",
+      status: 404,
+      message: "model 'gemma:2b' not found",
     });
   });
 
@@ -158,7 +176,8 @@ describe('DELETE /api/delete', () => {
     const { client } = await startStandin();
     expect(await client.delete({ model: 'mistral:7b' })).toEqual({ status: 'success' });
     expect(responseError(await rejection(client.delete({ model: 'mistral:7b' })))).toEqual({
-      status: 404, message: "model 'mistral:7b' not found",
+      status: 404,
+      message: "model 'mistral:7b' not found",
     });
   });
 });
@@ -174,10 +193,19 @@ describe('routing', () => {
 
   it('a wrong method is 405 "405 method not allowed"', async () => {
     const { url } = await startStandin();
-    for (const [method, path] of [['GET', '/api/chat'], ['POST', '/api/tags'], ['GET', '/api/delete'], ['PUT', '/']]) {
+    for (const [method, path] of [
+      ['GET', '/api/chat'],
+      ['POST', '/api/tags'],
+      ['GET', '/api/delete'],
+      ['PUT', '/'],
+    ]) {
       const res = await fetch(`${url}${path}`, { method });
       expect([method, path, res.status, res.headers.get('content-type'), await res.text()]).toEqual([
-        method, path, 405, 'text/plain', '405 method not allowed',
+        method,
+        path,
+        405,
+        'text/plain',
+        '405 method not allowed',
       ]);
     }
   });

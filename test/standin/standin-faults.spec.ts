@@ -39,12 +39,16 @@ describe('http fault', () => {
     expect(raw.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await raw.text()).toBe(`{"error":"${SERVER_BUSY_ERROR}"}`);
     expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), stream: true })))).toEqual({
-      status: 503, message: 'server busy, please try again.  maximum pending requests exceeded',
+      status: 503,
+      message: 'server busy, please try again.  maximum pending requests exceeded',
     });
     expect((await client.chat({ model: 'llama3.1:8b', messages: userMessage('x') })).message.content).toBe(REPLY);
     expect((await client.chat({ model: 'llama3.1:8b', messages: userMessage('x') })).message.content).toBe('second turn');
     expect(server.requests.map((r) => [r.status, r.fault, r.turnIndex])).toEqual([
-      [503, 'http', 0], [503, 'http', 0], [200, undefined, 0], [200, undefined, 1],
+      [503, 'http', 0],
+      [503, 'http', 0],
+      [200, undefined, 0],
+      [200, undefined, 1],
     ]);
   });
 
@@ -81,7 +85,8 @@ describe('delay_first_byte', () => {
     const { url, server, client } = await startStandin({ script: withFault({ kind: 'delay_first_byte', ms: 2000 }) });
     const impatient = new Ollama({
       host: url,
-      fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.any([init?.signal, AbortSignal.timeout(50)].filter((s): s is AbortSignal => !!s)) }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, signal: AbortSignal.any([init?.signal, AbortSignal.timeout(50)].filter((s): s is AbortSignal => !!s)) }),
     });
     const err = (await rejection(impatient.chat({ model: 'llama3.1:8b', messages: userMessage('x'), stream: true }))) as Error;
     expect(['TimeoutError', 'AbortError']).toContain(err.name);
@@ -112,7 +117,14 @@ describe('disconnect', () => {
     // undici reports the cut-off body as TypeError('terminated'), not a ResponseError
     expect([(error as Error).name, (error as Error).message]).toEqual(['TypeError', 'terminated']);
     await server.settled();
-    expect(server.requests[0]).toMatchObject({ fault: 'disconnect', dropped: true, cancelled: false, chunks: 2, status: 200, generation: 'dropped' });
+    expect(server.requests[0]).toMatchObject({
+      fault: 'disconnect',
+      dropped: true,
+      cancelled: false,
+      chunks: 2,
+      status: 200,
+      generation: 'dropped',
+    });
     expect(contentOf((await streamChunks(client)).chunks)).toBe(REPLY);
   });
 
@@ -133,10 +145,16 @@ describe('disconnect', () => {
 
 describe('malformed_line', () => {
   it('writes a non-JSON line mid-stream; ollama-js warns and skips it; the stream completes and the turn is consumed', async () => {
-    const { client, url } = await startStandin({ script: { turns: { '*': [
-      { content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1, times: 2 } },
-      { content: 'alpha', fault: { kind: 'malformed_line', afterChunks: 1 } },
-    ] } } });
+    const { client, url } = await startStandin({
+      script: {
+        turns: {
+          '*': [
+            { content: REPLY, fault: { kind: 'malformed_line', afterChunks: 1, times: 2 } },
+            { content: 'alpha', fault: { kind: 'malformed_line', afterChunks: 1 } },
+          ],
+        },
+      },
+    });
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const { chunks, error } = await streamChunks(client);
@@ -154,7 +172,9 @@ describe('malformed_line', () => {
   });
 
   it('a custom line is sent as given; stream:false sends it as the whole body', async () => {
-    const { url, client } = await startStandin({ script: { turns: { '*': [{ content: REPLY, fault: { kind: 'malformed_line', afterChunks: 0, line: 'garbage!' } }] } } });
+    const { url, client } = await startStandin({
+      script: { turns: { '*': [{ content: REPLY, fault: { kind: 'malformed_line', afterChunks: 0, line: 'garbage!' } }] } },
+    });
     const err = (await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x') }))) as Error;
     expect(err.name).toBe('SyntaxError');
     expect((await post(url, '/api/chat', chatBody())).status).toBe(200);
@@ -164,7 +184,16 @@ describe('malformed_line', () => {
 describe('error_line', () => {
   it('mid-stream: status stays 200, an {"error"} line, then the stream closes with no done chunk', async () => {
     const { url, client, server } = await startStandin({
-      script: { turns: { '*': [{ content: REPLY, fault: { kind: 'error_line', afterChunks: 2, error: 'an error was encountered while running the model', times: 2 } }] } },
+      script: {
+        turns: {
+          '*': [
+            {
+              content: REPLY,
+              fault: { kind: 'error_line', afterChunks: 2, error: 'an error was encountered while running the model', times: 2 },
+            },
+          ],
+        },
+      },
     });
     const res = await post(url, '/api/chat', chatBody());
     expect(res.status).toBe(200);
@@ -179,7 +208,8 @@ describe('error_line', () => {
     expect((error as Error).message).toBe('an error was encountered while running the model');
     await server.settled();
     expect(server.requests.map((r) => [r.fault, r.cancelled, r.status, r.generation])).toEqual([
-      ['error_line', false, 200, 'error_line'], ['error_line', false, 200, 'error_line'],
+      ['error_line', false, 200, 'error_line'],
+      ['error_line', false, 200, 'error_line'],
     ]);
     expect(contentOf((await streamChunks(client)).chunks)).toBe(REPLY);
   });
@@ -188,7 +218,13 @@ describe('error_line', () => {
     const { client } = await startStandin({
       script: { turns: { '*': [{ content: REPLY, fault: { kind: 'error_line', afterChunks: 0, error: 'boom', times: 2 } }] } },
     });
-    expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), stream: true })))).toEqual({ status: 500, message: 'boom' });
-    expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x') })))).toEqual({ status: 500, message: 'boom' });
+    expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), stream: true })))).toEqual({
+      status: 500,
+      message: 'boom',
+    });
+    expect(responseError(await rejection(client.chat({ model: 'llama3.1:8b', messages: userMessage('x') })))).toEqual({
+      status: 500,
+      message: 'boom',
+    });
   });
 });

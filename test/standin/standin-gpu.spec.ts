@@ -9,8 +9,14 @@ import { post, rejection, responseError, startStandin, stopAll, until, userMessa
 afterEach(stopAll);
 
 const gpuModel = (extra: Partial<StandinModel> = {}): StandinModel => ({
-  name: 'gpu:1', family: 'llama', parameterSize: '8.0B', quantization: 'Q4_K_M', capabilities: ['completion', 'tools'],
-  vramBytes: 5_000_000_000, sizeBytes: 4_000_000_000, ...extra,
+  name: 'gpu:1',
+  family: 'llama',
+  parameterSize: '8.0B',
+  quantization: 'Q4_K_M',
+  capabilities: ['completion', 'tools'],
+  vramBytes: 5_000_000_000,
+  sizeBytes: 4_000_000_000,
+  ...extra,
 });
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 const chat = (url: string, extra: Record<string, unknown> = {}) =>

@@ -8,8 +8,13 @@ import { post, readLines, rejection, startStandin, stopAll } from './standin-tes
 afterEach(stopAll);
 
 const notInstalled: StandinModel = {
-  name: 'phi3:mini', family: 'phi3', parameterSize: '3.8B', quantization: 'Q4_0', capabilities: ['completion'],
-  sizeBytes: 2_176_178_913, installed: false,
+  name: 'phi3:mini',
+  family: 'phi3',
+  parameterSize: '3.8B',
+  quantization: 'Q4_0',
+  capabilities: ['completion'],
+  sizeBytes: 2_176_178_913,
+  installed: false,
 };
 const catalog = [...DEFAULT_STANDIN_CATALOG, notInstalled];
 

@@ -12,8 +12,13 @@ export interface CliResult {
 }
 
 /** Runs the built `loupe` command (dist/, built by `npm test` / `npm install`) as a child process. */
-export function runCli(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it)');
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'src', 'cli', 'main.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does it)');
   return new Promise((resolve, reject) => {
     const clean: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) clean[k] = v;

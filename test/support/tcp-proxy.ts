@@ -8,7 +8,10 @@ export class TcpProxy {
   private down = false;
   port = 0;
 
-  constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   async start(): Promise<number> {
     this.server = net.createServer((client) => {

@@ -39,10 +39,18 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-home-'));
   const databaseUrl = await createTestDatabase();
-  const config = loadConfig({ LOUPE_HOME: home, DATABASE_URL: databaseUrl, LOUPE_RETRY_DELAY_SCALE: '0.01', LOUPE_JOURNAL_FLUSH_MS: '5', ...env });
+  const config = loadConfig({
+    LOUPE_HOME: home,
+    DATABASE_URL: databaseUrl,
+    LOUPE_RETRY_DELAY_SCALE: '0.01',
+    LOUPE_JOURNAL_FLUSH_MS: '5',
+    ...env,
+  });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { http: false }), { logger: ['error'] });
   return {
-    app, config, home,
+    app,
+    config,
+    home,
     close: async () => {
       await app.close();
       fs.rmSync(home, { recursive: true, force: true });

@@ -23,12 +23,19 @@ describe('registered external MCP servers (Postgres)', () => {
   });
 
   it('stores a server, refuses a taken name and invalid input, and removes it', async () => {
-    const added = await servers.add({ name: 'tools-a', config: { transport: 'stdio', command: process.execPath, args: [SLOW_TOOLS], env: { TOKEN: 'secret' } } });
+    const added = await servers.add({
+      name: 'tools-a',
+      config: { transport: 'stdio', command: process.execPath, args: [SLOW_TOOLS], env: { TOKEN: 'secret' } },
+    });
     expect(added).toMatchObject({ name: 'tools-a', transport: 'stdio', status: 'not_checked', config: { env: { TOKEN: '***' } } });
-    await expect(servers.add({ name: 'tools-a', config: { transport: 'http', url: 'http://127.0.0.1:1/mcp' } })).rejects.toBeInstanceOf(McpServerExistsError);
+    await expect(servers.add({ name: 'tools-a', config: { transport: 'http', url: 'http://127.0.0.1:1/mcp' } })).rejects.toBeInstanceOf(
+      McpServerExistsError,
+    );
     await expect(servers.add({ name: 'Tools', config: {} })).rejects.toBeInstanceOf(McpServerInvalidError);
     // the session gets the stored config, secrets included
-    expect(await servers.configsFor(['tools-a'])).toEqual([{ name: 'tools-a', transport: 'stdio', command: process.execPath, args: [SLOW_TOOLS], env: { TOKEN: 'secret' } }]);
+    expect(await servers.configsFor(['tools-a'])).toEqual([
+      { name: 'tools-a', transport: 'stdio', command: process.execPath, args: [SLOW_TOOLS], env: { TOKEN: 'secret' } },
+    ]);
     await expect(servers.configsFor(['tools-a', 'missing'])).rejects.toThrow(new McpServerNotFoundError(['missing']));
     await servers.remove('tools-a');
     expect(await servers.list()).toEqual([]);
@@ -37,31 +44,76 @@ describe('registered external MCP servers (Postgres)', () => {
 
   it('probes every server and stores status, latency, tool count, last error and when', async () => {
     await servers.add({ name: 'healthy', config: { transport: 'stdio', command: process.execPath, args: [SLOW_TOOLS] } });
-    await servers.add({ name: 'broken', config: { transport: 'stdio', command: process.execPath, args: ['-e', "process.stderr.write('bad key'); process.exit(2)"] } });
+    await servers.add({
+      name: 'broken',
+      config: { transport: 'stdio', command: process.execPath, args: ['-e', "process.stderr.write('bad key'); process.exit(2)"] },
+    });
     const report = await servers.health(5_000);
     expect(report).toMatchObject({ total: 2, healthy: 1, failed: 1 });
     const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
-    expect(byName.healthy).toMatchObject({ status: 'connected', toolCount: 3, lastError: null, latencyMs: expect.any(Number), checkedAt: expect.any(String) });
-    expect(byName.broken).toMatchObject({ status: 'failed', toolCount: null, lastError: expect.stringMatching(/exited with code 2.*bad key/) });
-    const rows = await t.app.get(DataSource).query('SELECT name, last_status, last_error, last_latency_ms, last_tool_count, last_checked_at FROM mcp_servers ORDER BY name');
+    expect(byName.healthy).toMatchObject({
+      status: 'connected',
+      toolCount: 3,
+      lastError: null,
+      latencyMs: expect.any(Number),
+      checkedAt: expect.any(String),
+    });
+    expect(byName.broken).toMatchObject({
+      status: 'failed',
+      toolCount: null,
+      lastError: expect.stringMatching(/exited with code 2.*bad key/),
+    });
+    const rows = await t.app
+      .get(DataSource)
+      .query('SELECT name, last_status, last_error, last_latency_ms, last_tool_count, last_checked_at FROM mcp_servers ORDER BY name');
     expect(rows).toEqual([
-      { name: 'broken', last_status: 'failed', last_error: expect.stringContaining('bad key'), last_latency_ms: expect.any(Number), last_tool_count: null, last_checked_at: expect.any(Date) },
-      { name: 'healthy', last_status: 'connected', last_error: null, last_latency_ms: byName.healthy.latencyMs, last_tool_count: 3, last_checked_at: expect.any(Date) },
+      {
+        name: 'broken',
+        last_status: 'failed',
+        last_error: expect.stringContaining('bad key'),
+        last_latency_ms: expect.any(Number),
+        last_tool_count: null,
+        last_checked_at: expect.any(Date),
+      },
+      {
+        name: 'healthy',
+        last_status: 'connected',
+        last_error: null,
+        last_latency_ms: byName.healthy.latencyMs,
+        last_tool_count: 3,
+        last_checked_at: expect.any(Date),
+      },
     ]);
-    expect((await servers.list()).map((s) => [s.name, s.status])).toEqual([['broken', 'failed'], ['healthy', 'connected']]);
+    expect((await servers.list()).map((s) => [s.name, s.status])).toEqual([
+      ['broken', 'failed'],
+      ['healthy', 'connected'],
+    ]);
     await servers.remove('healthy');
     await servers.remove('broken');
   });
 
   it('gives a session the server a scenario names without defining it', async () => {
     await servers.add({ name: 'registered-tools', config: { transport: 'stdio', command: process.execPath, args: [SLOW_TOOLS] } });
-    const parsed = parseScenario([
-      'id: t/registered', 'title: t', 'spec: test', 'prompt: echo',
-      'mcp_servers:', '  - name: registered-tools',
-      'script:', '  - tool_calls: [{ name: echo, arguments: { text: hi } }]', '  - content: done',
-      'expect:', '  - event: mcp_server_connected', '    with: { name: registered-tools, transport: stdio }',
-      '  - event: tool_result', '    with: { name: echo, status: ok }', '',
-    ].join('\n'), 'registered.yaml');
+    const parsed = parseScenario(
+      [
+        'id: t/registered',
+        'title: t',
+        'spec: test',
+        'prompt: echo',
+        'mcp_servers:',
+        '  - name: registered-tools',
+        'script:',
+        '  - tool_calls: [{ name: echo, arguments: { text: hi } }]',
+        '  - content: done',
+        'expect:',
+        '  - event: mcp_server_connected',
+        '    with: { name: registered-tools, transport: stdio }',
+        '  - event: tool_result',
+        '    with: { name: echo, status: ok }',
+        '',
+      ].join('\n'),
+      'registered.yaml',
+    );
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const report = await t.app.get(ScenarioRunner).run([parsed.scenario]);
     expect(report.trials[0]).toMatchObject({ status: 'passed', failedExpectations: [] });

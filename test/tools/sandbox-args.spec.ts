@@ -1,5 +1,13 @@
 // The bubblewrap command line and the launcher script, built without touching the machine.
-import { ARGS_FD, bwrapInvocation, bwrapOptions, identityFiles, SANDBOX_PATH, sandboxEnv, type BwrapSpec } from '../../src/tools/sandbox/bwrap-args';
+import {
+  ARGS_FD,
+  bwrapInvocation,
+  bwrapOptions,
+  identityFiles,
+  SANDBOX_PATH,
+  sandboxEnv,
+  type BwrapSpec,
+} from '../../src/tools/sandbox/bwrap-args';
 import { LAUNCHER_ENV, launcherArgv, SETUP_FAILED_EXIT } from '../../src/tools/sandbox/launcher';
 
 const spec: BwrapSpec = {
@@ -33,8 +41,16 @@ describe('bubblewrap options', () => {
   });
 
   it('binds system directories and the listed /etc entries read-only, and recreates merged-/usr links', () => {
-    expect(pairs(options, '--ro-bind')).toEqual([['/usr', '/usr'], ['/lib64', '/lib64'], ['/etc/ld.so.cache', '/etc/ld.so.cache'], ['/etc/alternatives', '/etc/alternatives']]);
-    expect(pairs(options, '--symlink')).toEqual([['usr/bin', '/bin'], ['usr/lib', '/lib']]);
+    expect(pairs(options, '--ro-bind')).toEqual([
+      ['/usr', '/usr'],
+      ['/lib64', '/lib64'],
+      ['/etc/ld.so.cache', '/etc/ld.so.cache'],
+      ['/etc/alternatives', '/etc/alternatives'],
+    ]);
+    expect(pairs(options, '--symlink')).toEqual([
+      ['usr/bin', '/bin'],
+      ['usr/lib', '/lib'],
+    ]);
     expect(options).not.toContain('/etc');
     expect(options).not.toContain('/');
   });
@@ -53,13 +69,24 @@ describe('bubblewrap options', () => {
     const set = Object.fromEntries(pairs(options, '--setenv', 2));
     expect(set).toEqual(sandboxEnv(1000));
     expect(set).toEqual({
-      PATH: SANDBOX_PATH, HOME: '/tmp', TMPDIR: '/tmp', USER: 'sandbox', LOGNAME: 'sandbox', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'dumb',
+      PATH: SANDBOX_PATH,
+      HOME: '/tmp',
+      TMPDIR: '/tmp',
+      USER: 'sandbox',
+      LOGNAME: 'sandbox',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TERM: 'dumb',
     });
     expect(options.indexOf('--setenv')).toBeGreaterThan(clear);
   });
 
   it('supplies its own passwd, group and hosts through descriptors after the options one', () => {
-    expect(pairs(options, '--ro-bind-data')).toEqual([[String(ARGS_FD + 1), '/etc/passwd'], [String(ARGS_FD + 2), '/etc/group'], [String(ARGS_FD + 3), '/etc/hosts']]);
+    expect(pairs(options, '--ro-bind-data')).toEqual([
+      [String(ARGS_FD + 1), '/etc/passwd'],
+      [String(ARGS_FD + 2), '/etc/group'],
+      [String(ARGS_FD + 3), '/etc/hosts'],
+    ]);
     expect(files.map((f) => f.dest)).toEqual(['/etc/passwd', '/etc/group', '/etc/hosts']);
   });
 });
@@ -77,10 +104,20 @@ describe('bubblewrap invocation', () => {
 describe('sandbox identity files', () => {
   it.each([
     ['root', 0, 0, 'root:x:0:0:root:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n', 'root:x:0:\nnogroup:x:65534:\n'],
-    ['an unprivileged user', 1000, 1001,
+    [
+      'an unprivileged user',
+      1000,
+      1001,
       'root:x:0:0:root:/root:/bin/sh\nsandbox:x:1000:1001:sandbox:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n',
-      'root:x:0:\nsandbox:x:1001:\nnogroup:x:65534:\n'],
-    ['nobody itself', 65534, 65534, 'root:x:0:0:root:/root:/bin/sh\nsandbox:x:65534:65534:sandbox:/tmp:/bin/sh\n', 'root:x:0:\nsandbox:x:65534:\n'],
+      'root:x:0:\nsandbox:x:1001:\nnogroup:x:65534:\n',
+    ],
+    [
+      'nobody itself',
+      65534,
+      65534,
+      'root:x:0:0:root:/root:/bin/sh\nsandbox:x:65534:65534:sandbox:/tmp:/bin/sh\n',
+      'root:x:0:\nsandbox:x:65534:\n',
+    ],
   ])('names only the sandbox user for %s, never the host accounts', (_who, uid, gid, passwd, group) => {
     expect(identityFiles(uid, gid)).toEqual({ passwd, group });
   });
@@ -88,9 +125,20 @@ describe('sandbox identity files', () => {
 
 describe('launcher', () => {
   it('joins each cgroup before exec, taking paths as arguments rather than script text', () => {
-    const argv = launcherArgv({ cgroupProcs: ['/sys/fs/cgroup/memory/x/cgroup.procs', '/sys/fs/cgroup/pids/x/cgroup.procs'], exec: ['bwrap', '--args', '3'] });
+    const argv = launcherArgv({
+      cgroupProcs: ['/sys/fs/cgroup/memory/x/cgroup.procs', '/sys/fs/cgroup/pids/x/cgroup.procs'],
+      exec: ['bwrap', '--args', '3'],
+    });
     expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
-    expect(argv.slice(3)).toEqual(['loupe-launcher', '/sys/fs/cgroup/memory/x/cgroup.procs', '/sys/fs/cgroup/pids/x/cgroup.procs', '--', 'bwrap', '--args', '3']);
+    expect(argv.slice(3)).toEqual([
+      'loupe-launcher',
+      '/sys/fs/cgroup/memory/x/cgroup.procs',
+      '/sys/fs/cgroup/pids/x/cgroup.procs',
+      '--',
+      'bwrap',
+      '--args',
+      '3',
+    ]);
     expect(argv[2]).not.toContain('/sys/fs/cgroup');
     expect(argv[2]).toMatch(/echo \$\$ >"\$1"/);
     expect(argv[2].trim().split('\n').pop()).toBe('exec "$@"');
@@ -123,7 +171,7 @@ describe('launcher', () => {
     expect(script).toContain("echo 'sandbox setup failed: cannot join the limits cgroup' >&2");
   });
 
-  it('runs with nothing of the caller\'s environment', () => {
+  it("runs with nothing of the caller's environment", () => {
     expect(LAUNCHER_ENV).toEqual({ PATH: '/usr/bin:/bin' });
   });
 });

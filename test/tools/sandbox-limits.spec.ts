@@ -1,6 +1,13 @@
 // Command limits, what the cgroup files say and what goes into them: pure text, no cgroup needed.
 import {
-  cgroupLimitWrites, limitFileOf, oomEventsFile, parseControllerList, parseOomKills, parsePids, parsePidsLimitHits, parseProcCgroup,
+  cgroupLimitWrites,
+  limitFileOf,
+  oomEventsFile,
+  parseControllerList,
+  parseOomKills,
+  parsePids,
+  parsePidsLimitHits,
+  parseProcCgroup,
 } from '../../src/tools/sandbox/cgroup-files';
 import { DEFAULT_COMMAND_LIMITS, resolveCommandLimits, rlimitsFor } from '../../src/tools/sandbox/command-limits';
 
@@ -22,27 +29,57 @@ describe('command limits', () => {
 
   it.each([
     [{ memory: true, cpu: true }, limits, { addressSpaceKb: 524_288, cpuSeconds: 15 }],
-    [{ memory: false, cpu: true }, { ...limits, timeoutMs: 1_000 }, { addressSpaceKb: undefined, cpuSeconds: 1 }],
-    [{ memory: true, cpu: false }, { ...limits, memoryBytes: 1_000 }, { addressSpaceKb: 1, cpuSeconds: undefined }],
+    [
+      { memory: false, cpu: true },
+      { ...limits, timeoutMs: 1_000 },
+      { addressSpaceKb: undefined, cpuSeconds: 1 },
+    ],
+    [
+      { memory: true, cpu: false },
+      { ...limits, memoryBytes: 1_000 },
+      { addressSpaceKb: 1, cpuSeconds: undefined },
+    ],
   ])('rlimit fallback for %j: address space in KiB, CPU seconds = cpu × timeout (at least 1)', (use, l, expected) => {
     expect(rlimitsFor(l, use)).toEqual(expected);
   });
 });
 
 describe('cgroup files', () => {
-  it('reads this process\'s v1 paths (co-mounted controllers included) and its v2 path', () => {
+  it("reads this process's v1 paths (co-mounted controllers included) and its v2 path", () => {
     const text = '12:pids:/\n4:memory:/process_api/abc\n2:cpu,cpuacct:/user.slice\n1:name=systemd:/\n0::/init.scope\n';
     expect(parseProcCgroup(text)).toEqual({
-      v1: { pids: '/', memory: '/process_api/abc', cpu: '/user.slice', cpuacct: '/user.slice', 'name=systemd': '/' }, v2: '/init.scope',
+      v1: { pids: '/', memory: '/process_api/abc', cpu: '/user.slice', cpuacct: '/user.slice', 'name=systemd': '/' },
+      v2: '/init.scope',
     });
     expect(parseProcCgroup('0::/user.slice/app.scope\n')).toEqual({ v1: {}, v2: '/user.slice/app.scope' });
   });
 
   it.each([
-    [1, 'memory', [['memory.limit_in_bytes', '536870912', undefined], ['memory.memsw.limit_in_bytes', '536870912', true]]],
-    [1, 'cpu', [['cpu.cfs_period_us', '100000', undefined], ['cpu.cfs_quota_us', '50000', undefined]]],
+    [
+      1,
+      'memory',
+      [
+        ['memory.limit_in_bytes', '536870912', undefined],
+        ['memory.memsw.limit_in_bytes', '536870912', true],
+      ],
+    ],
+    [
+      1,
+      'cpu',
+      [
+        ['cpu.cfs_period_us', '100000', undefined],
+        ['cpu.cfs_quota_us', '50000', undefined],
+      ],
+    ],
     [1, 'pids', [['pids.max', '64', undefined]]],
-    [2, 'memory', [['memory.max', '536870912', undefined], ['memory.swap.max', '0', true]]],
+    [
+      2,
+      'memory',
+      [
+        ['memory.max', '536870912', undefined],
+        ['memory.swap.max', '0', true],
+      ],
+    ],
     [2, 'cpu', [['cpu.max', '50000 100000', undefined]]],
     [2, 'pids', [['pids.max', '64', undefined]]],
   ] as const)('v%d %s limit is written as %j', (version, controller, expected) => {
@@ -54,8 +91,12 @@ describe('cgroup files', () => {
   });
 
   it('names the file that proves a controller is usable, and where OOM kills are counted', () => {
-    expect([limitFileOf(1, 'memory'), limitFileOf(1, 'cpu'), limitFileOf(2, 'cpu'), limitFileOf(2, 'pids')])
-      .toEqual(['memory.limit_in_bytes', 'cpu.cfs_period_us', 'cpu.max', 'pids.max']);
+    expect([limitFileOf(1, 'memory'), limitFileOf(1, 'cpu'), limitFileOf(2, 'cpu'), limitFileOf(2, 'pids')]).toEqual([
+      'memory.limit_in_bytes',
+      'cpu.cfs_period_us',
+      'cpu.max',
+      'pids.max',
+    ]);
     expect([oomEventsFile(1), oomEventsFile(2)]).toEqual(['memory.oom_control', 'memory.events']);
   });
 

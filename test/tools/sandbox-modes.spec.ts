@@ -54,7 +54,9 @@ describe('the command tool without a usable sandbox', () => {
       expect(r).toEqual(expect.objectContaining({ status: 'error', text: refusalText('bubblewrap (bwrap) is not installed') }));
       expect(r.text).toContain('`sandbox: none`');
       expect(fs.existsSync(path.join(dir, 'ran.txt'))).toBe(false);
-      expect(await source.call('read_file', { path: 'notes.txt' }, opts)).toEqual(expect.objectContaining({ status: 'ok', text: 'hello\n' }));
+      expect(await source.call('read_file', { path: 'notes.txt' }, opts)).toEqual(
+        expect.objectContaining({ status: 'ok', text: 'hello\n' }),
+      );
     } finally {
       await source.close();
     }
@@ -62,7 +64,9 @@ describe('the command tool without a usable sandbox', () => {
 
   it('is recorded as unavailable, with the reason', async () => {
     const plan = await resolveCommandPlan('auto', resolveCommandLimits(), noSandboxHere);
-    expect(SANDBOX_EVENTS.command_sandbox.payload.parse(plan.record)).toEqual(expect.objectContaining({ mode: 'unavailable', reason: 'bubblewrap (bwrap) is not installed' }));
+    expect(SANDBOX_EVENTS.command_sandbox.payload.parse(plan.record)).toEqual(
+      expect.objectContaining({ mode: 'unavailable', reason: 'bubblewrap (bwrap) is not installed' }),
+    );
   });
 });
 
@@ -75,7 +79,12 @@ describe('the command tool is opt-in', () => {
   ])('%s: offered as expected', async (_case, allow, expected) => {
     const tools = await new ToolsService().createSessionTools({ workspaceDir: dir, allow, commandSandbox: 'none' });
     try {
-      expect(tools.definitions().map((d) => d.name).filter((n) => n.endsWith('_command'))).toEqual(expected);
+      expect(
+        tools
+          .definitions()
+          .map((d) => d.name)
+          .filter((n) => n.endsWith('_command')),
+      ).toEqual(expected);
       expect(tools.sandbox?.mode).toBe(expected.length ? 'none' : undefined);
     } finally {
       await tools.close();
@@ -94,9 +103,16 @@ describe('sandbox: none (an explicit opt-out)', () => {
   });
 
   it('runs in the workspace with only the scrubbed environment, and records the opt-out', async () => {
-    const tools = await new ToolsService().createSessionTools({ workspaceDir: dir, allow: ['execute_command'], commandSandbox: 'none', commandTimeoutMs: 2_000 });
+    const tools = await new ToolsService().createSessionTools({
+      workspaceDir: dir,
+      allow: ['execute_command'],
+      commandSandbox: 'none',
+      commandTimeoutMs: 2_000,
+    });
     try {
-      expect(SANDBOX_EVENTS.command_sandbox.payload.parse(tools.sandbox)).toEqual(expect.objectContaining({ mode: 'none', reason: expect.stringContaining('opted out') }));
+      expect(SANDBOX_EVENTS.command_sandbox.payload.parse(tools.sandbox)).toEqual(
+        expect.objectContaining({ mode: 'none', reason: expect.stringContaining('opted out') }),
+      );
       // SHLVL: a bash launcher's `exec` exports it (a counter, nothing of Loupe's)
       const r = await tools.execute('execute_command', { command: 'pwd; env | cut -d= -f1 | grep -vx SHLVL | sort' }, opts);
       const real = fs.realpathSync(dir);
@@ -104,7 +120,9 @@ describe('sandbox: none (an explicit opt-out)', () => {
       expect((await tools.execute('execute_command', { command: 'env' }, opts)).text).not.toContain(SECRET);
       const yes = await tools.execute('execute_command', { command: 'yes' }, opts);
       expect(yes.text).toMatch(/\[output exceeded 64000 bytes: the rest was dropped and the command killed\]$/);
-      expect(await tools.execute('execute_command', { command: 'sleep 5' }, opts)).toEqual(expect.objectContaining({ status: 'error', text: '[command timed out after 2000 ms and was killed]' }));
+      expect(await tools.execute('execute_command', { command: 'sleep 5' }, opts)).toEqual(
+        expect.objectContaining({ status: 'error', text: '[command timed out after 2000 ms and was killed]' }),
+      );
     } finally {
       await tools.close();
     }
@@ -114,8 +132,12 @@ describe('sandbox: none (an explicit opt-out)', () => {
     const tools = await new ToolsService().createSessionTools({ workspaceDir: dir, allow: ['execute_command'], commandSandbox: 'none' });
     const [a, b] = [`1000.${process.pid}91`, `1000.${process.pid}92`];
     try {
-      const command = cgroups.parents.pids ? `nohup sleep ${a} >/dev/null 2>&1 & setsid sleep ${b} & echo started` : `nohup sleep ${a} >/dev/null 2>&1 & echo started`;
-      expect(await tools.execute('execute_command', { command }, opts)).toEqual(expect.objectContaining({ status: 'ok', text: 'started\n' }));
+      const command = cgroups.parents.pids
+        ? `nohup sleep ${a} >/dev/null 2>&1 & setsid sleep ${b} & echo started`
+        : `nohup sleep ${a} >/dev/null 2>&1 & echo started`;
+      expect(await tools.execute('execute_command', { command }, opts)).toEqual(
+        expect.objectContaining({ status: 'ok', text: 'started\n' }),
+      );
       expect([...survivors(a), ...survivors(b)]).toEqual([]);
     } finally {
       await tools.close();
@@ -124,7 +146,10 @@ describe('sandbox: none (an explicit opt-out)', () => {
 });
 
 describeWithCommand('bwrap', 'the sandbox where cgroups are not writable (rlimit fallback)', () => {
-  const withoutCgroups: SandboxProber = async () => ({ ...(await probeSandbox()), cgroups: { version: null, parents: {}, reason: 'simulated: read-only cgroup file system' } });
+  const withoutCgroups: SandboxProber = async () => ({
+    ...(await probeSandbox()),
+    cgroups: { version: null, parents: {}, reason: 'simulated: read-only cgroup file system' },
+  });
   let source: McpToolSource;
   let record: unknown;
   beforeAll(async () => {
@@ -138,8 +163,19 @@ describeWithCommand('bwrap', 'the sandbox where cgroups are not writable (rlimit
     expect(SANDBOX_EVENTS.command_sandbox.payload.parse(record)).toEqual({
       mode: 'bubblewrap',
       limits: {
-        memoryBytes: 536_870_912, cpu: 0.25, pids: 64, outputBytes: 64_000, timeoutMs: 4_000,
-        enforcedBy: { memory: 'rlimit-as', cpu: 'rlimit-cpu', pids: 'none', output: 'loupe', timeout: 'loupe', processTree: 'pid-namespace' },
+        memoryBytes: 536_870_912,
+        cpu: 0.25,
+        pids: 64,
+        outputBytes: 64_000,
+        timeoutMs: 4_000,
+        enforcedBy: {
+          memory: 'rlimit-as',
+          cpu: 'rlimit-cpu',
+          pids: 'none',
+          output: 'loupe',
+          timeout: 'loupe',
+          processTree: 'pid-namespace',
+        },
       },
       limitsNote: 'cgroups: simulated: read-only cgroup file system',
     });
@@ -163,6 +199,8 @@ describeWithCommand('bwrap', 'the sandbox probe', () => {
   it('finds bubblewrap usable here, once', async () => {
     const first = probeSandbox();
     expect(probeSandbox()).toBe(first);
-    expect((await first).bubblewrap).toEqual(expect.objectContaining({ usable: true, path: expect.stringMatching(/\/bwrap$/), version: expect.stringMatching(/^bubblewrap /) }));
+    expect((await first).bubblewrap).toEqual(
+      expect.objectContaining({ usable: true, path: expect.stringMatching(/\/bwrap$/), version: expect.stringMatching(/^bubblewrap /) }),
+    );
   });
 });

@@ -30,17 +30,36 @@ describe('planCommandSandbox', () => {
   it('refuses with a reason the model can read and the way to opt out', () => {
     const plan = planCommandSandbox('auto', probe(noBwrap, v1), limits);
     expect(plan).toEqual(expect.objectContaining({ run: 'refuse', refusal: refusalText('bubblewrap (bwrap) is not installed') }));
-    expect(refusalText('x')).toMatch(/^Refused: commands run only inside a sandbox, and none is available here \(x\)\. Nothing was run\..*`sandbox: none`/);
+    expect(refusalText('x')).toMatch(
+      /^Refused: commands run only inside a sandbox, and none is available here \(x\)\. Nothing was run\..*`sandbox: none`/,
+    );
     expect(plan.record.reason).toBe('bubblewrap (bwrap) is not installed');
   });
 
   it('records the limits and what enforces each, noting why cgroups were not used', () => {
     expect(planCommandSandbox('bubblewrap', probe(bwrap, v1), limits).record).toEqual({
       mode: 'bubblewrap',
-      limits: { ...limits, enforcedBy: { memory: 'cgroup-v1', cpu: 'cgroup-v1', pids: 'cgroup-v1', output: 'loupe', timeout: 'loupe', processTree: 'pid-namespace' } },
+      limits: {
+        ...limits,
+        enforcedBy: {
+          memory: 'cgroup-v1',
+          cpu: 'cgroup-v1',
+          pids: 'cgroup-v1',
+          output: 'loupe',
+          timeout: 'loupe',
+          processTree: 'pid-namespace',
+        },
+      },
     });
     const fallback = planCommandSandbox('bubblewrap', probe(bwrap, noCgroups), limits);
-    expect(fallback.record.limits.enforcedBy).toEqual({ memory: 'rlimit-as', cpu: 'rlimit-cpu', pids: 'none', output: 'loupe', timeout: 'loupe', processTree: 'pid-namespace' });
+    expect(fallback.record.limits.enforcedBy).toEqual({
+      memory: 'rlimit-as',
+      cpu: 'rlimit-cpu',
+      pids: 'none',
+      output: 'loupe',
+      timeout: 'loupe',
+      processTree: 'pid-namespace',
+    });
     expect(fallback.record.limitsNote).toBe('cgroups: memory: cannot create a cgroup (EACCES)');
     expect(fallback.rlimits).toEqual({ memory: true, cpu: true });
   });
@@ -48,10 +67,18 @@ describe('planCommandSandbox', () => {
 
 describe('enforcementFor', () => {
   it.each([
-    ['all v2 controllers, sandboxed', { version: 2 as const, parents: { memory: '/a', cpu: '/a', pids: '/a' } }, true,
-      { memory: 'cgroup-v2', cpu: 'cgroup-v2', pids: 'cgroup-v2', processTree: 'pid-namespace' }],
-    ['only a pids controller, unsandboxed', { version: 1 as const, parents: { pids: '/p' } }, false,
-      { memory: 'rlimit-as', cpu: 'rlimit-cpu', pids: 'cgroup-v1', processTree: 'cgroup' }],
+    [
+      'all v2 controllers, sandboxed',
+      { version: 2 as const, parents: { memory: '/a', cpu: '/a', pids: '/a' } },
+      true,
+      { memory: 'cgroup-v2', cpu: 'cgroup-v2', pids: 'cgroup-v2', processTree: 'pid-namespace' },
+    ],
+    [
+      'only a pids controller, unsandboxed',
+      { version: 1 as const, parents: { pids: '/p' } },
+      false,
+      { memory: 'rlimit-as', cpu: 'rlimit-cpu', pids: 'cgroup-v1', processTree: 'cgroup' },
+    ],
     ['no cgroups, unsandboxed', noCgroups, false, { memory: 'rlimit-as', cpu: 'rlimit-cpu', pids: 'none', processTree: 'process-group' }],
   ])('%s', (_case, cgroups, sandboxed, expected) => {
     expect(enforcementFor(cgroups, sandboxed)).toEqual({ ...expected, output: 'loupe', timeout: 'loupe' });

@@ -33,5 +33,9 @@ export async function waitForNoSurvivors(markers: string[], ms = 3_000): Promise
 export function cgroupLeftovers(support: CgroupSupport): string[] {
   const prefix = `loupe-cmd-${process.pid}-`;
   return [...new Set(Object.values(support.parents))].flatMap((parent) =>
-    fs.readdirSync(parent).filter((n) => n.startsWith(prefix)).map((n) => path.join(parent, n)));
+    fs
+      .readdirSync(parent)
+      .filter((n) => n.startsWith(prefix))
+      .map((n) => path.join(parent, n)),
+  );
 }

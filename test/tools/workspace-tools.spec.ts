@@ -30,7 +30,9 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
   });
 
   it('reads, writes and lists inside the workspace', async () => {
-    expect(await tools.execute('read_file', { path: 'notes.txt' }, opts)).toEqual(expect.objectContaining({ status: 'ok', text: 'hello\nworld\n', server: 'workspace' }));
+    expect(await tools.execute('read_file', { path: 'notes.txt' }, opts)).toEqual(
+      expect.objectContaining({ status: 'ok', text: 'hello\nworld\n', server: 'workspace' }),
+    );
     const w = await tools.execute('write_file', { path: 'out/new.txt', content: 'written' }, opts);
     expect(w).toEqual(expect.objectContaining({ status: 'ok', text: 'Wrote 7 bytes to out/new.txt' }));
     expect(fs.readFileSync(path.join(dir, 'out', 'new.txt'), 'utf8')).toBe('written');
@@ -39,8 +41,12 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
   });
 
   it('answers errors as tool errors the model can read', async () => {
-    expect(await tools.execute('read_file', { path: 'missing.txt' }, opts)).toEqual(expect.objectContaining({ status: 'error', text: 'File not found: missing.txt' }));
-    expect(await tools.execute('read_file', { path: 'src' }, opts)).toEqual(expect.objectContaining({ status: 'error', text: 'Is a directory: src' }));
+    expect(await tools.execute('read_file', { path: 'missing.txt' }, opts)).toEqual(
+      expect.objectContaining({ status: 'error', text: 'File not found: missing.txt' }),
+    );
+    expect(await tools.execute('read_file', { path: 'src' }, opts)).toEqual(
+      expect.objectContaining({ status: 'error', text: 'Is a directory: src' }),
+    );
     expect(await tools.execute('nope', {}, opts)).toEqual({ status: 'unknown_tool', text: 'Unknown tool: nope', durationMs: 0 });
   });
 
@@ -83,7 +89,9 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
   it('reads a binary file as a description, and flags text that is not valid UTF-8', async () => {
     fs.writeFileSync(path.join(dir, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
     const bin = await tools.execute('read_file', { path: 'image.png' }, opts);
-    expect(bin.text).toMatch(/^\[image\.png is a binary file \(12 bytes, sha256 [0-9a-f]{16}…\); its content is not shown as text\. First bytes: 89 50 4e 47/);
+    expect(bin.text).toMatch(
+      /^\[image\.png is a binary file \(12 bytes, sha256 [0-9a-f]{16}…\); its content is not shown as text\. First bytes: 89 50 4e 47/,
+    );
     fs.writeFileSync(path.join(dir, 'latin1.txt'), Buffer.from('caf\xe9 au lait', 'latin1'));
     const latin = await tools.execute('read_file', { path: 'latin1.txt' }, opts);
     expect(latin.text).toBe('[latin1.txt is not valid UTF-8: 1 undecodable byte sequence(s) are shown as \uFFFD]\ncaf\uFFFD au lait');

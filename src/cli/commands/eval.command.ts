@@ -31,18 +31,29 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
   const evalCommand = program
     .command('eval')
     .enablePositionalOptions()
-    .description('Run scenarios (models × configurations × trials) against the Ollama stand-in or OLLAMA_HOST, check what was recorded, report with statistics')
+    .description(
+      'Run scenarios (models × configurations × trials) against the Ollama stand-in or OLLAMA_HOST, check what was recorded, report with statistics',
+    )
     .argument('[paths...]', 'scenario files or directories', ['scenarios'])
     .option('--json', 'print machine-readable results (with the statistics)')
     .option('-m, --model <name...>', 'model(s) to run every scenario against')
     .option('-t, --trials <n>', 'trials per scenario, model and configuration', (v) => positiveInt(v, '--trials'), 1)
     .option('-c, --concurrency <n>', 'trials run at once', (v) => positiveInt(v, '--concurrency'), 1)
-    .option('--set <key=v1,v2>', 'a configuration axis over a scenario config key (repeatable; axes multiply)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option(
+      '--set <key=v1,v2>',
+      'a configuration axis over a scenario config key (repeatable; axes multiply)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per scenario × model × configuration)')
     .option('--markdown <file>', 'also write a Markdown report for a pull request')
     .option('--baseline <run>', 'compare with an earlier run; exit 1 on a significant regression')
-    .option('--judge <how>', 'auto: scripted runs by their expectations under the profiles they were written for, else by success criteria; success: every trial by its success criteria (one yardstick across profiles)', 'auto')
-    .option('--coverage', 'list the specs\' Behavioral Examples with and without a scenario, and run nothing')
+    .option(
+      '--judge <how>',
+      'auto: scripted runs by their expectations under the profiles they were written for, else by success criteria; success: every trial by its success criteria (one yardstick across profiles)',
+      'auto',
+    )
+    .option('--coverage', "list the specs' Behavioral Examples with and without a scenario, and run nothing")
     .option('--specs <dir>', 'with --coverage: read the examples from this directory of specs instead of specs/behavioral-examples.json')
     .option('--write-catalogue', 'with --coverage --specs: rewrite specs/behavioral-examples.json from the specs')
     .action(async (paths: string[], opts: EvalFlags) => {
@@ -63,15 +74,24 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       const { ScenarioRunner } = lazy.runner();
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
       const progress = evalProgress();
-      const report = await lazy.appContext().withAppContext(config, async (app) => {
-        if (opts.baseline && !(await app.get(lazy.evalRepository().EvalRepository).getRun(opts.baseline))) {
-          throw new UsageError(`--baseline ${opts.baseline}: no such eval run`);
-        }
-        return app.get(ScenarioRunner).run(scenarios, {
-          models: opts.model, trials: opts.trials, concurrency: opts.concurrency, configurations: configurations(axes.axes),
-          baselineRunId: opts.baseline, judge: opts.judge as 'auto' | 'success', onTrialStarted: (n) => progress.started(n), onTrialFinished: (t) => progress.finished(t),
-        });
-      }).finally(() => progress.stop());
+      const report = await lazy
+        .appContext()
+        .withAppContext(config, async (app) => {
+          if (opts.baseline && !(await app.get(lazy.evalRepository().EvalRepository).getRun(opts.baseline))) {
+            throw new UsageError(`--baseline ${opts.baseline}: no such eval run`);
+          }
+          return app.get(ScenarioRunner).run(scenarios, {
+            models: opts.model,
+            trials: opts.trials,
+            concurrency: opts.concurrency,
+            configurations: configurations(axes.axes),
+            baselineRunId: opts.baseline,
+            judge: opts.judge as 'auto' | 'success',
+            onTrialStarted: (n) => progress.started(n),
+            onTrialFinished: (t) => progress.finished(t),
+          });
+        })
+        .finally(() => progress.stop());
       process.stdout.write(opts.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : `${formatResultsTable(report)}\n`);
       const reports = lazy.reports();
       if (opts.junit) fs.writeFileSync(opts.junit, reports.toJUnit(report));

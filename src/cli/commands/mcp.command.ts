@@ -19,27 +19,46 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 function keyValues(pairs: string[], flag: string): Record<string, string> | undefined {
   if (!pairs.length) return undefined;
-  return Object.fromEntries(pairs.map((p) => {
-    const eq = p.indexOf('=');
-    if (eq < 1) throw new UsageError(`${flag}: expected KEY=VALUE, got ${JSON.stringify(p)}`);
-    return [p.slice(0, eq), p.slice(eq + 1)];
-  }));
+  return Object.fromEntries(
+    pairs.map((p) => {
+      const eq = p.indexOf('=');
+      if (eq < 1) throw new UsageError(`${flag}: expected KEY=VALUE, got ${JSON.stringify(p)}`);
+      return [p.slice(0, eq), p.slice(eq + 1)];
+    }),
+  );
 }
 
 /** A field of the request, named as the flag that sets it. */
 function flagOf(field: string): string {
   const [top, key, sub] = field.split('.');
   if (top === 'name') return 'NAME';
-  const flags: Record<string, string> = { command: '--command', args: '--arg', env: '--env', cwd: '--cwd', url: '--url', headers: '--header' };
+  const flags: Record<string, string> = {
+    command: '--command',
+    args: '--arg',
+    env: '--env',
+    cwd: '--cwd',
+    url: '--url',
+    headers: '--header',
+  };
   return key && flags[key] ? `${flags[key]}${sub ? ` ${sub}` : ''}` : field;
 }
 
-interface AddOptions { command?: string; arg: string[]; env: string[]; cwd?: string; url?: string; header: string[]; json?: boolean }
+interface AddOptions {
+  command?: string;
+  arg: string[];
+  env: string[];
+  cwd?: string;
+  url?: string;
+  header: string[];
+  json?: boolean;
+}
 
 /** The flags as the API's `{ name, config }`, or a UsageError naming every problem. */
 export function addRequest(name: string, o: AddOptions): unknown {
-  if (!o.command === !o.url) throw new UsageError('mcp add: give --command (a stdio server) or --url (a Streamable HTTP server), one of them');
-  if (o.url && (o.arg.length || o.env.length || o.cwd)) throw new UsageError('mcp add: --arg, --env and --cwd go with --command, not --url');
+  if (!o.command === !o.url)
+    throw new UsageError('mcp add: give --command (a stdio server) or --url (a Streamable HTTP server), one of them');
+  if (o.url && (o.arg.length || o.env.length || o.cwd))
+    throw new UsageError('mcp add: --arg, --env and --cwd go with --command, not --url');
   if (o.command && o.header.length) throw new UsageError('mcp add: --header goes with --url, not --command');
   const config = o.url
     ? { transport: 'http', url: o.url, headers: keyValues(o.header, '--header') }
@@ -56,15 +75,21 @@ function checkName(name: string): string {
 }
 
 function line(s: McpServerView): string {
-  const health = s.status === 'connected' ? `connected, ${s.toolCount} tools, ${s.latencyMs} ms`
-    : s.status === 'failed' ? `failed: ${s.lastError}` : 'not checked';
+  const health =
+    s.status === 'connected'
+      ? `connected, ${s.toolCount} tools, ${s.latencyMs} ms`
+      : s.status === 'failed'
+        ? `failed: ${s.lastError}`
+        : 'not checked';
   return `${s.name.padEnd(24)} ${s.transport.padEnd(5)} ${s.endpoint}\n${''.padEnd(24)} ${health}${s.checkedAt ? ` (checked ${s.checkedAt})` : ''}`;
 }
 
 export function registerMcpCommand(program: Command, getConfig: () => LoupeConfig): void {
   const mcp = program.command('mcp').description('External MCP servers registered in Postgres (stdio or Streamable HTTP)');
 
-  mcp.command('add').argument('<name>', 'the server\'s name (lowercase letters, digits, "_", "-")')
+  mcp
+    .command('add')
+    .argument('<name>', 'the server\'s name (lowercase letters, digits, "_", "-")')
     .description('register a server: --command CMD [--arg A …] [--env K=V …] [--cwd DIR] | --url URL [--header K=V …]')
     .option('--command <cmd>', 'the program that starts a stdio server')
     .option('--arg <arg>', 'an argument for --command (repeat; --arg=-x for one starting with "-")', collect, [])
@@ -78,7 +103,9 @@ export function registerMcpCommand(program: Command, getConfig: () => LoupeConfi
       const { McpServerExistsError } = lazy.mcpErrors();
       try {
         const added = await withServers(getConfig(), (s) => s.add(request));
-        process.stdout.write(opts.json ? `${JSON.stringify(added, null, 2)}\n` : `added ${added.name} (${added.transport}: ${added.endpoint})\n`);
+        process.stdout.write(
+          opts.json ? `${JSON.stringify(added, null, 2)}\n` : `added ${added.name} (${added.transport}: ${added.endpoint})\n`,
+        );
       } catch (e) {
         if (!(e instanceof McpServerExistsError)) throw e;
         process.stderr.write(`${e.message}; remove it first (loupe mcp rm ${name})\n`);
@@ -86,14 +113,19 @@ export function registerMcpCommand(program: Command, getConfig: () => LoupeConfi
       }
     });
 
-  mcp.command('list').option('--json', 'machine-readable output').description('registered servers with their last health check')
+  mcp
+    .command('list')
+    .option('--json', 'machine-readable output')
+    .description('registered servers with their last health check')
     .action(async (opts: { json?: boolean }) => {
       const servers = await withServers(getConfig(), (s) => s.list());
       if (opts.json) return void process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
       process.stdout.write(servers.length ? `${servers.map(line).join('\n')}\n` : 'no MCP servers registered (loupe mcp add)\n');
     });
 
-  mcp.command('health').option('--json', 'machine-readable output')
+  mcp
+    .command('health')
+    .option('--json', 'machine-readable output')
     .option('--timeout-ms <ms>', 'how long each server has to connect and list its tools', (v) => positiveInt(v, '--timeout-ms'))
     .description('connect to every registered server and list its tools now; exit 1 if any fails')
     .action(async (opts: { json?: boolean; timeoutMs?: number }) => {
@@ -104,7 +136,10 @@ export function registerMcpCommand(program: Command, getConfig: () => LoupeConfi
       if (report.failed) setVerdict(EXIT.FAILED);
     });
 
-  mcp.command('rm').argument('<name>').description('remove a registered server')
+  mcp
+    .command('rm')
+    .argument('<name>')
+    .description('remove a registered server')
     .action(async (name: string) => {
       checkName(name);
       const { McpServerNotFoundError } = lazy.mcpErrors();

@@ -5,7 +5,7 @@ import { UsageError } from './eval.command';
 export function registerProfilesCommand(program: Command): void {
   program
     .command('profiles [name]')
-    .description('The loop profiles: each agent system\'s policy choices with their sources (one profile with its settings)')
+    .description("The loop profiles: each agent system's policy choices with their sources (one profile with its settings)")
     .option('--markdown', 'the README table (rows: policies, columns: profiles)')
     .option('--json', 'machine-readable')
     .option('--update-readme <file>', 'rewrite the table between its markers in a README')

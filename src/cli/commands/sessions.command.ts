@@ -31,7 +31,9 @@ export function registerSessionsCommand(program: Command, getConfig: () => Loupe
         return;
       }
       for (const s of rows) {
-        process.stdout.write(`${s.id}  ${s.startedAt.toISOString()}  ${s.model.padEnd(20)} ${(s.terminationReason ?? s.status).padEnd(16)} ${String(s.iterations).padStart(3)} iter  trace ${s.traceId}\n`);
+        process.stdout.write(
+          `${s.id}  ${s.startedAt.toISOString()}  ${s.model.padEnd(20)} ${(s.terminationReason ?? s.status).padEnd(16)} ${String(s.iterations).padStart(3)} iter  trace ${s.traceId}\n`,
+        );
       }
     });
 
@@ -55,12 +57,24 @@ export function registerSessionsCommand(program: Command, getConfig: () => Loupe
       const out = [
         `session ${s.id} (pid ${s.pid}) model ${s.model} — ${s.terminationReason ?? s.status}, exit ${s.exitCode ?? '-'}`,
         `trace ${s.traceId}  started ${s.startedAt.toISOString()}  ${s.iterations} iterations, ${s.toolCallCount} tool calls, ${s.inputTokens}/${s.outputTokens} tokens in/out`,
-        '', 'messages:',
-        ...detail.messages.map((m) => `  #${m.idx} ${m.role}/${m.kind}${m.compactedAt ? ' (compacted)' : ''}: ${oneLine(m.content)}${m.toolCalls?.length ? ` [calls: ${JSON.stringify(m.toolCalls)}]` : ''}`),
-        '', 'iterations:',
-        ...detail.iterations.map((i) => `  #${i.idx} ${i.status} ${i.outcome ?? ''} tokens ${i.inputTokens ?? '-'}/${i.outputTokens ?? '-'} wall ${i.wallMs ?? '-'} ms  span ${i.spanId}`),
-        '', 'events:',
-        ...detail.events.map((e) => `  ${String(e.seq).padStart(4)} ${e.type.padEnd(22)} ${oneLine(JSON.stringify(e.payload))}  trace ${e.traceId} span ${e.spanId}`),
+        '',
+        'messages:',
+        ...detail.messages.map(
+          (m) =>
+            `  #${m.idx} ${m.role}/${m.kind}${m.compactedAt ? ' (compacted)' : ''}: ${oneLine(m.content)}${m.toolCalls?.length ? ` [calls: ${JSON.stringify(m.toolCalls)}]` : ''}`,
+        ),
+        '',
+        'iterations:',
+        ...detail.iterations.map(
+          (i) =>
+            `  #${i.idx} ${i.status} ${i.outcome ?? ''} tokens ${i.inputTokens ?? '-'}/${i.outputTokens ?? '-'} wall ${i.wallMs ?? '-'} ms  span ${i.spanId}`,
+        ),
+        '',
+        'events:',
+        ...detail.events.map(
+          (e) =>
+            `  ${String(e.seq).padStart(4)} ${e.type.padEnd(22)} ${oneLine(JSON.stringify(e.payload))}  trace ${e.traceId} span ${e.spanId}`,
+        ),
       ];
       process.stdout.write(`${out.join('\n')}\n`);
     });

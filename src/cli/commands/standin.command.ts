@@ -12,7 +12,7 @@ function portNumber(value: string): number {
 export function registerStandinCommand(program: Command): void {
   program
     .command('standin')
-    .description('Run the Ollama stand-in alone, replying from a scenario\'s scripted turns')
+    .description("Run the Ollama stand-in alone, replying from a scenario's scripted turns")
     .option('-s, --scenario <file>', 'scenario whose script and catalog to serve')
     .option('-p, --port <n>', 'port to listen on (0: any free port)', (v) => portNumber(v), 11434)
     .option('--host <addr>', 'address to bind', '127.0.0.1')
@@ -21,7 +21,10 @@ export function registerStandinCommand(program: Command): void {
       const scenario = opts.scenario ? loadScenarios([opts.scenario])[0] : undefined;
       const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
       await lazy.standin().runStandinCli({
-        script, catalog: lazy.catalog().mergeCatalog(scenario?.catalog), port: opts.port, host: opts.host,
+        script,
+        catalog: lazy.catalog().mergeCatalog(scenario?.catalog),
+        port: opts.port,
+        host: opts.host,
         log: (m: string) => process.stderr.write(`${m}\n`),
       });
     });

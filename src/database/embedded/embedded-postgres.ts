@@ -7,7 +7,14 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { dataDirFor, locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import {
-  initialiseCluster, isInitialised, runningPostmaster, serverLogTail, startServer, stopServer, urlFor, type RunningPostmaster,
+  initialiseCluster,
+  isInitialised,
+  runningPostmaster,
+  serverLogTail,
+  startServer,
+  stopServer,
+  urlFor,
+  type RunningPostmaster,
 } from './postmaster';
 import { RunDirectory } from './run-directory';
 
@@ -134,7 +141,12 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
           // the postmaster's children need a moment to exit before a new server can take the shared memory
           this.current = await this.run.withLock(async () => runningPostmaster(this.dataDir) ?? this.startServer(false));
           this.log(`embedded Postgres is back on port ${this.current.port} after ${Date.now() - downSince} ms`, 'warn');
-          this.events.emit('restarted', { url: this.url, port: this.current.port, downMs: Date.now() - downSince, previousPid: previous.pid });
+          this.events.emit('restarted', {
+            url: this.url,
+            port: this.current.port,
+            downMs: Date.now() - downSince,
+            previousPid: previous.pid,
+          });
           return;
         } catch (e) {
           lastError = e as Error;
@@ -143,7 +155,9 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
         }
       }
       if (this.stopped) return;
-      const error = new Error(`the embedded Postgres in ${this.dataDir} died and could not be started again within ${this.opts.restartDeadlineMs ?? 30_000} ms: ${lastError?.message ?? 'unknown error'}\n${serverLogTail(this.dataDir, 800)}`.trim());
+      const error = new Error(
+        `the embedded Postgres in ${this.dataDir} died and could not be started again within ${this.opts.restartDeadlineMs ?? 30_000} ms: ${lastError?.message ?? 'unknown error'}\n${serverLogTail(this.dataDir, 800)}`.trim(),
+      );
       this.stopped = true;
       clearInterval(this.timer);
       this.events.emit('failed', error);
@@ -171,7 +185,11 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
   }
 }
 
-export async function startEmbeddedPostgres(home: string, log: EmbeddedPostgresLog, opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgresHandle> {
+export async function startEmbeddedPostgres(
+  home: string,
+  log: EmbeddedPostgresLog,
+  opts: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgresHandle> {
   fs.mkdirSync(home, { recursive: true, mode: 0o755 });
   const dataDir = opts.dataDir ?? dataDirFor(home, log);
   const bins = locatePostgresBinaries(log);

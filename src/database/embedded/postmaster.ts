@@ -72,10 +72,20 @@ export async function initialiseCluster(bins: PostgresBinaries, dataDir: string)
   fs.writeFileSync(pwFile, `${EMBEDDED_PASSWORD}\n`, { mode: 0o644 });
   fs.chmodSync(pwDir, 0o755);
   try {
-    await run(bins, bins.initdb, [
-      `--pgdata=${dataDir}`, '--auth=password', `--username=${EMBEDDED_USER}`, `--pwfile=${pwFile}`,
-      '--lc-messages=C', '--locale=C', '--encoding=UTF8',
-    ], 120_000);
+    await run(
+      bins,
+      bins.initdb,
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        `--username=${EMBEDDED_USER}`,
+        `--pwfile=${pwFile}`,
+        '--lc-messages=C',
+        '--locale=C',
+        '--encoding=UTF8',
+      ],
+      120_000,
+    );
   } finally {
     fs.rmSync(pwDir, { recursive: true, force: true });
   }

@@ -8,6 +8,26 @@ import { MessageEntity } from './message.entity';
 import { SessionEntity } from './session.entity';
 import { ToolCallEntity } from './tool-call.entity';
 
-export { EvalCellEntity, EvalRunEntity, EvalTrialEntity, EventEntity, IterationEntity, McpServerEntity, MessageEntity, SessionEntity, ToolCallEntity };
+export {
+  EvalCellEntity,
+  EvalRunEntity,
+  EvalTrialEntity,
+  EventEntity,
+  IterationEntity,
+  McpServerEntity,
+  MessageEntity,
+  SessionEntity,
+  ToolCallEntity,
+};
 
-export const ENTITIES = [SessionEntity, MessageEntity, IterationEntity, ToolCallEntity, EventEntity, EvalRunEntity, EvalTrialEntity, EvalCellEntity, McpServerEntity];
+export const ENTITIES = [
+  SessionEntity,
+  MessageEntity,
+  IterationEntity,
+  ToolCallEntity,
+  EventEntity,
+  EvalRunEntity,
+  EvalTrialEntity,
+  EvalCellEntity,
+  McpServerEntity,
+];

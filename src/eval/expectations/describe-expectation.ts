@@ -20,7 +20,8 @@ export function describeExpectation(e: Expectation): string {
     return `event ${e.event}${which}${w(e.with)}${order(e)}${e.count !== undefined ? ` (count ${describeCount(e.count)})` : ''} is recorded`;
   }
   if ('no_event' in e) return `no event ${e.no_event}${w(e.with)}${order(e)} is recorded`;
-  if ('host_event' in e) return `host event ${e.host_event}${w(e.with)}${e.count !== undefined ? ` (count ${describeCount(e.count)})` : ''} is recorded`;
+  if ('host_event' in e)
+    return `host event ${e.host_event}${w(e.with)}${e.count !== undefined ? ` (count ${describeCount(e.count)})` : ''} is recorded`;
   if ('termination' in e) return `session terminates with ${e.termination}`;
   if ('final_answer' in e) return `final answer ${describeTextMatch(e.final_answer)}`;
   if ('final_answer_contains' in e) return `final answer contains ${JSON.stringify(e.final_answer_contains)}`;
@@ -35,9 +36,13 @@ export function describeExpectation(e: Expectation): string {
   if ('tools_used' in e) return `tools used: ${e.tools_used.join(', ')}`;
   if ('tools_not_used' in e) return `tools not used: ${e.tools_not_used.join(', ')}`;
   if ('request' in e) {
-    const parts = [e.roles ? `roles ${e.roles.join(',')}` : '', e.contains !== undefined ? `contains ${JSON.stringify(e.contains)}` : '',
-      e.not_contains !== undefined ? `does not contain ${JSON.stringify(e.not_contains)}` : '', e.tools ? `tools [${e.tools.join(', ')}]` : '',
-      e.options ? `options ${JSON.stringify(e.options)}` : ''].filter(Boolean);
+    const parts = [
+      e.roles ? `roles ${e.roles.join(',')}` : '',
+      e.contains !== undefined ? `contains ${JSON.stringify(e.contains)}` : '',
+      e.not_contains !== undefined ? `does not contain ${JSON.stringify(e.not_contains)}` : '',
+      e.tools ? `tools [${e.tools.join(', ')}]` : '',
+      e.options ? `options ${JSON.stringify(e.options)}` : '',
+    ].filter(Boolean);
     return `request ${e.request} to the model: ${parts.join(', ') || 'was made'}`;
   }
   if ('requests' in e) return `requests to the model ${describeCount(e.requests)}`;

@@ -16,7 +16,15 @@ const session: RecordedSession = {
   messages: [
     { index: 0, iteration: null, toolName: null, role: 'user', kind: 'prompt', content: 'Read the files', compacted: false },
     { index: 1, iteration: 0, toolName: 'read_file', role: 'tool', kind: 'tool_result', content: 'old output', compacted: true },
-    { index: 2, iteration: 1, toolName: null, role: 'assistant', kind: 'assistant', content: 'All three files were read.', compacted: false },
+    {
+      index: 2,
+      iteration: 1,
+      toolName: null,
+      role: 'assistant',
+      kind: 'assistant',
+      content: 'All three files were read.',
+      compacted: false,
+    },
   ],
   iterationRows: [],
   toolCalls: [],
@@ -27,7 +35,7 @@ const session: RecordedSession = {
 describe('evaluateExpectations', () => {
   const cases: Array<[string, Expectation, boolean]> = [
     ['an event that was recorded passes', { event: 'tool_result' }, true],
-    ['a host event of the trial\'s stand-in passes', { host_event: 'gpu_detected', with: { maxWeight: 5 } }, true],
+    ["a host event of the trial's stand-in passes", { host_event: 'gpu_detected', with: { maxWeight: 5 } }, true],
     ['a host event is not a session event', { event: 'gpu_detected' }, false],
     ['a host event with a different payload fails', { host_event: 'gpu_detected', with: { maxWeight: 3 } }, false],
     ['an event with a matching payload subset passes', { event: 'tool_result', with: { name: 'read_file' } }, true],
@@ -93,7 +101,13 @@ describe('evaluateExpectations', () => {
 });
 
 describe('scenario format v1 checks', () => {
-  const ev = (seq: number, type: string, payload: Record<string, unknown>, iteration: number | null = null) => ({ seq, type, payload, iteration, traceId: 't' });
+  const ev = (seq: number, type: string, payload: Record<string, unknown>, iteration: number | null = null) => ({
+    seq,
+    type,
+    payload,
+    iteration,
+    traceId: 't',
+  });
   const v1: RecordedSession = {
     ...session,
     finalAnswer: 'The port is 8080.',
@@ -111,21 +125,59 @@ describe('scenario format v1 checks', () => {
       { index: 2, role: 'assistant', kind: 'assistant', content: 'The port is 8080.', compacted: false, iteration: 3, toolName: null },
     ],
     requests: [
-      { index: 1, model: 'm', roles: ['system', 'user'], contents: ['sys', 'read config'], tools: ['read_file', 'write_file'], options: { num_ctx: 4096 } },
-      { index: 2, model: 'm', roles: ['system', 'user', 'assistant', 'tool'], contents: ['sys', 'read config', '', '{"port": 8080}'], tools: ['write_file', 'read_file'], options: { num_ctx: 4096 } },
+      {
+        index: 1,
+        model: 'm',
+        roles: ['system', 'user'],
+        contents: ['sys', 'read config'],
+        tools: ['read_file', 'write_file'],
+        options: { num_ctx: 4096 },
+      },
+      {
+        index: 2,
+        model: 'm',
+        roles: ['system', 'user', 'assistant', 'tool'],
+        contents: ['sys', 'read config', '', '{"port": 8080}'],
+        tools: ['write_file', 'read_file'],
+        options: { num_ctx: 4096 },
+      },
     ],
   };
 
   const cases: Array<[string, Expectation, boolean]> = [
     ['an event after another passes', { event: 'tool_call', with: { id: 'b' }, after: 'nudge' }, true],
     ['an event before another fails when it came later', { event: 'tool_call', with: { id: 'b' }, before: 'nudge' }, false],
-    ['an order reference with a pattern and occurrence', { event: 'nudge', after: { event: 'tool_call', occurrence: 1 }, before: { event: 'tool_call', with: { id: 'b' } } }, true],
+    [
+      'an order reference with a pattern and occurrence',
+      { event: 'nudge', after: { event: 'tool_call', occurrence: 1 }, before: { event: 'tool_call', with: { id: 'b' } } },
+      true,
+    ],
     ['an order reference to an event that never happened keeps nothing', { event: 'tool_call', after: 'repeat_break' }, false],
     ['no_event after a point passes', { no_event: 'nudge', after: { event: 'tool_call', with: { id: 'b' } } }, true],
     ['the n-th event of a type is checked', { event: 'tool_result_capped', occurrence: 2, with: { id: 'b' } }, true],
-    ['a field compared with another field of the same event', { event: 'tool_result_capped', with: { keptChars: { $lte: { $ref: 'maxChars' } } }, count: 2 }, true],
-    ['a field compared with another event\'s field: the cap under pressure is smaller than the first', { event: 'tool_result_capped', occurrence: 2, with: { maxChars: { $lt: { $ref: { event: 'tool_result_capped', occurrence: 1, field: 'maxChars' } } } } }, true],
-    ['a cross-event comparison that does not hold fails', { event: 'tool_result_capped', occurrence: 1, with: { maxChars: { $lt: { $ref: { event: 'tool_result_capped', occurrence: 2, field: 'maxChars' } } } } }, false],
+    [
+      'a field compared with another field of the same event',
+      { event: 'tool_result_capped', with: { keptChars: { $lte: { $ref: 'maxChars' } } }, count: 2 },
+      true,
+    ],
+    [
+      "a field compared with another event's field: the cap under pressure is smaller than the first",
+      {
+        event: 'tool_result_capped',
+        occurrence: 2,
+        with: { maxChars: { $lt: { $ref: { event: 'tool_result_capped', occurrence: 1, field: 'maxChars' } } } },
+      },
+      true,
+    ],
+    [
+      'a cross-event comparison that does not hold fails',
+      {
+        event: 'tool_result_capped',
+        occurrence: 1,
+        with: { maxChars: { $lt: { $ref: { event: 'tool_result_capped', occurrence: 2, field: 'maxChars' } } } },
+      },
+      false,
+    ],
     ['final answer equals', { final_answer: { equals: 'The port is 8080.' } }, true],
     ['final answer regex', { final_answer: { regex: '^The port is \\d+\\.$' } }, true],
     ['final answer regex that does not match', { final_answer: { regex: 'port is 1234' } }, false],

@@ -25,9 +25,15 @@ const ok = (passed: boolean, detail: () => string): Check => (passed ? { passed 
 
 function checkEvents(e: Extract<Expectation, { event: string }>, s: RecordedSession): Check {
   if (e.occurrence !== undefined) {
-    const nth = inWindow(s, s.events.filter((x) => x.type === e.event), e)[e.occurrence - 1];
+    const nth = inWindow(
+      s,
+      s.events.filter((x) => x.type === e.event),
+      e,
+    )[e.occurrence - 1];
     const passed = nth !== undefined && (!e.with || payloadMatches(nth.payload, e.with, sessionRefs(s), nth.payload));
-    return ok(passed, () => (nth ? `${e.event} #${e.occurrence} was ${JSON.stringify(nth.payload)}` : `fewer than ${e.occurrence} ${e.event} events`));
+    return ok(passed, () =>
+      nth ? `${e.event} #${e.occurrence} was ${JSON.stringify(nth.payload)}` : `fewer than ${e.occurrence} ${e.event} events`,
+    );
   }
   const hits = inWindow(s, matching(s, e.event, e.with), e);
   const passed = e.count !== undefined ? countOk(hits.length, e.count) : hits.length > 0;
@@ -37,11 +43,19 @@ function checkEvents(e: Extract<Expectation, { event: string }>, s: RecordedSess
 
 function selectMessages(m: Extract<Expectation, { message: object }>['message'], s: RecordedSession): RecordedMessage[] {
   const last = s.messages[s.messages.length - 1];
-  return s.messages.filter((x) => (!m.role || x.role === m.role) && (!m.kind || x.kind === m.kind)
-    && (m.contains === undefined || x.content.includes(m.contains)) && (m.equals === undefined || x.content === m.equals)
-    && (m.regex === undefined || new RegExp(m.regex).test(x.content)) && (m.compacted === undefined || x.compacted === m.compacted)
-    && (m.iteration === undefined || x.iteration === m.iteration) && (m.tool === undefined || x.toolName === m.tool)
-    && (m.position === undefined || x.index === m.position) && (!m.last || x === last));
+  return s.messages.filter(
+    (x) =>
+      (!m.role || x.role === m.role) &&
+      (!m.kind || x.kind === m.kind) &&
+      (m.contains === undefined || x.content.includes(m.contains)) &&
+      (m.equals === undefined || x.content === m.equals) &&
+      (m.regex === undefined || new RegExp(m.regex).test(x.content)) &&
+      (m.compacted === undefined || x.compacted === m.compacted) &&
+      (m.iteration === undefined || x.iteration === m.iteration) &&
+      (m.tool === undefined || x.toolName === m.tool) &&
+      (m.position === undefined || x.index === m.position) &&
+      (!m.last || x === last),
+  );
 }
 
 function check(e: Expectation, s: RecordedSession): Check {
@@ -53,15 +67,20 @@ function check(e: Expectation, s: RecordedSession): Check {
   if ('host_event' in e) {
     const n = s.hostEvents.filter((ev) => ev.type === e.host_event && (!e.with || payloadMatches(ev.payload, e.with))).length;
     const sameType = s.hostEvents.filter((ev) => ev.type === e.host_event).map((ev) => JSON.stringify(ev.payload));
-    return ok(e.count !== undefined ? countOk(n, e.count) : n > 0, () => `found ${n} matching; ${e.host_event} payloads recorded for this trial's host: ${sameType.slice(0, 3).join(' | ') || 'none'}`);
+    return ok(
+      e.count !== undefined ? countOk(n, e.count) : n > 0,
+      () => `found ${n} matching; ${e.host_event} payloads recorded for this trial's host: ${sameType.slice(0, 3).join(' | ') || 'none'}`,
+    );
   }
   if ('termination' in e) return ok(s.terminationReason === e.termination, () => `terminated with ${s.terminationReason ?? '(none)'}`);
   if ('final_answer' in e) {
     const why = textMismatch(s.finalAnswer, e.final_answer);
     return ok(!why, () => `final answer ${clip(s.finalAnswer)} ${why}`);
   }
-  if ('final_answer_contains' in e) return ok(s.finalAnswer.includes(e.final_answer_contains), () => `final answer was ${clip(s.finalAnswer)}`);
-  if ('final_answer_not_contains' in e) return ok(!s.finalAnswer.includes(e.final_answer_not_contains), () => `final answer was ${clip(s.finalAnswer)}`);
+  if ('final_answer_contains' in e)
+    return ok(s.finalAnswer.includes(e.final_answer_contains), () => `final answer was ${clip(s.finalAnswer)}`);
+  if ('final_answer_not_contains' in e)
+    return ok(!s.finalAnswer.includes(e.final_answer_not_contains), () => `final answer was ${clip(s.finalAnswer)}`);
   if ('file' in e) {
     const content = s.files[e.file];
     if (e.exists === false) return ok(content === undefined, () => 'file exists');
@@ -82,7 +101,10 @@ function check(e: Expectation, s: RecordedSession): Check {
   }
   if ('requests' in e) {
     if (!s.requests) return { passed: false, detail: 'requests are known only on the stand-in (scripted runs)' };
-    return ok(countOk(s.requests.length, e.requests), () => `the model got ${s.requests!.length} requests (want ${describeCount(e.requests)})`);
+    return ok(
+      countOk(s.requests.length, e.requests),
+      () => `the model got ${s.requests!.length} requests (want ${describeCount(e.requests)})`,
+    );
   }
   if ('request' in e) {
     if (!s.requests) return { passed: false, detail: 'requests are known only on the stand-in (scripted runs)' };
@@ -91,8 +113,10 @@ function check(e: Expectation, s: RecordedSession): Check {
     const all = r.contents.join('\n');
     if (e.roles && JSON.stringify(r.roles) !== JSON.stringify(e.roles)) return { passed: false, detail: `roles were ${r.roles.join(',')}` };
     if (e.contains !== undefined && !all.includes(e.contains)) return { passed: false, detail: `no message contains ${clip(e.contains)}` };
-    if (e.not_contains !== undefined && all.includes(e.not_contains)) return { passed: false, detail: `a message contains ${clip(e.not_contains)}` };
-    if (e.tools && JSON.stringify([...r.tools].sort()) !== JSON.stringify([...e.tools].sort())) return { passed: false, detail: `tools offered were [${r.tools.join(', ')}]` };
+    if (e.not_contains !== undefined && all.includes(e.not_contains))
+      return { passed: false, detail: `a message contains ${clip(e.not_contains)}` };
+    if (e.tools && JSON.stringify([...r.tools].sort()) !== JSON.stringify([...e.tools].sort()))
+      return { passed: false, detail: `tools offered were [${r.tools.join(', ')}]` };
     if (e.options && !payloadMatches(r.options, e.options)) return { passed: false, detail: `options were ${JSON.stringify(r.options)}` };
     return { passed: true };
   }

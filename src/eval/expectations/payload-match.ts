@@ -10,7 +10,8 @@ const OPERATORS: Record<string, (have: unknown, arg: unknown) => boolean> = {
   $lte: (h, a) => typeof h === 'number' && typeof a === 'number' && h <= a,
   $gt: (h, a) => typeof h === 'number' && typeof a === 'number' && h > a,
   $lt: (h, a) => typeof h === 'number' && typeof a === 'number' && h < a,
-  $contains: (h, a) => (typeof h === 'string' && typeof a === 'string' && h.includes(a)) || (Array.isArray(h) && h.some((x) => payloadMatches(x, a))),
+  $contains: (h, a) =>
+    (typeof h === 'string' && typeof a === 'string' && h.includes(a)) || (Array.isArray(h) && h.some((x) => payloadMatches(x, a))),
   $regex: (h, a) => typeof h === 'string' && typeof a === 'string' && new RegExp(a).test(h),
   $exists: (h, a) => (h !== undefined && h !== null) === a,
   $ne: (h, a) => !payloadMatches(h, a),
@@ -30,7 +31,9 @@ export function isRef(value: unknown): value is { $ref: unknown } {
 
 /** A field of the payload itself: `{ $ref: "maxChars" }` (a dotted path reaches nested fields). */
 export function fieldAt(root: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), root);
+  return path
+    .split('.')
+    .reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), root);
 }
 
 const sameEventRefs: RefResolver = (ref, root) => (typeof ref === 'string' ? fieldAt(root, ref) : undefined);

@@ -15,7 +15,12 @@ export function sessionRefs(session: RecordedSession): RefResolver {
   return resolve;
 }
 
-export function matching(session: RecordedSession, type: string, want: Record<string, unknown> | undefined, resolve = sessionRefs(session)): RecordedEvent[] {
+export function matching(
+  session: RecordedSession,
+  type: string,
+  want: Record<string, unknown> | undefined,
+  resolve = sessionRefs(session),
+): RecordedEvent[] {
   return session.events.filter((e) => e.type === type && (!want || payloadMatches(e.payload, want, resolve, e.payload)));
 }
 
@@ -26,7 +31,11 @@ export function referencedSeq(session: RecordedSession, ref: EventRefDocument): 
 }
 
 /** Keeps the events inside the `after`/`before` window (an unmatched reference keeps nothing). */
-export function inWindow(session: RecordedSession, events: RecordedEvent[], order: { after?: EventRefDocument; before?: EventRefDocument }): RecordedEvent[] {
+export function inWindow(
+  session: RecordedSession,
+  events: RecordedEvent[],
+  order: { after?: EventRefDocument; before?: EventRefDocument },
+): RecordedEvent[] {
   const after = order.after === undefined ? -1 : referencedSeq(session, order.after);
   const before = order.before === undefined ? Infinity : referencedSeq(session, order.before);
   if (after === undefined || before === undefined) return [];

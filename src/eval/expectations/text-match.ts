@@ -20,7 +20,9 @@ export function describeTextMatch(m: TextMatch): string {
     m.contains !== undefined ? `contains ${JSON.stringify(m.contains)}` : '',
     m.not_contains !== undefined ? `does not contain ${JSON.stringify(m.not_contains)}` : '',
     m.regex !== undefined ? `matches /${m.regex}/` : '',
-  ].filter(Boolean).join(' and ');
+  ]
+    .filter(Boolean)
+    .join(' and ');
 }
 
 export function clip(text: string, n = 200): string {

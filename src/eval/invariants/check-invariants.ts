@@ -54,26 +54,31 @@ const CHECKS: Record<InvariantName, Check> = {
     if (!brk || s.terminationReason === 'aborted' || s.terminationReason === 'interrupted') return undefined;
     const epilogue = s.events.find((e) => e.seq > brk.seq && e.type === 'inference_request' && e.payload.purpose === 'epilogue');
     if (!epilogue) return `${brk.type} at seq ${brk.seq} has no epilogue request after it`;
-    if (epilogue.payload.toolsSent !== false || num(epilogue.payload.toolCount) !== 0) return `the epilogue after ${brk.type} was sent with tools`;
+    if (epilogue.payload.toolsSent !== false || num(epilogue.payload.toolCount) !== 0)
+      return `the epilogue after ${brk.type} was sent with tools`;
     return undefined;
   },
   // invariant 6: no result above its cap, and every result above the profile's cap (the window's share,
   // or a fixed size) was capped; a profile without a cap caps nothing
   tool_result_within_cap: (s, settings) => {
     for (const c of of(s.events, 'tool_result_capped')) {
-      if ((num(c.payload.keptChars) ?? 0) > (num(c.payload.maxChars) ?? Infinity)) return `call ${String(c.payload.id)} kept ${c.payload.keptChars} chars over its cap ${c.payload.maxChars}`;
+      if ((num(c.payload.keptChars) ?? 0) > (num(c.payload.maxChars) ?? Infinity))
+        return `call ${String(c.payload.id)} kept ${c.payload.keptChars} chars over its cap ${c.payload.maxChars}`;
     }
     const mode = settings.toolResultCap ?? 'context_share';
     const numCtx = num(settings.numCtx);
     if (mode === 'off') {
       const capped = of(s.events, 'tool_result_capped')[0];
-      return capped ? `call ${String(capped.payload.id)} was capped under profile ${String(settings.profile)}, which caps nothing` : undefined;
+      return capped
+        ? `call ${String(capped.payload.id)} was capped under profile ${String(settings.profile)}, which caps nothing`
+        : undefined;
     }
     const limit = mode === 'fixed_chars' ? num(settings.toolResultMaxChars) : numCtx === undefined ? undefined : windowCapChars(numCtx);
     if (limit === undefined) return undefined;
     const capped = new Set(of(s.events, 'tool_result_capped').map((e) => e.payload.id));
     for (const r of [...of(s.events, 'tool_result'), ...of(s.events, 'tool_error')]) {
-      if ((num(r.payload.chars) ?? 0) > limit && !capped.has(r.payload.id)) return `call ${String(r.payload.id)} returned ${r.payload.chars} chars, over the ${limit}-char cap, uncapped`;
+      if ((num(r.payload.chars) ?? 0) > limit && !capped.has(r.payload.id))
+        return `call ${String(r.payload.id)} returned ${r.payload.chars} chars, over the ${limit}-char cap, uncapped`;
     }
     return undefined;
   },

@@ -25,7 +25,12 @@ describe('the XML parser the JUnit tests rely on', () => {
 
   it('reads attributes, entities, text and CDATA', () => {
     const el = parseXml('<?xml version="1.0"?><a k="&lt;&amp;&quot;&#65;&#x42;"> x <![CDATA[<y]]]]><![CDATA[>]]><b/></a>');
-    expect(el).toEqual({ name: 'a', attributes: { k: '<&"AB' }, text: ' x <y]]>', children: [{ name: 'b', attributes: {}, children: [], text: '' }] });
+    expect(el).toEqual({
+      name: 'a',
+      attributes: { k: '<&"AB' },
+      text: ' x <y]]>',
+      children: [{ name: 'b', attributes: {}, children: [], text: '' }],
+    });
   });
 });
 
@@ -39,8 +44,12 @@ describe('toJUnit', () => {
     expect(childrenNamed(root, 'testsuite')).toHaveLength(1);
     expect(suite.attributes).toMatchObject({ name: 'loupe eval run-1', timestamp: '2026-09-01T10:00:00.000Z', time: '12.345', tests: '5' });
     expect(propertiesOf(suite).slice(0, 7)).toEqual([
-      ['run_id', 'run-1'], ['backend', 'Ollama at http://gpu:11434'],
-      ['trials', '15'], ['passed', '11'], ['failed', '3'], ['errored', '1'],
+      ['run_id', 'run-1'],
+      ['backend', 'Ollama at http://gpu:11434'],
+      ['trials', '15'],
+      ['passed', '11'],
+      ['failed', '3'],
+      ['errored', '1'],
       // Wilson 95% of 11/14 (see proportion.spec for the formula's checks)
       ['pass_rate', '0.786 [0.524, 0.924]'],
     ]);
@@ -59,9 +68,13 @@ describe('toJUnit', () => {
   it('puts the trial counts, pass rate with interval, pass^k and pathology rates in properties', () => {
     // 1 passed of 3: Wilson 95% [0.0615, 0.7923]; pass^1 = 1/3, pass^3 = C(1,3)/C(3,3) = 0
     expect(propertiesOf(cases(suite)[4])).toEqual([
-      ['trials', '3'], ['passed', '1'], ['failed', '2'], ['errored', '0'],
+      ['trials', '3'],
+      ['passed', '1'],
+      ['failed', '2'],
+      ['errored', '0'],
       ['pass_rate', '0.333 [0.061, 0.792]'],
-      ['pass^1', '0.333'], ['pass^3', '0.000'],
+      ['pass^1', '0.333'],
+      ['pass^3', '0.000'],
       ['pathology.repeat_break', '1/3 trials, rate 0.333 [0.061, 0.792], events 2'],
       ['pathology.max_iterations', '1/3 trials, rate 0.333 [0.061, 0.792], events 1'],
     ]);
@@ -72,17 +85,21 @@ describe('toJUnit', () => {
   it('marks a cell with failed trials as a failure listing their failed expectations', () => {
     const [failure] = childrenNamed(cases(suite)[1], 'failure');
     expect(failure.attributes).toEqual({ message: '1 of 3 judged trials failed', type: 'expectations' });
-    expect(failure.text).toBe([
-      'trial 2 (session sess-read-file-2):',
-      '  ✗ event tool.call with {"name":"read_file"} is recorded — found 0 matching; tool.call payloads recorded: none',
-      '  ✗ session terminates with final_answer',
-    ].join('\n'));
-    expect(childrenNamed(cases(suite)[4], 'failure')[0].text).toBe([
-      'trial 1 (session sess-write-file-1):',
-      '  ✗ file out.txt equals "a|b" — file content: "a"',
-      'trial 2 (session sess-write-file-2):',
-      '  ✗ iterations <= 5 — ran 8 iterations',
-    ].join('\n'));
+    expect(failure.text).toBe(
+      [
+        'trial 2 (session sess-read-file-2):',
+        '  ✗ event tool.call with {"name":"read_file"} is recorded — found 0 matching; tool.call payloads recorded: none',
+        '  ✗ session terminates with final_answer',
+      ].join('\n'),
+    );
+    expect(childrenNamed(cases(suite)[4], 'failure')[0].text).toBe(
+      [
+        'trial 1 (session sess-write-file-1):',
+        '  ✗ file out.txt equals "a|b" — file content: "a"',
+        'trial 2 (session sess-write-file-2):',
+        '  ✗ iterations <= 5 — ran 8 iterations',
+      ].join('\n'),
+    );
   });
 
   it('marks a cell with errored trials as an error with their messages, apart from failures', () => {
@@ -99,7 +116,15 @@ describe('toJUnit', () => {
 
   it('can write one testsuite per scenario', () => {
     const r = parseXml(toJUnit(fixtureReport(), { suites: 'scenario' }));
-    expect(childrenNamed(r, 'testsuite').map((s) => [s.attributes.name, s.attributes.tests, s.attributes.failures, s.attributes.errors, cases(s).length])).toEqual([
+    expect(
+      childrenNamed(r, 'testsuite').map((s) => [
+        s.attributes.name,
+        s.attributes.tests,
+        s.attributes.failures,
+        s.attributes.errors,
+        cases(s).length,
+      ]),
+    ).toEqual([
       ['read-file', '3', '1', '0', 3],
       ['write-file', '2', '1', '1', 2],
     ]);
@@ -109,16 +134,39 @@ describe('toJUnit', () => {
   it('stays well-formed whatever the messages hold (markup, CDATA terminators, control characters)', () => {
     const hostile = 'a <b> & "c" ]]> d \u001b[31mred\u001b[0m \u0000';
     const { trials, outcomes } = buildTrials('run-x', [
-      { scenarioId: 's<1>', model: 'm&"x"', configKey: 'k=a]]>b', statuses: 'FE', failed: { 1: [{ expectation: hostile, passed: false, detail: hostile }] }, errors: { 2: hostile } },
+      {
+        scenarioId: 's<1>',
+        model: 'm&"x"',
+        configKey: 'k=a]]>b',
+        statuses: 'FE',
+        failed: { 1: [{ expectation: hostile, passed: false, detail: hostile }] },
+        errors: { 2: hostile },
+      },
     ]);
     const report: ReportInput = {
-      runId: 'r&1', startedAt: 'now', durationMs: 1, backend: { kind: 'standin' }, passed: 0, failed: 1, errored: 1, notRun: 2, mode: 'scripted', models: [], configurations: [], trialsPerCell: 2,
-      stoppedBy: hostile, trials, summaries: summarizeAll(outcomes),
+      runId: 'r&1',
+      startedAt: 'now',
+      durationMs: 1,
+      backend: { kind: 'standin' },
+      passed: 0,
+      failed: 1,
+      errored: 1,
+      notRun: 2,
+      mode: 'scripted',
+      models: [],
+      configurations: [],
+      trialsPerCell: 2,
+      stoppedBy: hostile,
+      trials,
+      summaries: summarizeAll(outcomes),
     };
     const r = parseXml(toJUnit(report));
     const [s] = childrenNamed(r, 'testsuite');
     expect(propertiesOf(s).slice(0, 4)).toEqual([
-      ['run_id', 'r&1'], ['backend', 'Ollama stand-in'], ['not_run', '2'], ['stopped_by', expect.stringContaining('a <b> & "c" ]]> d')],
+      ['run_id', 'r&1'],
+      ['backend', 'Ollama stand-in'],
+      ['not_run', '2'],
+      ['stopped_by', expect.stringContaining('a <b> & "c" ]]> d')],
     ]);
     const [c] = cases(s);
     expect(c.attributes).toMatchObject({ classname: 's<1>', name: 'm&"x" [k=a]]>b]' });

@@ -44,11 +44,19 @@ function addCase(suite: TestSuite, r: ReportInput, c: CellSummary): void {
   if (s.failed > 0) {
     tc.failure(`${s.failed} of ${s.passed + s.failed} judged trials failed`, 'expectations');
     // the builder writes the stack trace as the failure element's text
-    tc.stacktrace(failed.map((t) => [`trial ${t.trial} (session ${t.sessionId ?? 'none'}):`, ...expectationLines(t).map((l) => `  ${l}`)].join('\n')).join('\n'));
+    tc.stacktrace(
+      failed
+        .map((t) => [`trial ${t.trial} (session ${t.sessionId ?? 'none'}):`, ...expectationLines(t).map((l) => `  ${l}`)].join('\n'))
+        .join('\n'),
+    );
   }
   const errored = trials.filter((t) => t.status === 'error');
   if (s.errored > 0) {
-    tc.error(`${s.errored} of ${s.trials} trials errored`, 'infrastructure', errored.map((t) => `trial ${t.trial}: ${t.error ?? 'unknown error'}`).join('\n'));
+    tc.error(
+      `${s.errored} of ${s.trials} trials errored`,
+      'infrastructure',
+      errored.map((t) => `trial ${t.trial}: ${t.error ?? 'unknown error'}`).join('\n'),
+    );
   }
 }
 
@@ -63,7 +71,11 @@ export function toJUnit(report: ReportInput, opts: JUnitOptions = {}): string {
   // a fresh builder each time: the package's default export is a shared, stateful instance
   const b = builder.newBuilder().name(`loupe eval ${report.runId}`);
   if ((opts.suites ?? 'run') === 'run') {
-    const suite = b.testSuite().name(`loupe eval ${report.runId}`).timestamp(report.startedAt).time(report.durationMs / 1000);
+    const suite = b
+      .testSuite()
+      .name(`loupe eval ${report.runId}`)
+      .timestamp(report.startedAt)
+      .time(report.durationMs / 1000);
     runProperties(suite, report);
     summaryProperties(suite, report.summaries.run);
     for (const c of report.summaries.cells) addCase(suite, report, c);

@@ -96,21 +96,36 @@ describe('toMarkdown', () => {
   const base = buildTrials('r0', [{ scenarioId: 'loop', model: 'a|b', configKey: '', statuses: 'PPPPPPPP' }]);
   const cur = buildTrials('r1', [{ scenarioId: 'loop', model: 'a|b', configKey: '', statuses: 'FFFFFFPP' }]);
   const regressed: ReportInput = {
-    runId: 'r1', startedAt: 't', durationMs: 125_400, backend: { kind: 'standin' }, passed: 2, failed: 6, errored: 0, notRun: 4, mode: 'scripted', models: [], configurations: [], trialsPerCell: 8,
-    stoppedBy: 'database <gone>', trials: cur.trials, summaries: summarizeAll(cur.outcomes, { ks: [1] }),
+    runId: 'r1',
+    startedAt: 't',
+    durationMs: 125_400,
+    backend: { kind: 'standin' },
+    passed: 2,
+    failed: 6,
+    errored: 0,
+    notRun: 4,
+    mode: 'scripted',
+    models: [],
+    configurations: [],
+    trialsPerCell: 8,
+    stoppedBy: 'database <gone>',
+    trials: cur.trials,
+    summaries: summarizeAll(cur.outcomes, { ks: [1] }),
     comparison: { baselineRunId: 'r0', result: compareRuns(base.outcomes, cur.outcomes) },
   };
   const md = toMarkdown(regressed);
 
   it('lists regressed cells with their verdicts, and all levels above them', () => {
-    expect(md).toContain([
-      '| run | all | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-      '| configuration | `default` | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-      '| model | `a\\|b` | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-      '| cell | `loop` · a\\|b [default] | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-      '',
-      'McNemar where trials pair, Fisher otherwise; Δ with its 95% Newcombe interval when unpaired.',
-    ].join('\n'));
+    expect(md).toContain(
+      [
+        '| run | all | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
+        '| configuration | `default` | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
+        '| model | `a\\|b` | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
+        '| cell | `loop` · a\\|b [default] | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
+        '',
+        'McNemar where trials pair, Fisher otherwise; Δ with its 95% Newcombe interval when unpaired.',
+      ].join('\n'),
+    );
   });
 
   it('says when the run stopped early and what did not run, escaping markup', () => {
@@ -136,7 +151,9 @@ describe('toMarkdown', () => {
     ['<img src=x onerror=alert(1)> & more', '&lt;img src=x onerror=alert(1)> &amp; more'],
     ['path C:\\tmp', 'path C:\\\\tmp'],
   ])('keeps expectation text %p from turning into markup', (text, shown) => {
-    const t = buildTrials('r', [{ scenarioId: 's', model: 'm', configKey: '', statuses: 'F', failed: { 1: [{ expectation: text, passed: false }] } }]);
+    const t = buildTrials('r', [
+      { scenarioId: 's', model: 'm', configKey: '', statuses: 'F', failed: { 1: [{ expectation: text, passed: false }] } },
+    ]);
     const out = toMarkdown({ ...regressed, comparison: undefined, trials: t.trials, summaries: summarizeAll(t.outcomes) });
     expect(out).toContain(`  - ✗ ${shown}\n`);
   });

@@ -4,7 +4,15 @@
 import type { Comparison, Proportion, Summary } from '../statistics/statistics-types';
 import type { KeyedSummary } from '../statistics/summarize';
 import {
-  configLabel, duration, expectationLines, modelConfigLabel, percent, percentInterval, pValue, rateWithCount, trialsOfCell,
+  configLabel,
+  duration,
+  expectationLines,
+  modelConfigLabel,
+  percent,
+  percentInterval,
+  pValue,
+  rateWithCount,
+  trialsOfCell,
 } from './report-format';
 import type { ReportInput, ReportTrial } from './report-input';
 
@@ -19,7 +27,11 @@ function cellText(s: string): string {
  * does not emphasise inside words (`final_answer`) and brackets alone make no link.
  */
 function prose(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/([\\`*])/g, '\\$1');
+  return s
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/([\\`*])/g, '\\$1');
 }
 
 function code(s: string): string {
@@ -68,12 +80,15 @@ function matrixCell(s: Summary | undefined): string {
 
 function matrix(r: ReportInput): string[] {
   const cells = r.summaries.cells;
-  const columns = [...new Map(cells.map((c) => [`${c.model}\u0000${c.configKey}`, c])).values()]
-    .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : a.configKey < b.configKey ? -1 : a.configKey > b.configKey ? 1 : 0));
+  const columns = [...new Map(cells.map((c) => [`${c.model}\u0000${c.configKey}`, c])).values()].sort((a, b) =>
+    a.model < b.model ? -1 : a.model > b.model ? 1 : a.configKey < b.configKey ? -1 : a.configKey > b.configKey ? 1 : 0,
+  );
   const scenarios = [...new Set(cells.map((c) => c.scenarioId))];
   const rows = scenarios.map((sc) => [
     code(sc),
-    ...columns.map((col) => matrixCell(cells.find((c) => c.scenarioId === sc && c.model === col.model && c.configKey === col.configKey)?.summary)),
+    ...columns.map((col) =>
+      matrixCell(cells.find((c) => c.scenarioId === sc && c.model === col.model && c.configKey === col.configKey)?.summary),
+    ),
   ]);
   return [
     '### Results',
@@ -98,8 +113,20 @@ function rollup(title: string, label: string, groups: KeyedSummary[], ks: string
 function pathologies(r: ReportInput): string[] {
   const entries = Object.entries(r.summaries.run.pathologies) as Array<[string, Proportion & { events: number }]>;
   if (!entries.length) return ['### Pathologies', '', 'None recorded in judged trials.'];
-  const rows = entries.map(([key, p]) => [code(key), `${p.successes}/${p.n}`, p.rate === null ? '–' : percent(p.rate), percentInterval(p), String(p.events)]);
-  return ['### Pathologies', '', ...table(['Pathology', 'Trials', 'Rate', '95% CI', 'Events'], rows), '', 'Share of judged trials with at least one event.'];
+  const rows = entries.map(([key, p]) => [
+    code(key),
+    `${p.successes}/${p.n}`,
+    p.rate === null ? '–' : percent(p.rate),
+    percentInterval(p),
+    String(p.events),
+  ]);
+  return [
+    '### Pathologies',
+    '',
+    ...table(['Pathology', 'Trials', 'Rate', '95% CI', 'Events'], rows),
+    '',
+    'Share of judged trials with at least one event.',
+  ];
 }
 
 function failureItem(t: ReportTrial): string[] {
@@ -113,7 +140,9 @@ function failureItem(t: ReportTrial): string[] {
 
 function failures(r: ReportInput): string[] {
   // in matrix order: by cell, then trial
-  const problems = r.summaries.cells.flatMap((c) => trialsOfCell(r.trials, c.scenarioId, c.model, c.configKey)).filter((t) => t.status !== 'passed');
+  const problems = r.summaries.cells
+    .flatMap((c) => trialsOfCell(r.trials, c.scenarioId, c.model, c.configKey))
+    .filter((t) => t.status !== 'passed');
   if (!problems.length) return [];
   const failed = problems.filter((t) => t.status === 'failed').length;
   const errored = problems.length - failed;
@@ -139,7 +168,16 @@ function comparisonRow(level: string, name: string, c: Comparison): string[] {
   const diff = c.difference === null ? '–' : points(c.difference);
   const ci = c.differenceCi ? ` [${points(c.differenceCi.lo)}, ${points(c.differenceCi.hi)}]` : '';
   const verdict = c.verdict === 'no_significant_change' ? 'no significant change' : `**${c.verdict}**`;
-  return [level, name, rateWithCount(c.a), rateWithCount(c.b), diff + ci, pValue(c.pValue), c.test === 'mcnemar_exact' ? 'McNemar' : 'Fisher', verdict];
+  return [
+    level,
+    name,
+    rateWithCount(c.a),
+    rateWithCount(c.b),
+    diff + ci,
+    pValue(c.pValue),
+    c.test === 'mcnemar_exact' ? 'McNemar' : 'Fisher',
+    verdict,
+  ];
 }
 
 function comparison(r: ReportInput): string[] {

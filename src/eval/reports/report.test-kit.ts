@@ -29,16 +29,37 @@ export function buildTrials(runId: string, cells: CellSpec[]): { trials: ReportT
       const failedExpectations = c.failed?.[trial] ?? [];
       trials.push({
         trialId: `${runId}-${c.scenarioId}-${c.model}-${c.configKey}-${trial}`,
-        scenarioId: c.scenarioId, title: c.scenarioId, file: `scenarios/${c.scenarioId}.yaml`, spec: '', model: c.model,
-        configKey: c.configKey, profile: 'loupe', judgedBy: 'expect', trial, sessionId: status === 'error' ? null : `sess-${c.scenarioId}-${trial}`, traceId: null,
-        status, terminationReason: status === 'error' ? null : 'final_answer',
-        expectations: failedExpectations, failedExpectations, invariantViolations: [], iterations: 2, events: 10, durationMs: 1500,
+        scenarioId: c.scenarioId,
+        title: c.scenarioId,
+        file: `scenarios/${c.scenarioId}.yaml`,
+        spec: '',
+        model: c.model,
+        configKey: c.configKey,
+        profile: 'loupe',
+        judgedBy: 'expect',
+        trial,
+        sessionId: status === 'error' ? null : `sess-${c.scenarioId}-${trial}`,
+        traceId: null,
+        status,
+        terminationReason: status === 'error' ? null : 'final_answer',
+        expectations: failedExpectations,
+        failedExpectations,
+        invariantViolations: [],
+        iterations: 2,
+        events: 10,
+        durationMs: 1500,
         ...(status === 'error' ? { error: c.errors?.[trial] ?? 'unknown' } : {}),
       });
-      outcomes.push(outcome({
-        scenarioId: c.scenarioId, model: c.model, configKey: c.configKey, trial, status,
-        pathologies: c.pathologies?.[trial] ?? {},
-      }));
+      outcomes.push(
+        outcome({
+          scenarioId: c.scenarioId,
+          model: c.model,
+          configKey: c.configKey,
+          trial,
+          status,
+          pathologies: c.pathologies?.[trial] ?? {},
+        }),
+      );
     });
   }
   return { trials, outcomes };
@@ -47,17 +68,35 @@ export function buildTrials(runId: string, cells: CellSpec[]): { trials: ReportT
 export const fixtureCells: CellSpec[] = [
   { scenarioId: 'read-file', model: 'llama3.1:8b', configKey: '', statuses: 'PPP' },
   {
-    scenarioId: 'read-file', model: 'qwen3:8b', configKey: '', statuses: 'PFP',
-    failed: { 2: [
-      { expectation: 'event tool.call with {"name":"read_file"} is recorded', passed: false, detail: 'found 0 matching; tool.call payloads recorded: none' },
-      { expectation: 'session terminates with final_answer', passed: false },
-    ] },
+    scenarioId: 'read-file',
+    model: 'qwen3:8b',
+    configKey: '',
+    statuses: 'PFP',
+    failed: {
+      2: [
+        {
+          expectation: 'event tool.call with {"name":"read_file"} is recorded',
+          passed: false,
+          detail: 'found 0 matching; tool.call payloads recorded: none',
+        },
+        { expectation: 'session terminates with final_answer', passed: false },
+      ],
+    },
     pathologies: { 2: { 'nudge.tooShort': 1 } },
   },
   { scenarioId: 'read-file', model: 'qwen3:8b', configKey: 'temperature=0', statuses: 'PPP' },
-  { scenarioId: 'write-file', model: 'qwen3:8b', configKey: '', statuses: 'PPE', errors: { 3: 'ollama: connect ECONNREFUSED <127.0.0.1:11434>' } },
   {
-    scenarioId: 'write-file', model: 'qwen3:8b', configKey: 'temperature=0', statuses: 'FFP',
+    scenarioId: 'write-file',
+    model: 'qwen3:8b',
+    configKey: '',
+    statuses: 'PPE',
+    errors: { 3: 'ollama: connect ECONNREFUSED <127.0.0.1:11434>' },
+  },
+  {
+    scenarioId: 'write-file',
+    model: 'qwen3:8b',
+    configKey: 'temperature=0',
+    statuses: 'FFP',
     failed: {
       1: [{ expectation: 'file out.txt equals "a|b"', passed: false, detail: 'file content: "a"' }],
       2: [{ expectation: 'iterations <= 5', passed: false, detail: 'ran 8 iterations' }],
@@ -79,14 +118,20 @@ export function fixtureReport(opts: { withComparison?: boolean } = {}): ReportIn
     notRun: 0,
     mode: 'live',
     models: ['llama3.1:8b', 'qwen3:8b'],
-    configurations: [{ key: '', overrides: {} }, { key: 'temperature=0', overrides: { temperature: 0 } }],
+    configurations: [
+      { key: '', overrides: {} },
+      { key: 'temperature=0', overrides: { temperature: 0 } },
+    ],
     trialsPerCell: 3,
     trials,
     summaries: summarizeAll(outcomes, { ks: [1, 3] }),
   };
   if (opts.withComparison) {
     // the baseline passed everything the fixture runs
-    const baseline = buildTrials('run-0', fixtureCells.map((c) => ({ ...c, statuses: 'P'.repeat(c.statuses.length) })));
+    const baseline = buildTrials(
+      'run-0',
+      fixtureCells.map((c) => ({ ...c, statuses: 'P'.repeat(c.statuses.length) })),
+    );
     report.comparison = { baselineRunId: 'run-0', result: compareRuns(baseline.outcomes, outcomes) };
   }
   return report;

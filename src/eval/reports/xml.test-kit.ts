@@ -29,7 +29,9 @@ export function parseXml(xml: string): XmlElement {
   let i = 0;
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
-  const fail = (why: string): never => { throw new Error(`${why} at offset ${i}`); };
+  const fail = (why: string): never => {
+    throw new Error(`${why} at offset ${i}`);
+  };
   const readName = (): string => {
     NAME.lastIndex = i;
     const m = NAME.exec(xml);
@@ -37,7 +39,9 @@ export function parseXml(xml: string): XmlElement {
     i += m![0].length;
     return m![0];
   };
-  const skipSpace = () => { while (/\s/.test(xml[i] ?? '')) i++; };
+  const skipSpace = () => {
+    while (/\s/.test(xml[i] ?? '')) i++;
+  };
 
   if (xml.startsWith('<?xml')) {
     const end = xml.indexOf('?>');
@@ -117,5 +121,7 @@ export function childrenNamed(el: XmlElement, name: string): XmlElement[] {
 
 /** the `<properties>` of an element as a name → value map, in document order */
 export function propertiesOf(el: XmlElement): Array<[string, string]> {
-  return childrenNamed(el, 'properties').flatMap((p) => childrenNamed(p, 'property').map((x): [string, string] => [x.attributes.name, x.attributes.value]));
+  return childrenNamed(el, 'properties').flatMap((p) =>
+    childrenNamed(p, 'property').map((x): [string, string] => [x.attributes.name, x.attributes.value]),
+  );
 }

@@ -17,14 +17,44 @@ function problemsOf(text: string) {
   return r.problems;
 }
 
-describe('scenario vocabulary is the journal\'s', () => {
+describe("scenario vocabulary is the journal's", () => {
   it.each([
-    ['a misspelt event type', '  - no_event: sloot_released\n', 'expect[0].no_event', 8, /unknown event type "sloot_released"; did you mean "slot_released"\?/],
+    [
+      'a misspelt event type',
+      '  - no_event: sloot_released\n',
+      'expect[0].no_event',
+      8,
+      /unknown event type "sloot_released"; did you mean "slot_released"\?/,
+    ],
     ['an unknown event in event:', '  - event: tool_reslt\n', 'expect[0].event', 8, /did you mean "tool_result"/],
-    ['a misspelt termination reason', '  - termination: compleetd\n', 'expect[0].termination', 8, /unknown termination reason "compleetd"; did you mean "completed"\?/],
-    ['a payload field the event does not have', '  - event: slot_acquired\n    with: { waitMS: 0 }\n', 'expect[0].with.waitMS', 9, /unknown field of slot_acquired payloads "waitMS"; did you mean "waitMs"\?/],
-    ['a nested payload field', '  - event: compaction\n    with: { usage: { inputTokenz: 1 } }\n', 'expect[0].with.usage.inputTokenz', 9, /did you mean "inputTokens"/],
-    ['an unknown payload operator', '  - event: slot_acquired\n    with: { waitMs: { $gtee: 0 } }\n', 'expect[0].with.waitMs.$gtee', 9, /unknown payload operator \$gtee/],
+    [
+      'a misspelt termination reason',
+      '  - termination: compleetd\n',
+      'expect[0].termination',
+      8,
+      /unknown termination reason "compleetd"; did you mean "completed"\?/,
+    ],
+    [
+      'a payload field the event does not have',
+      '  - event: slot_acquired\n    with: { waitMS: 0 }\n',
+      'expect[0].with.waitMS',
+      9,
+      /unknown field of slot_acquired payloads "waitMS"; did you mean "waitMs"\?/,
+    ],
+    [
+      'a nested payload field',
+      '  - event: compaction\n    with: { usage: { inputTokenz: 1 } }\n',
+      'expect[0].with.usage.inputTokenz',
+      9,
+      /did you mean "inputTokens"/,
+    ],
+    [
+      'an unknown payload operator',
+      '  - event: slot_acquired\n    with: { waitMs: { $gtee: 0 } }\n',
+      'expect[0].with.waitMs.$gtee',
+      9,
+      /unknown payload operator \$gtee/,
+    ],
     ['an unknown message kind', '  - message: { kind: nugde }\n', 'expect[0].message.kind', 8, /nudge/],
   ])('%s is bad input', (_name, expectations, field, line, message) => {
     const [p] = problemsOf(base('', expectations));
@@ -34,10 +64,30 @@ describe('scenario vocabulary is the journal\'s', () => {
   });
 
   it.each([
-    ['a same-event reference to a missing field', '  - event: tool_result_capped\n    with: { keptChars: { $lte: { $ref: maxChar } } }\n', 'expect[0].with.keptChars.$lte.$ref', /unknown field of tool_result_capped payloads "maxChar"; did you mean "maxChars"\?/],
-    ['a reference to an unknown event', '  - event: tool_result_capped\n    with: { maxChars: { $lt: { $ref: { event: tool_result_capd, field: maxChars } } } }\n', 'expect[0].with.maxChars.$lt.$ref.event', /did you mean "tool_result_capped"/],
-    ['a reference to a field another event lacks', '  - event: tool_result_capped\n    with: { maxChars: { $lt: { $ref: { event: slot_acquired, field: maxChars } } } }\n', 'expect[0].with.maxChars.$lt.$ref.field', /unknown field of slot_acquired payloads/],
-    ['an order reference to an unknown event', '  - event: tool_call\n    after: sloot_acquired\n', 'expect[0].after', /did you mean "slot_acquired"/],
+    [
+      'a same-event reference to a missing field',
+      '  - event: tool_result_capped\n    with: { keptChars: { $lte: { $ref: maxChar } } }\n',
+      'expect[0].with.keptChars.$lte.$ref',
+      /unknown field of tool_result_capped payloads "maxChar"; did you mean "maxChars"\?/,
+    ],
+    [
+      'a reference to an unknown event',
+      '  - event: tool_result_capped\n    with: { maxChars: { $lt: { $ref: { event: tool_result_capd, field: maxChars } } } }\n',
+      'expect[0].with.maxChars.$lt.$ref.event',
+      /did you mean "tool_result_capped"/,
+    ],
+    [
+      'a reference to a field another event lacks',
+      '  - event: tool_result_capped\n    with: { maxChars: { $lt: { $ref: { event: slot_acquired, field: maxChars } } } }\n',
+      'expect[0].with.maxChars.$lt.$ref.field',
+      /unknown field of slot_acquired payloads/,
+    ],
+    [
+      'an order reference to an unknown event',
+      '  - event: tool_call\n    after: sloot_acquired\n',
+      'expect[0].after',
+      /did you mean "slot_acquired"/,
+    ],
     ['a bad regular expression', '  - final_answer: { regex: "(unclosed" }\n', 'expect[0].final_answer.regex', /not a regular expression/],
   ])('%s is bad input', (_name, expectations, field, message) => {
     const problems = problemsOf(base('', expectations));
@@ -46,8 +96,11 @@ describe('scenario vocabulary is the journal\'s', () => {
     expect(p.message).toMatch(message);
   });
 
-  it('lets success criteria say only what a live model\'s outcome can be judged by', () => {
-    const ok = parseScenario(`${base('')}success:\n  - final_answer: { contains: done }\n  - tools_used: [write_file]\n  - iterations: { max: 10 }\n`, 't.yaml');
+  it("lets success criteria say only what a live model's outcome can be judged by", () => {
+    const ok = parseScenario(
+      `${base('')}success:\n  - final_answer: { contains: done }\n  - tools_used: [write_file]\n  - iterations: { max: 10 }\n`,
+      't.yaml',
+    );
     expect(ok.ok).toBe(true);
     const [p] = problemsOf(`${base('')}success:\n  - event: nudge\n`);
     expect(p).toEqual(expect.objectContaining({ field: 'success[0]', message: expect.stringMatching(/unknown success criterion/) }));
@@ -58,24 +111,59 @@ describe('scenario vocabulary is the journal\'s', () => {
     expect(problems.map((p) => [p.field, p.line])).toEqual([['kill.on_event', 6]]);
     expect(problems[0].message).toMatch(/did you mean "tool_call"/);
     const fields = problemsOf(base('inject:\n  - on_event: tool_call\n    with: { nmae: x }\n    text: hi\n'));
-    expect(fields[0]).toEqual(expect.objectContaining({ field: 'inject[0].with.nmae', line: 7, message: expect.stringMatching(/did you mean "name"/) }));
+    expect(fields[0]).toEqual(
+      expect.objectContaining({ field: 'inject[0].with.nmae', line: 7, message: expect.stringMatching(/did you mean "name"/) }),
+    );
   });
 
   it('accepts every declared field, operators and values matched inside arrays', () => {
-    const r = parseScenario(base('', '  - event: tool_calls_extracted\n    with: { names: [read_file], count: { $gte: 1 }, strategy: { $exists: true } }\n'), 't.yaml');
+    const r = parseScenario(
+      base('', '  - event: tool_calls_extracted\n    with: { names: [read_file], count: { $gte: 1 }, strategy: { $exists: true } }\n'),
+      't.yaml',
+    );
     expect(r.ok).toBe(true);
   });
 });
 
 describe('numbers and paths are bounded at load', () => {
   const cases: Array<{ name: string; extra?: string; script?: string; expectations?: string; field: string; message: RegExp }> = [
-    { name: 'a tool timeout Node cannot time', extra: 'config: { tool_timeout_ms: 2147483648 }\n', field: 'config.tool_timeout_ms', message: /at most 2147483647 ms/ },
-    { name: 'a huge fault repeat count', script: '  - content: x\n    fault: { kind: http, status: 503, times: 100000000 }\n', field: 'script[0].fault.times', message: /10000/ },
-    { name: 'a negative VRAM size', extra: 'catalog:\n  - { name: m, family: llama, parameter_size: 8B, capabilities: [completion], vram_bytes: -1 }\n', field: 'catalog[0].vram_bytes', message: />=0|0/ },
+    {
+      name: 'a tool timeout Node cannot time',
+      extra: 'config: { tool_timeout_ms: 2147483648 }\n',
+      field: 'config.tool_timeout_ms',
+      message: /at most 2147483647 ms/,
+    },
+    {
+      name: 'a huge fault repeat count',
+      script: '  - content: x\n    fault: { kind: http, status: 503, times: 100000000 }\n',
+      field: 'script[0].fault.times',
+      message: /10000/,
+    },
+    {
+      name: 'a negative VRAM size',
+      extra: 'catalog:\n  - { name: m, family: llama, parameter_size: 8B, capabilities: [completion], vram_bytes: -1 }\n',
+      field: 'catalog[0].vram_bytes',
+      message: />=0|0/,
+    },
     { name: 'num_gpu below -1', extra: 'ollama: { num_gpu: -5 }\n', field: 'ollama.num_gpu', message: /-1/ },
-    { name: 'a slot hold Node cannot time', extra: 'setup: { hold_slots: [{ model: m, release_after_ms: 99999999999 }] }\n', field: 'setup.hold_slots[0].release_after_ms', message: /at most/ },
-    { name: 'a trigger delay Node cannot time', extra: 'kill: { on_event: tool_call, after_ms: 3000000000 }\n', field: 'kill.after_ms', message: /at most/ },
-    { name: 'a count range upside down', expectations: '  - event: tool_call\n    count: { min: 3, max: 1 }\n', field: 'expect[0].count', message: /min must not exceed max/ },
+    {
+      name: 'a slot hold Node cannot time',
+      extra: 'setup: { hold_slots: [{ model: m, release_after_ms: 99999999999 }] }\n',
+      field: 'setup.hold_slots[0].release_after_ms',
+      message: /at most/,
+    },
+    {
+      name: 'a trigger delay Node cannot time',
+      extra: 'kill: { on_event: tool_call, after_ms: 3000000000 }\n',
+      field: 'kill.after_ms',
+      message: /at most/,
+    },
+    {
+      name: 'a count range upside down',
+      expectations: '  - event: tool_call\n    count: { min: 3, max: 1 }\n',
+      field: 'expect[0].count',
+      message: /min must not exceed max/,
+    },
   ];
 
   it.each(cases)('$name is bad input', (c) => {
@@ -102,8 +190,16 @@ describe('numbers and paths are bounded at load', () => {
   });
 
   it('reports a YAML alias bomb as bad input with a line, without expanding it', () => {
-    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) =>
-      `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`)].join('\n');
+    const bomb = [
+      'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+      ),
+    ].join('\n');
     const started = Date.now();
     const [p] = problemsOf(`${bomb}\n${base('')}`);
     expect(Date.now() - started).toBeLessThan(2_000);

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { MAX_TIMER_MS } from '../../config/loupe-config';
 
 /** A duration in milliseconds that a Node timer honours. */
-export const durationMs = (min = 0) => z.number().int().min(min).max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (a longer Node timer fires at once)`);
+export const durationMs = (min = 0) =>
+  z.number().int().min(min).max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (a longer Node timer fires at once)`);
 
 /** How many requests get a stand-in fault. */
 export const faultTimes = z.number().int().min(1).max(10_000);
@@ -19,7 +20,11 @@ export const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** An expected count: exactly n, or a range. */
 export const count = z.union([
   z.number().int().min(0).max(1_000_000_000),
-  z.strictObject({ min: z.number().int().min(0).max(1_000_000_000).optional(), max: z.number().int().min(0).max(1_000_000_000).optional() })
+  z
+    .strictObject({
+      min: z.number().int().min(0).max(1_000_000_000).optional(),
+      max: z.number().int().min(0).max(1_000_000_000).optional(),
+    })
     .refine((c) => c.min === undefined || c.max === undefined || c.min <= c.max, { message: 'min must not exceed max' }),
 ]);
 
@@ -40,14 +45,22 @@ export const MAX_GENERATED_FILE_CHARS = 16 * 1024 * 1024;
 /** A file's text, or text repeated (`{ repeat: "a line\n", times: 5000 }`) for the large files context budgets need. */
 const fileContent = z.union([
   z.string(),
-  z.strictObject({ repeat: z.string().min(1), times: z.number().int().min(1).max(1_000_000) })
-    .refine((g) => g.repeat.length * g.times <= MAX_GENERATED_FILE_CHARS, { message: `generates more than ${MAX_GENERATED_FILE_CHARS} chars` }),
+  z
+    .strictObject({ repeat: z.string().min(1), times: z.number().int().min(1).max(1_000_000) })
+    .refine((g) => g.repeat.length * g.times <= MAX_GENERATED_FILE_CHARS, {
+      message: `generates more than ${MAX_GENERATED_FILE_CHARS} chars`,
+    }),
 ]);
 
 /** Workspace files by name, every name checked, so a scenario that would write outside never starts. */
-export const workspaceFiles = z.record(z.string(), fileContent).superRefine((files, ctx) => {
-  for (const name of Object.keys(files)) {
-    const problem = workspacePathProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', path: [name], message: `workspace file "${name}" ${problem}` });
-  }
-}).transform((files) => Object.fromEntries(Object.entries(files).map(([name, c]) => [name, typeof c === 'string' ? c : c.repeat.repeat(c.times)])));
+export const workspaceFiles = z
+  .record(z.string(), fileContent)
+  .superRefine((files, ctx) => {
+    for (const name of Object.keys(files)) {
+      const problem = workspacePathProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: `workspace file "${name}" ${problem}` });
+    }
+  })
+  .transform((files) =>
+    Object.fromEntries(Object.entries(files).map(([name, c]) => [name, typeof c === 'string' ? c : c.repeat.repeat(c.times)])),
+  );

@@ -11,12 +11,14 @@ import { terminationProblem } from './scenario-vocabulary';
 const occurrence = z.number().int().min(1).max(1_000_000);
 
 /** Text checks: at least one of them. */
-const textMatch = z.strictObject({
-  contains: z.string().optional(),
-  not_contains: z.string().optional(),
-  equals: z.string().optional(),
-  regex: z.string().optional(),
-}).refine((t) => Object.keys(t).length > 0, { message: 'give contains, not_contains, equals or regex' })
+const textMatch = z
+  .strictObject({
+    contains: z.string().optional(),
+    not_contains: z.string().optional(),
+    equals: z.string().optional(),
+    regex: z.string().optional(),
+  })
+  .refine((t) => Object.keys(t).length > 0, { message: 'give contains, not_contains, equals or regex' })
   .superRefine((t, ctx) => {
     if (t.regex === undefined) return;
     try {
@@ -29,31 +31,44 @@ const textMatch = z.strictObject({
 // Each expectation is recognised by its leading key; validating only that branch gives errors that
 // name the real problem instead of a union mismatch.
 export const expectationBranches = {
-  event: z.strictObject({
-    event: eventName, with: payloadMatch.optional(), count: count.optional(),
-    /** the n-th event of this type (1-based) must match `with` */
-    occurrence: occurrence.optional(),
-    /** only events after (before) the first event matching this reference count */
-    after: eventRef.optional(),
-    before: eventRef.optional(),
-  }).refine((e) => e.occurrence === undefined || e.count === undefined, { message: 'give count or occurrence, not both' })
+  event: z
+    .strictObject({
+      event: eventName,
+      with: payloadMatch.optional(),
+      count: count.optional(),
+      /** the n-th event of this type (1-based) must match `with` */
+      occurrence: occurrence.optional(),
+      /** only events after (before) the first event matching this reference count */
+      after: eventRef.optional(),
+      before: eventRef.optional(),
+    })
+    .refine((e) => e.occurrence === undefined || e.count === undefined, { message: 'give count or occurrence, not both' })
     .superRefine((e, ctx) => checkWith(ctx, e.event, e.with)),
-  no_event: z.strictObject({ no_event: eventName, with: payloadMatch.optional(), after: eventRef.optional(), before: eventRef.optional() })
+  no_event: z
+    .strictObject({ no_event: eventName, with: payloadMatch.optional(), after: eventRef.optional(), before: eventRef.optional() })
     .superRefine((e, ctx) => checkWith(ctx, e.no_event, e.with)),
   /** an event of the trial's host rather than its session (gpu_detected after the first slot release) */
-  host_event: z.strictObject({ host_event: eventName, with: payloadMatch.optional(), count: count.optional() })
+  host_event: z
+    .strictObject({ host_event: eventName, with: payloadMatch.optional(), count: count.optional() })
     .superRefine((e, ctx) => checkWith(ctx, e.host_event, e.with)),
   termination: z.strictObject({
-    termination: z.string().min(1).superRefine((reason, ctx) => {
-      const problem = terminationProblem(reason);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+    termination: z
+      .string()
+      .min(1)
+      .superRefine((reason, ctx) => {
+        const problem = terminationProblem(reason);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
   }),
   final_answer: z.strictObject({ final_answer: textMatch }),
   final_answer_contains: z.strictObject({ final_answer_contains: z.string() }),
   final_answer_not_contains: z.strictObject({ final_answer_not_contains: z.string() }),
   file: z.strictObject({
-    file: z.string().min(1), equals: z.string().optional(), contains: z.string().optional(), regex: z.string().optional(), exists: z.boolean().optional(),
+    file: z.string().min(1),
+    equals: z.string().optional(),
+    contains: z.string().optional(),
+    regex: z.string().optional(),
+    exists: z.boolean().optional(),
   }),
   iterations: z.strictObject({ iterations: count }),
   tool_calls: z.strictObject({ tool_calls: count }),
@@ -106,7 +121,10 @@ function branchOf(kinds: readonly string[]) {
     }
     const kind = kinds.find((k) => k in value) as keyof ExpectationBranches | undefined;
     if (!kind) {
-      ctx.addIssue({ code: 'custom', message: `unknown ${kinds === EXPECTATION_KINDS ? 'expectation' : 'success criterion'} (keys: ${Object.keys(value).join(', ') || 'none'}); expected one of: ${kinds.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown ${kinds === EXPECTATION_KINDS ? 'expectation' : 'success criterion'} (keys: ${Object.keys(value).join(', ') || 'none'}); expected one of: ${kinds.join(', ')}`,
+      });
       return z.NEVER;
     }
     const parsed = expectationBranches[kind].safeParse(value);

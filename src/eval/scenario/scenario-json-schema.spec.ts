@@ -6,7 +6,7 @@ import { scenarioJsonSchema } from './scenario-json-schema';
 describe('the published scenario JSON Schema', () => {
   const schema = scenarioJsonSchema() as { required: string[]; properties: Record<string, { items?: { anyOf?: unknown[] } }> };
 
-  it('is generated from the loader\'s schema and current in schemas/ (npm run docs)', () => {
+  it("is generated from the loader's schema and current in schemas/ (npm run docs)", () => {
     const published = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'schemas', 'scenario.schema.json'), 'utf8'));
     expect(published).toEqual(JSON.parse(JSON.stringify(schema)));
   });

@@ -17,5 +17,10 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     success: z.array(z.union(success)).optional().describe('checks of a run against a real model (OLLAMA_HOST)'),
   });
   const schema = z.toJSONSchema(forEditors, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...schema, $id: SCENARIO_SCHEMA_ID, title: 'Loupe scenario', description: 'A behavioural scenario run by `loupe eval` (README: Scenarios).' };
+  return {
+    ...schema,
+    $id: SCENARIO_SCHEMA_ID,
+    title: 'Loupe scenario',
+    description: 'A behavioural scenario run by `loupe eval` (README: Scenarios).',
+  };
 }

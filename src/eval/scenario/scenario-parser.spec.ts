@@ -26,21 +26,47 @@ describe('parseScenario', () => {
     if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
     expect(r.scenario.id).toBe('direct-process/normal');
     expect(r.scenario.workspaceFiles).toEqual({ 'a.txt': 'hello' });
-    expect(r.scenario.script.turns['*']).toEqual([
-      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
-      { content: 'Done.', fault: { kind: 'http', status: 503, retryAfterSeconds: 1 } },
-    ].map((t) => expect.objectContaining(t)));
+    expect(r.scenario.script.turns['*']).toEqual(
+      [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { content: 'Done.', fault: { kind: 'http', status: 503, retryAfterSeconds: 1 } },
+      ].map((t) => expect.objectContaining(t)),
+    );
     expect(r.scenario.expect).toEqual([{ termination: 'completed' }, { event: 'tool_result', with: { name: 'read_file' } }]);
     expect(r.scenario.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   const cases: Array<[string, string, { line: number; field: string; message: RegExp }]> = [
-    ['a YAML syntax error names the line', valid.replace('title: Normal tool loop completion', 'title: Normal: tool loop'), { line: 2, field: '', message: /YAML syntax error/ }],
-    ['a wrong type names the field path and its line', valid.replace('name: read_file\n', 'name: 42\n'), { line: 10, field: 'script[0].tool_calls[0].name', message: /expected string/ }],
-    ['an unknown field is named with its line', valid.replace('  - content: Done.', '  - contnet: Done.'), { line: 12, field: 'script[1].contnet', message: /unknown field/ }],
-    ['a missing required field points at its parent', valid.replace('prompt: Read a.txt\n', ''), { line: 1, field: 'prompt', message: /expected string/ }],
-    ['an unknown expectation kind is rejected', valid.replace('  - termination: completed', '  - terminates: completed'), { line: 15, field: 'expect[0]', message: /unknown expectation/ }],
-    ['a bad fault kind is rejected', valid.replace('kind: http', 'kind: explode'), { line: 13, field: 'script[1].fault.kind', message: /./ }],
+    [
+      'a YAML syntax error names the line',
+      valid.replace('title: Normal tool loop completion', 'title: Normal: tool loop'),
+      { line: 2, field: '', message: /YAML syntax error/ },
+    ],
+    [
+      'a wrong type names the field path and its line',
+      valid.replace('name: read_file\n', 'name: 42\n'),
+      { line: 10, field: 'script[0].tool_calls[0].name', message: /expected string/ },
+    ],
+    [
+      'an unknown field is named with its line',
+      valid.replace('  - content: Done.', '  - contnet: Done.'),
+      { line: 12, field: 'script[1].contnet', message: /unknown field/ },
+    ],
+    [
+      'a missing required field points at its parent',
+      valid.replace('prompt: Read a.txt\n', ''),
+      { line: 1, field: 'prompt', message: /expected string/ },
+    ],
+    [
+      'an unknown expectation kind is rejected',
+      valid.replace('  - termination: completed', '  - terminates: completed'),
+      { line: 15, field: 'expect[0]', message: /unknown expectation/ },
+    ],
+    [
+      'a bad fault kind is rejected',
+      valid.replace('kind: http', 'kind: explode'),
+      { line: 13, field: 'script[1].fault.kind', message: /./ },
+    ],
   ];
 
   it.each(cases)('%s', (_name, text, want) => {

@@ -52,21 +52,35 @@ function toTurn(t: ScenarioTurnDocument): StandinTurn {
     doneReason: t.done_reason,
     promptEvalCount: t.prompt_eval_count,
     evalCount: t.eval_count,
-    fault: !f ? undefined
-      : f.kind === 'http' ? { kind: 'http', status: f.status, error: f.error, retryAfterSeconds: f.retry_after_seconds, times: f.times }
-      : f.kind === 'delay_first_byte' ? { kind: 'delay_first_byte', ms: f.ms, times: f.times }
-      : f.kind === 'stall' ? { kind: 'stall', afterChunks: f.after_chunks, ms: f.ms, times: f.times }
-      : f.kind === 'disconnect' ? { kind: 'disconnect', afterChunks: f.after_chunks, times: f.times }
-      : f.kind === 'malformed_line' ? { kind: 'malformed_line', afterChunks: f.after_chunks, times: f.times }
-      : { kind: 'error_line', afterChunks: f.after_chunks, error: f.error, times: f.times },
+    fault: !f
+      ? undefined
+      : f.kind === 'http'
+        ? { kind: 'http', status: f.status, error: f.error, retryAfterSeconds: f.retry_after_seconds, times: f.times }
+        : f.kind === 'delay_first_byte'
+          ? { kind: 'delay_first_byte', ms: f.ms, times: f.times }
+          : f.kind === 'stall'
+            ? { kind: 'stall', afterChunks: f.after_chunks, ms: f.ms, times: f.times }
+            : f.kind === 'disconnect'
+              ? { kind: 'disconnect', afterChunks: f.after_chunks, times: f.times }
+              : f.kind === 'malformed_line'
+                ? { kind: 'malformed_line', afterChunks: f.after_chunks, times: f.times }
+                : { kind: 'error_line', afterChunks: f.after_chunks, error: f.error, times: f.times },
   };
 }
 
 function toModel(m: ScenarioCatalogDocument): StandinModel {
   return {
-    name: m.name, family: m.family, parameterSize: m.parameter_size, quantization: m.quantization,
-    capabilities: m.capabilities, contextLength: m.context_length, vramBytes: m.vram_bytes, cloud: m.cloud,
-    parallel: m.parallel, loadMs: m.load_ms, tokensPerSecond: m.tokens_per_second,
+    name: m.name,
+    family: m.family,
+    parameterSize: m.parameter_size,
+    quantization: m.quantization,
+    capabilities: m.capabilities,
+    contextLength: m.context_length,
+    vramBytes: m.vram_bytes,
+    cloud: m.cloud,
+    parallel: m.parallel,
+    loadMs: m.load_ms,
+    tokensPerSecond: m.tokens_per_second,
   };
 }
 
@@ -78,7 +92,10 @@ function toScript(script: ScenarioDocument['script']): StandinScript {
 /** `ollama:` in the provider's terms, and the optional second stand-in. */
 function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOverrides; localStandin?: Scenario['localStandin'] } {
   const { local_standin: local, ...rest } = ollama ?? {};
-  return { provider: keysWithin<ProviderOverrides>()(camelKeys(rest)), localStandin: local ? { catalog: local.catalog?.map(toModel) } : undefined };
+  return {
+    provider: keysWithin<ProviderOverrides>()(camelKeys(rest)),
+    localStandin: local ? { catalog: local.catalog?.map(toModel) } : undefined,
+  };
 }
 
 export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
@@ -100,11 +117,16 @@ export function parseScenario(text: string, file: string, absFile: string = path
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     let firstAlias: number | undefined;
-    visit(doc, { Alias: (_key, node) => {
-      firstAlias = node.range?.[0];
-      return visit.BREAK;
-    } });
-    return { ok: false, problems: [{ file, ...at(firstAlias), field: '', message: `YAML aliases expand too far (${(e as Error).message})` }] };
+    visit(doc, {
+      Alias: (_key, node) => {
+        firstAlias = node.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    return {
+      ok: false,
+      problems: [{ file, ...at(firstAlias), field: '', message: `YAML aliases expand too far (${(e as Error).message})` }],
+    };
   }
   const parsed = scenarioSchema.safeParse(value);
   if (!parsed.success) {
@@ -116,7 +138,16 @@ export function parseScenario(text: string, file: string, absFile: string = path
         });
       }
       const node = nodeAt(doc, issue.path);
-      return [{ file, ...at(node?.range?.[0]), field: formatPath(issue.path) || '(document)', message: issue.message.replace(/^Invalid input: /, '').replace(/^expected (.+), received undefined$/, 'required field is missing (expected $1)') }];
+      return [
+        {
+          file,
+          ...at(node?.range?.[0]),
+          field: formatPath(issue.path) || '(document)',
+          message: issue.message
+            .replace(/^Invalid input: /, '')
+            .replace(/^expected (.+), received undefined$/, 'required field is missing (expected $1)'),
+        },
+      ];
     });
     return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
   }
@@ -124,15 +155,34 @@ export function parseScenario(text: string, file: string, absFile: string = path
   return {
     ok: true,
     scenario: {
-      id: d.id, title: d.title, spec: d.spec, version: d.version, file,
+      id: d.id,
+      title: d.title,
+      spec: d.spec,
+      version: d.version,
+      file,
       hash: createHash('sha256').update(text).digest('hex'),
-      model: d.model, modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined, prompt: d.prompt, system: d.system, councilRole: d.council_role,
+      model: d.model,
+      modelLine: d.model ? at(keyNode(doc, [], 'model')?.range?.[0]).line : undefined,
+      prompt: d.prompt,
+      system: d.system,
+      councilRole: d.council_role,
       profiles: d.profile === undefined ? [DEFAULT_PROFILE] : [...new Set(Array.isArray(d.profile) ? d.profile : [d.profile])],
       ...settingsOf(d.config),
-      workspaceFiles: d.workspace.files, tools: d.tools, catalog: d.catalog?.map(toModel), defaultCatalog: d.default_catalog,
-      script: toScript(d.script), expect: d.expect, success: d.success,
+      workspaceFiles: d.workspace.files,
+      tools: d.tools,
+      catalog: d.catalog?.map(toModel),
+      defaultCatalog: d.default_catalog,
+      script: toScript(d.script),
+      expect: d.expect,
+      success: d.success,
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
-      approvals: d.approvals?.map((a) => ({ tool: a.tool, request: a.request, approve: a.decision === 'approve', reason: a.reason, afterMs: a.after_ms })),
+      approvals: d.approvals?.map((a) => ({
+        tool: a.tool,
+        request: a.request,
+        approve: a.decision === 'approve',
+        reason: a.reason,
+        afterMs: a.after_ms,
+      })),
       mcpServers: d.mcp_servers && toScenarioMcpServers(d.mcp_servers, (v) => relativeToScenario(absFile, v)),
       ...providerOf(d.ollama),
       holdSlots: d.setup?.hold_slots?.map((h) => ({ model: h.model, releaseAfterMs: h.release_after_ms, releaseOn: h.release_on })),

@@ -5,10 +5,13 @@ import { isJournalEventType } from '../../journal/journal-events';
 import { PAYLOAD_OPERATORS } from '../expectations/payload-match';
 import { eventTypeProblem, payloadFieldProblems, refProblems } from './scenario-vocabulary';
 
-export const eventName = z.string().min(1).superRefine((name, ctx) => {
-  const problem = eventTypeProblem(name);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const eventName = z
+  .string()
+  .min(1)
+  .superRefine((name, ctx) => {
+    const problem = eventTypeProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 function unknownOperators(value: unknown, path: PropertyKey[] = []): Array<{ path: PropertyKey[]; op: string }> {
   if (value === null || typeof value !== 'object') return [];
@@ -22,7 +25,11 @@ function unknownOperators(value: unknown, path: PropertyKey[] = []): Array<{ pat
 /** A deep partial payload; `$`-keys are operators ($gte, $contains…) or references ($ref), checked wherever they sit. */
 export const payloadMatch = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
   for (const bad of unknownOperators(value)) {
-    ctx.addIssue({ code: 'custom', path: bad.path, message: `unknown payload operator ${bad.op} (known: ${[...PAYLOAD_OPERATORS, '$ref'].join(', ')})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: bad.path,
+      message: `unknown payload operator ${bad.op} (known: ${[...PAYLOAD_OPERATORS, '$ref'].join(', ')})`,
+    });
   }
 });
 
@@ -37,7 +44,8 @@ export function checkWith(ctx: z.RefinementCtx, type: string, want: Record<strin
 /** Another event of the session: its type alone (the first one), or with a pattern and an occurrence. */
 export const eventRef = z.union([
   eventName,
-  z.strictObject({ event: eventName, with: payloadMatch.optional(), occurrence: z.number().int().min(1).max(1_000_000).optional() })
+  z
+    .strictObject({ event: eventName, with: payloadMatch.optional(), occurrence: z.number().int().min(1).max(1_000_000).optional() })
     .superRefine((r, ctx) => checkWith(ctx, r.event, r.with)),
 ]);
 

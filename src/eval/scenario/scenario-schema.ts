@@ -27,60 +27,64 @@ const tokens = z.number().int().min(0).max(16_777_216);
 
 /** A scenario's `config:` — and the keys `loupe eval --set key=v1,v2` can vary: the profile and any single setting over it. */
 export const configSchema = z.strictObject({
-    /** the loop profile (default loupe); the other keys override single settings of it */
-    profile: z.enum(LOOP_PROFILE_NAMES).optional(),
-    max_tool_iterations: z.number().int().min(1).max(100_000).optional(),
-    num_ctx: z.number().int().min(256).max(16_777_216).optional(),
-    tool_timeout_ms: durationMs(1).optional(),
-    command_timeout_ms: durationMs(1).optional(),
-    /** the command tool's isolation: auto (bubblewrap, else refuse), bubblewrap, or none (an explicit opt-out) */
-    command_sandbox: z.enum(['auto', 'bubblewrap', 'none']).optional(),
-    repeat_threshold: detector.optional(),
-    repeat_scope: z.enum(['session', 'reply']).optional(),
-    call_key: z.enum(['normalized', 'exact']).optional(),
-    same_tool_threshold: detector.optional(),
-    cycle_repetitions: detector.optional(),
-    cycle_max_period: z.number().int().min(2).max(50).optional(),
-    error_repeat_threshold: detector.optional(),
-    content_loop_threshold: detector.optional(),
-    doom_loop: z.enum(['break', 'ask', 'nudge']).optional(),
-    loop_nudges: z.number().int().min(0).max(100).optional(),
-    nudge_policy: z.enum(['corvid', 'off']).optional(),
-    max_nudges: z.number().int().min(0).max(100).optional(),
-    hallucination_guard: z.enum(['replies_without_calls', 'all_replies', 'off']).optional(),
-    max_mid_chain_nudges: z.number().int().min(0).max(100).optional(),
-    epilogue: z.enum(['summary', 'none']).optional(),
-    token_estimator: z.enum(TOKEN_ESTIMATORS).optional(),
-    trim_max_messages: z.number().int().min(0).max(100_000).optional(),
-    trim_keep_recent: z.number().int().min(0).max(100_000).optional(),
-    trim_budget_ratio: share.optional(),
-    trim_budget_tokens: tokens.optional(),
-    trim_summaries: z.boolean().optional(),
-    tool_result_cap: z.enum(['context_share', 'fixed_chars', 'off']).optional(),
-    tool_result_max_chars: z.number().int().min(1).max(100_000_000).optional(),
-    prune: z.enum(['scaled', 'fixed', 'off']).optional(),
-    prune_protect_tokens: tokens.optional(),
-    prune_minimum_tokens: tokens.optional(),
-    prune_keep_turns: z.number().int().min(0).max(1_000).optional(),
-    prune_protected_tools: z.array(z.string().min(1)).optional(),
-    overflow_trigger: z.enum(['reserved_output', 'context_ratio', 'off']).optional(),
-    overflow_ratio: share.optional(),
-    overflow_action: z.enum(['compact', 'trim', 'clear_history']).optional(),
-    compaction_keep: z.enum(['turns', 'turns_clamped', 'share']).optional(),
-    compaction_keep_turns: z.number().int().min(0).max(1_000).optional(),
-    compaction_keep_share: share.optional(),
-    compaction_validation: z.enum(['reject_empty_or_inflated', 'none']).optional(),
-    preflight: z.enum(['record', 'refuse', 'clear_history', 'off']).optional(),
-    provider_overflow: z.enum(['compact', 'clear_history', 'fail']).optional(),
-    retry_schedule: z.enum(RETRY_SCHEDULE_NAMES).optional(),
-    approval_timeout_ms: durationMs(1).optional(),
-    on_rejection: z.enum(['continue', 'stop']).optional(),
-    tool_execution: z.enum(['parallel', 'sequential']).optional(),
-  });
+  /** the loop profile (default loupe); the other keys override single settings of it */
+  profile: z.enum(LOOP_PROFILE_NAMES).optional(),
+  max_tool_iterations: z.number().int().min(1).max(100_000).optional(),
+  num_ctx: z.number().int().min(256).max(16_777_216).optional(),
+  tool_timeout_ms: durationMs(1).optional(),
+  command_timeout_ms: durationMs(1).optional(),
+  /** the command tool's isolation: auto (bubblewrap, else refuse), bubblewrap, or none (an explicit opt-out) */
+  command_sandbox: z.enum(['auto', 'bubblewrap', 'none']).optional(),
+  repeat_threshold: detector.optional(),
+  repeat_scope: z.enum(['session', 'reply']).optional(),
+  call_key: z.enum(['normalized', 'exact']).optional(),
+  same_tool_threshold: detector.optional(),
+  cycle_repetitions: detector.optional(),
+  cycle_max_period: z.number().int().min(2).max(50).optional(),
+  error_repeat_threshold: detector.optional(),
+  content_loop_threshold: detector.optional(),
+  doom_loop: z.enum(['break', 'ask', 'nudge']).optional(),
+  loop_nudges: z.number().int().min(0).max(100).optional(),
+  nudge_policy: z.enum(['corvid', 'off']).optional(),
+  max_nudges: z.number().int().min(0).max(100).optional(),
+  hallucination_guard: z.enum(['replies_without_calls', 'all_replies', 'off']).optional(),
+  max_mid_chain_nudges: z.number().int().min(0).max(100).optional(),
+  epilogue: z.enum(['summary', 'none']).optional(),
+  token_estimator: z.enum(TOKEN_ESTIMATORS).optional(),
+  trim_max_messages: z.number().int().min(0).max(100_000).optional(),
+  trim_keep_recent: z.number().int().min(0).max(100_000).optional(),
+  trim_budget_ratio: share.optional(),
+  trim_budget_tokens: tokens.optional(),
+  trim_summaries: z.boolean().optional(),
+  tool_result_cap: z.enum(['context_share', 'fixed_chars', 'off']).optional(),
+  tool_result_max_chars: z.number().int().min(1).max(100_000_000).optional(),
+  prune: z.enum(['scaled', 'fixed', 'off']).optional(),
+  prune_protect_tokens: tokens.optional(),
+  prune_minimum_tokens: tokens.optional(),
+  prune_keep_turns: z.number().int().min(0).max(1_000).optional(),
+  prune_protected_tools: z.array(z.string().min(1)).optional(),
+  overflow_trigger: z.enum(['reserved_output', 'context_ratio', 'off']).optional(),
+  overflow_ratio: share.optional(),
+  overflow_action: z.enum(['compact', 'trim', 'clear_history']).optional(),
+  compaction_keep: z.enum(['turns', 'turns_clamped', 'share']).optional(),
+  compaction_keep_turns: z.number().int().min(0).max(1_000).optional(),
+  compaction_keep_share: share.optional(),
+  compaction_validation: z.enum(['reject_empty_or_inflated', 'none']).optional(),
+  preflight: z.enum(['record', 'refuse', 'clear_history', 'off']).optional(),
+  provider_overflow: z.enum(['compact', 'clear_history', 'fail']).optional(),
+  retry_schedule: z.enum(RETRY_SCHEDULE_NAMES).optional(),
+  approval_timeout_ms: durationMs(1).optional(),
+  on_rejection: z.enum(['continue', 'stop']).optional(),
+  tool_execution: z.enum(['parallel', 'sequential']).optional(),
+});
 
-const profileName = z.string().superRefine((name, ctx) => {
-  if (!(LOOP_PROFILE_NAMES as readonly string[]).includes(name)) ctx.addIssue({ code: 'custom', message: unknownNameMessage('loop profile', name, LOOP_PROFILE_NAMES) });
-}).transform((name) => name as LoopProfileName);
+const profileName = z
+  .string()
+  .superRefine((name, ctx) => {
+    if (!(LOOP_PROFILE_NAMES as readonly string[]).includes(name))
+      ctx.addIssue({ code: 'custom', message: unknownNameMessage('loop profile', name, LOOP_PROFILE_NAMES) });
+  })
+  .transform((name) => name as LoopProfileName);
 
 export const scenarioSchema = z.strictObject({
   id: z.string().regex(SCENARIO_ID, 'lowercase letters, digits, ".", "_", "-" and "/" only'),
@@ -93,46 +97,74 @@ export const scenarioSchema = z.strictObject({
   prompt: z.string().min(1),
   system: z.string().optional(),
   council_role: z.enum(COUNCIL_ROLES).optional(),
-  config: configSchema.superRefine((c, ctx) => {
-    if (c.profile !== undefined) ctx.addIssue({ code: 'custom', path: ['profile'], message: 'name the profile with the top-level `profile:` key' });
-  }).default({}),
-  workspace: z.strictObject({
-    files: workspaceFiles.default({}),
-  }).default({ files: {} }),
+  config: configSchema
+    .superRefine((c, ctx) => {
+      if (c.profile !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['profile'], message: 'name the profile with the top-level `profile:` key' });
+    })
+    .default({}),
+  workspace: z
+    .strictObject({
+      files: workspaceFiles.default({}),
+    })
+    .default({ files: {} }),
   tools: z.array(z.string().min(1)).optional(),
-  permissions: z.strictObject({
-    default: z.enum(TOOL_PERMISSIONS).default('allow'),
-    tools: z.record(z.string(), z.enum(TOOL_PERMISSIONS)).optional(),
-  }).optional(),
+  permissions: z
+    .strictObject({
+      default: z.enum(TOOL_PERMISSIONS).default('allow'),
+      tools: z.record(z.string(), z.enum(TOOL_PERMISSIONS)).optional(),
+    })
+    .optional(),
   /** scripted answers to `ask`: by tool name or by the n-th request of the session, after a delay */
-  approvals: z.array(z.strictObject({
-    tool: z.string().min(1).optional(),
-    request: z.number().int().min(1).max(100_000).optional(),
-    decision: z.enum(['approve', 'reject']),
-    reason: z.string().optional(),
-    after_ms: durationMs().optional(),
-  }).refine((a) => (a.tool === undefined) !== (a.request === undefined), { message: 'give tool or request (one of them)' })).optional(),
+  approvals: z
+    .array(
+      z
+        .strictObject({
+          tool: z.string().min(1).optional(),
+          request: z.number().int().min(1).max(100_000).optional(),
+          decision: z.enum(['approve', 'reject']),
+          reason: z.string().optional(),
+          after_ms: durationMs().optional(),
+        })
+        .refine((a) => (a.tool === undefined) !== (a.request === undefined), { message: 'give tool or request (one of them)' }),
+    )
+    .optional(),
   mcp_servers: mcpServersSchema.optional(),
-  ollama: z.strictObject({
-    max_parallel: z.number().int().min(1).max(1024).optional(),
-    // -1: every layer that fits on the GPU (Ollama's default); 0: CPU only
-    num_gpu: z.number().int().min(-1).max(100_000).optional(),
-    first_byte_timeout_ms: durationMs(1).optional(),
-    idle_timeout_ms: durationMs(1).optional(),
-    request_timeout_ms: durationMs(1).optional(),
-    /** multiplies the retry backoff (1 = the spec's 1 s, 2 s, 4 s): fault scenarios run in milliseconds */
-    retry_delay_scale: z.number().min(0).max(100).optional(),
-    /** a second stand-in playing the local Ollama (cloud models are routed there) */
-    local_standin: z.strictObject({ catalog: z.array(catalogModel).optional() }).optional(),
-  }).optional(),
-  setup: z.strictObject({
-    /** occupy inference slots before the session starts, as other sessions would */
-    // released after a delay, or when the session records an event (load-proof timing: "release
-    // 200 ms after the session reports it is queued" holds however busy the machine is)
-    hold_slots: z.array(z.strictObject({ model: z.string().min(1), release_after_ms: durationMs().optional(), release_on: slotReleaseTrigger.optional() })
-      .refine((h) => (h.release_after_ms === undefined) !== (h.release_on === undefined), { message: 'give release_after_ms or release_on (one of them)' }))
-      .max(1024).optional(),
-  }).optional(),
+  ollama: z
+    .strictObject({
+      max_parallel: z.number().int().min(1).max(1024).optional(),
+      // -1: every layer that fits on the GPU (Ollama's default); 0: CPU only
+      num_gpu: z.number().int().min(-1).max(100_000).optional(),
+      first_byte_timeout_ms: durationMs(1).optional(),
+      idle_timeout_ms: durationMs(1).optional(),
+      request_timeout_ms: durationMs(1).optional(),
+      /** multiplies the retry backoff (1 = the spec's 1 s, 2 s, 4 s): fault scenarios run in milliseconds */
+      retry_delay_scale: z.number().min(0).max(100).optional(),
+      /** a second stand-in playing the local Ollama (cloud models are routed there) */
+      local_standin: z.strictObject({ catalog: z.array(catalogModel).optional() }).optional(),
+    })
+    .optional(),
+  setup: z
+    .strictObject({
+      /** occupy inference slots before the session starts, as other sessions would */
+      // released after a delay, or when the session records an event (load-proof timing: "release
+      // 200 ms after the session reports it is queued" holds however busy the machine is)
+      hold_slots: z
+        .array(
+          z
+            .strictObject({
+              model: z.string().min(1),
+              release_after_ms: durationMs().optional(),
+              release_on: slotReleaseTrigger.optional(),
+            })
+            .refine((h) => (h.release_after_ms === undefined) !== (h.release_on === undefined), {
+              message: 'give release_after_ms or release_on (one of them)',
+            }),
+        )
+        .max(1024)
+        .optional(),
+    })
+    .optional(),
   kill: killTrigger.optional(),
   inject: z.array(injectTrigger).optional(),
   catalog: z.array(catalogModel).optional(),

@@ -14,6 +14,8 @@ const triggerShape = {
 
 export const slotReleaseTrigger = z.strictObject(triggerShape).superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
 export const killTrigger = z.strictObject(triggerShape).superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
-export const injectTrigger = z.strictObject({ ...triggerShape, text: z.string().min(1) }).superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
+export const injectTrigger = z
+  .strictObject({ ...triggerShape, text: z.string().min(1) })
+  .superRefine((t, ctx) => checkWith(ctx, t.on_event, t.with));
 
 export type TriggerDocument = { on_event: string; with?: Record<string, unknown>; occurrence?: number; after_ms?: number };

@@ -10,8 +10,15 @@ const toolCall = z.strictObject({
 
 export const fault = z.discriminatedUnion('kind', [
   z.strictObject({
-    kind: z.literal('http'), status: z.number().int().min(400).max(599), error: z.string().optional(),
-    retry_after_seconds: z.number().min(0).max(MAX_TIMER_MS / 1000).optional(), times: faultTimes.optional(),
+    kind: z.literal('http'),
+    status: z.number().int().min(400).max(599),
+    error: z.string().optional(),
+    retry_after_seconds: z
+      .number()
+      .min(0)
+      .max(MAX_TIMER_MS / 1000)
+      .optional(),
+    times: faultTimes.optional(),
   }),
   z.strictObject({ kind: z.literal('delay_first_byte'), ms: durationMs(), times: faultTimes.optional() }),
   z.strictObject({ kind: z.literal('stall'), after_chunks: chunkIndex, ms: durationMs(), times: faultTimes.optional() }),
@@ -20,17 +27,19 @@ export const fault = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('error_line'), after_chunks: chunkIndex, error: z.string(), times: faultTimes.optional() }),
 ]);
 
-export const turn = z.strictObject({
-  content: z.string().optional(),
-  thinking: z.string().optional(),
-  tool_calls: z.array(toolCall).optional(),
-  done_reason: z.enum(['stop', 'length']).optional(),
-  prompt_eval_count: tokenCount.optional(),
-  eval_count: tokenCount.optional(),
-  fault: fault.optional(),
-}).refine((t) => t.content !== undefined || t.tool_calls !== undefined || t.thinking !== undefined || t.fault !== undefined, {
-  message: 'a turn needs content, tool_calls, thinking or a fault',
-});
+export const turn = z
+  .strictObject({
+    content: z.string().optional(),
+    thinking: z.string().optional(),
+    tool_calls: z.array(toolCall).optional(),
+    done_reason: z.enum(['stop', 'length']).optional(),
+    prompt_eval_count: tokenCount.optional(),
+    eval_count: tokenCount.optional(),
+    fault: fault.optional(),
+  })
+  .refine((t) => t.content !== undefined || t.tool_calls !== undefined || t.thinking !== undefined || t.fault !== undefined, {
+    message: 'a turn needs content, tool_calls, thinking or a fault',
+  });
 
 export const catalogModel = z.strictObject({
   name: z.string().min(1),

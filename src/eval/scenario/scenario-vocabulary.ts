@@ -18,7 +18,9 @@ export function eventTypeProblem(name: string): string | undefined {
 }
 
 export function terminationProblem(reason: string): string | undefined {
-  return (TERMINATION_REASONS as readonly string[]).includes(reason) ? undefined : unknownNameMessage('termination reason', reason, TERMINATION_REASONS);
+  return (TERMINATION_REASONS as readonly string[]).includes(reason)
+    ? undefined
+    : unknownNameMessage('termination reason', reason, TERMINATION_REASONS);
 }
 
 /** Strips optional/nullable/default wrappers to the schema that says what the value is. */
@@ -40,9 +42,11 @@ function fieldProblems(schema: z.ZodType, want: unknown, where: string, path: Ar
   }
   if (s.def.type !== 'object' || !s.shape) return []; // records, unions, unknown: any keys
   const fields = Object.keys(s.shape);
-  return Object.entries(want).flatMap(([key, value]) => fields.includes(key)
-    ? fieldProblems(s.shape![key], value, where, [...path, key])
-    : [{ path: [...path, key], message: unknownNameMessage(`field of ${where}`, key, fields) }]);
+  return Object.entries(want).flatMap(([key, value]) =>
+    fields.includes(key)
+      ? fieldProblems(s.shape![key], value, where, [...path, key])
+      : [{ path: [...path, key], message: unknownNameMessage(`field of ${where}`, key, fields) }],
+  );
 }
 
 export function payloadFieldProblems(type: EventType, want: Record<string, unknown>): VocabularyProblem[] {
@@ -65,7 +69,9 @@ export function refProblems(type: EventType, want: unknown, path: Array<string |
     const at = [...path, '$ref'];
     if (typeof value === 'string') {
       const fields = topFields(type);
-      return fields.includes(value.split('.')[0]) ? [] : [{ path: at, message: unknownNameMessage(`field of ${type} payloads`, value, fields) }];
+      return fields.includes(value.split('.')[0])
+        ? []
+        : [{ path: at, message: unknownNameMessage(`field of ${type} payloads`, value, fields) }];
     }
     const ref = value as { event?: unknown; field?: unknown };
     if (typeof ref !== 'object' || ref === null || typeof ref.event !== 'string' || typeof ref.field !== 'string') {
@@ -74,6 +80,8 @@ export function refProblems(type: EventType, want: unknown, path: Array<string |
     const eventProblem = eventTypeProblem(ref.event);
     if (eventProblem) return [{ path: [...at, 'event'], message: eventProblem }];
     const fields = topFields(ref.event as EventType);
-    return fields.includes(ref.field.split('.')[0]) ? [] : [{ path: [...at, 'field'], message: unknownNameMessage(`field of ${ref.event} payloads`, ref.field, fields) }];
+    return fields.includes(ref.field.split('.')[0])
+      ? []
+      : [{ path: [...at, 'field'], message: unknownNameMessage(`field of ${ref.event} payloads`, ref.field, fields) }];
   });
 }

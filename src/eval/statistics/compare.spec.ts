@@ -2,7 +2,7 @@ import { compareRuns, compareTrials, significantRegressions } from './compare';
 import { cell } from './outcomes.test-kit';
 
 describe('compareTrials', () => {
-  it('uses McNemar\'s exact test when every judged trial pairs with the same trial of the other run', () => {
+  it("uses McNemar's exact test when every judged trial pairs with the same trial of the other run", () => {
     // trials 1–6 pass in a and fail in b, 7–8 pass in both: 6 discordant pairs, all one way,
     // p = 2 · (½)⁶ = 0.03125 (Fisher on 8/8 vs 2/8 would give 0.00699: the test used matters)
     const c = compareTrials('x', cell('s', 'm', '', 'PPPPPPPP'), cell('s', 'm', '', 'FFFFFFPP'));
@@ -20,10 +20,14 @@ describe('compareTrials', () => {
     expect(c).toMatchObject({ test: 'mcnemar_exact', discordant: { onlyB: 2, onlyA: 1 }, pValue: 1, verdict: 'no_significant_change' });
   });
 
-  it('falls back to Fisher\'s exact test with a Newcombe interval when the trials do not pair', () => {
+  it("falls back to Fisher's exact test with a Newcombe interval when the trials do not pair", () => {
     // b's trials 101–110 have no partner among a's 1–10: 0/10 vs 10/10 → Fisher p = 2 / C(20, 10),
     // Newcombe's published interval for 10/10 − 0/10 is [0.6075, 1]
-    const c = compareTrials('x', cell('s', 'm', '', 'FFFFFFFFFF'), cell('s', 'm', '', 'PPPPPPPPPP').map((t) => ({ ...t, trial: t.trial + 100 })));
+    const c = compareTrials(
+      'x',
+      cell('s', 'm', '', 'FFFFFFFFFF'),
+      cell('s', 'm', '', 'PPPPPPPPPP').map((t) => ({ ...t, trial: t.trial + 100 })),
+    );
     expect(c).toMatchObject({ test: 'fisher_exact', verdict: 'improved', difference: 1 });
     expect(c.pValue).toBeCloseTo(2 / 184756, 12);
     expect(c.differenceCi!.lo).toBeCloseTo(0.6075, 4);
@@ -31,7 +35,7 @@ describe('compareTrials', () => {
     expect(c.discordant).toBeUndefined();
   });
 
-  it('falls back to Fisher\'s exact test when one run has trials the other lacks', () => {
+  it("falls back to Fisher's exact test when one run has trials the other lacks", () => {
     expect(compareTrials('x', cell('s', 'm', '', 'FFF'), cell('s', 'm', '', 'FFFP')).test).toBe('fisher_exact');
   });
 
@@ -71,11 +75,7 @@ describe('compareTrials', () => {
 });
 
 describe('compareRuns', () => {
-  const a = [
-    ...cell('s1', 'm1', '', 'PPPPPP'),
-    ...cell('s2', 'm1', '', 'PPPPPP'),
-    ...cell('s1', 'm2', 't=0', 'FFF'),
-  ];
+  const a = [...cell('s1', 'm1', '', 'PPPPPP'), ...cell('s2', 'm1', '', 'PPPPPP'), ...cell('s1', 'm2', 't=0', 'FFF')];
   const b = [
     ...cell('s1', 'm1', '', 'FFFFFF'),
     ...cell('s2', 'm1', '', 'PPPPPP'),

@@ -67,12 +67,26 @@ export function compareTrials(key: string, a: readonly TrialOutcome[], b: readon
     const onlyB = paired.filter(([x, y]) => x.status === 'failed' && y.status === 'passed').length;
     const onlyA = paired.filter(([x, y]) => x.status === 'passed' && y.status === 'failed').length;
     const pValue = mcnemarExact(onlyB, onlyA);
-    return { key, a: pa, b: pb, difference, test: 'mcnemar_exact', discordant: { onlyB, onlyA }, pValue, verdict: verdict(pValue, difference, alpha) };
+    return {
+      key,
+      a: pa,
+      b: pb,
+      difference,
+      test: 'mcnemar_exact',
+      discordant: { onlyB, onlyA },
+      pValue,
+      verdict: verdict(pValue, difference, alpha),
+    };
   }
   const pValue = fisherExact(pa.successes, pa.n, pb.successes, pb.n);
   const ci = newcombeDifference(pb.successes, pb.n, pa.successes, pa.n, confidence);
   return {
-    key, a: pa, b: pb, difference, test: 'fisher_exact', pValue,
+    key,
+    a: pa,
+    b: pb,
+    difference,
+    test: 'fisher_exact',
+    pValue,
     ...(ci ? { differenceCi: ci } : {}),
     verdict: verdict(pValue, difference, alpha),
   };
@@ -104,7 +118,12 @@ export type LevelledComparison = Comparison & { level: GroupLevel };
  */
 export function significantRegressions(result: RunComparison, opts: { levels?: readonly GroupLevel[] } = {}): LevelledComparison[] {
   const levels = new Set(opts.levels ?? ['run', 'config', 'model', 'cell']);
-  const at: Array<[GroupLevel, Comparison[]]> = [['run', [result.run]], ['config', result.configs], ['model', result.models], ['cell', result.cells]];
+  const at: Array<[GroupLevel, Comparison[]]> = [
+    ['run', [result.run]],
+    ['config', result.configs],
+    ['model', result.models],
+    ['cell', result.cells],
+  ];
   return at
     .filter(([level]) => levels.has(level))
     .flatMap(([level, cs]) => cs.filter((c) => c.verdict === 'regressed').map((c) => ({ ...c, level })));

@@ -46,18 +46,25 @@ describe('fisherExact', () => {
 
   it('matches brute-force enumeration for every table with up to 9 trials a side', () => {
     let checked = 0;
-    for (let n1 = 1; n1 <= 9; n1++) for (let n2 = 1; n2 <= 9; n2++) {
-      for (let x1 = 0; x1 <= n1; x1++) for (let x2 = 0; x2 <= n2; x2++) {
-        const p = fisherExact(x1, n1, x2, n2)!;
-        expect(Math.abs(p - bruteFisher(x1, n1, x2, n2))).toBeLessThan(1e-9);
-        checked++;
+    for (let n1 = 1; n1 <= 9; n1++)
+      for (let n2 = 1; n2 <= 9; n2++) {
+        for (let x1 = 0; x1 <= n1; x1++)
+          for (let x2 = 0; x2 <= n2; x2++) {
+            const p = fisherExact(x1, n1, x2, n2)!;
+            expect(Math.abs(p - bruteFisher(x1, n1, x2, n2))).toBeLessThan(1e-9);
+            checked++;
+          }
       }
-    }
     expect(checked).toBe(54 * 54); // Σ (n + 1) for n = 1..9, squared
   });
 
   it('matches brute force on larger, lopsided runs', () => {
-    for (const [x1, n1, x2, n2] of [[40, 50, 30, 50], [95, 100, 80, 100], [3, 200, 12, 150], [150, 300, 170, 300]]) {
+    for (const [x1, n1, x2, n2] of [
+      [40, 50, 30, 50],
+      [95, 100, 80, 100],
+      [3, 200, 12, 150],
+      [150, 300, 170, 300],
+    ]) {
       expect(Math.abs(fisherExact(x1, n1, x2, n2)! - bruteFisher(x1, n1, x2, n2))).toBeLessThan(1e-9);
     }
   });
@@ -87,9 +94,10 @@ describe('mcnemarExact', () => {
   });
 
   it('matches the doubled binomial tail for every split of up to 30 discordant pairs', () => {
-    for (let n = 1; n <= 30; n++) for (let b = 0; b <= n; b++) {
-      expect(mcnemarExact(b, n - b)).toBeCloseTo(bruteMcnemar(b, n - b), 10);
-    }
+    for (let n = 1; n <= 30; n++)
+      for (let b = 0; b <= n; b++) {
+        expect(mcnemarExact(b, n - b)).toBeCloseTo(bruteMcnemar(b, n - b), 10);
+      }
   });
 });
 

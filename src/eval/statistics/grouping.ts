@@ -25,10 +25,14 @@ export function compareStrings(a: string, b: string): number {
 /** the grouping key of a trial at a level; the run level has the single key `run` */
 export function keyAt(level: GroupLevel, t: CellFields): string {
   switch (level) {
-    case 'cell': return cellKey(t);
-    case 'model': return t.model;
-    case 'config': return t.configKey;
-    case 'run': return 'run';
+    case 'cell':
+      return cellKey(t);
+    case 'model':
+      return t.model;
+    case 'config':
+      return t.configKey;
+    case 'run':
+      return 'run';
   }
 }
 

@@ -33,7 +33,12 @@ describe('passAtK and passHatK', () => {
   });
 
   it('at k = 1 both are the plain pass rate', () => {
-    for (const [n, c] of [[1, 0], [1, 1], [7, 3], [250, 199]]) {
+    for (const [n, c] of [
+      [1, 0],
+      [1, 1],
+      [7, 3],
+      [250, 199],
+    ]) {
       expect(passAtK(n, c, 1)).toBeCloseTo(c / n, 12);
       expect(passHatK(n, c, 1)).toBeCloseTo(c / n, 12);
     }
@@ -41,7 +46,13 @@ describe('passAtK and passHatK', () => {
 
   // sizes where factorials or even C(n, k) overflow doubles (C(3000, 200) ≈ 1e330)
   it.each([
-    [50, 20, 5], [200, 150, 40], [1000, 500, 10], [3000, 2990, 200], [3000, 1500, 7], [4000, 3999, 4000], [2500, 2400, 60],
+    [50, 20, 5],
+    [200, 150, 40],
+    [1000, 500, 10],
+    [3000, 2990, 200],
+    [3000, 1500, 7],
+    [4000, 3999, 4000],
+    [2500, 2400, 60],
   ])('agrees with exact big-integer binomials at n=%i c=%i k=%i', (n, c, k) => {
     const hat = passHatK(n, c, k)!;
     const at = passAtK(n, c, k)!;
@@ -58,7 +69,12 @@ describe('passAtK and passHatK', () => {
   });
 
   it.each([
-    [3, 4, 1], [3, -1, 1], [3, 1, 0], [3, 1, 1.5], [-1, 0, 1], [2.5, 1, 1],
+    [3, 4, 1],
+    [3, -1, 1],
+    [3, 1, 0],
+    [3, 1, 1.5],
+    [-1, 0, 1],
+    [2.5, 1, 1],
   ])('rejects impossible arguments n=%p c=%p k=%p', (n, c, k) => {
     expect(() => passAtK(n, c, k)).toThrow(RangeError);
     expect(() => passHatK(n, c, k)).toThrow(RangeError);

@@ -4,7 +4,10 @@
 // n in the thousands neither overflows (C(3000, 50) ≈ 1e109) nor loses precision.
 
 function check(n: number, c: number, k: number): void {
-  for (const [name, v] of [['n', n], ['c', c]] as const) {
+  for (const [name, v] of [
+    ['n', n],
+    ['c', c],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
   }
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);

@@ -3,11 +3,27 @@
 import type { PathologyKey } from './statistics-types';
 
 export const PATHOLOGY_KEYS = [
-  'repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'content_loop_break', 'max_iterations',
-  'nudge.promisedAction', 'nudge.tooShort', 'nudge.wroteButDidntAct', 'nudge.askedInsteadOfActing', 'nudge.loopDetected', 'doom_loop_asked', 'nudges_exhausted',
-  'mid_chain_nudge', 'hallucination_stripped',
-  'repair.tool_name_repaired', 'repair.tool_args_normalized', 'repair.tool_args_coerced', 'repair.tool_call_dropped',
-  'context_overflow', 'invariant_violation',
+  'repeat_break',
+  'same_tool_break',
+  'cycle_break',
+  'error_repeat_break',
+  'content_loop_break',
+  'max_iterations',
+  'nudge.promisedAction',
+  'nudge.tooShort',
+  'nudge.wroteButDidntAct',
+  'nudge.askedInsteadOfActing',
+  'nudge.loopDetected',
+  'doom_loop_asked',
+  'nudges_exhausted',
+  'mid_chain_nudge',
+  'hallucination_stripped',
+  'repair.tool_name_repaired',
+  'repair.tool_args_normalized',
+  'repair.tool_args_coerced',
+  'repair.tool_call_dropped',
+  'context_overflow',
+  'invariant_violation',
 ] as const satisfies readonly PathologyKey[];
 
 // fails to compile when a key is added to PathologyKey but not to the list above

@@ -13,7 +13,7 @@ const newcombeTable: Array<[number, number, number, number]> = [
 const Z = { 0.95: 1.959963984540054, 0.99: 2.5758293035489004, 0.9: 1.6448536269514722 };
 
 describe('wilson', () => {
-  it.each(newcombeTable)('reproduces Newcombe\'s published interval for %i/%i', (x, n, lo, hi) => {
+  it.each(newcombeTable)("reproduces Newcombe's published interval for %i/%i", (x, n, lo, hi) => {
     const p = wilson(x, n);
     expect(p.successes).toBe(x);
     expect(p.n).toBe(n);
@@ -25,7 +25,13 @@ describe('wilson', () => {
   // The Wilson bounds are the p0 at which the score statistic |p̂ − p0| / √(p0(1 − p0)/n) equals z:
   // an independent characterisation of the interval, checked at several confidence levels.
   it.each([
-    [2, 3, 0.95], [5, 10, 0.95], [1, 1000, 0.95], [999, 1000, 0.95], [7, 12, 0.99], [7, 12, 0.9], [3, 5, 0.99],
+    [2, 3, 0.95],
+    [5, 10, 0.95],
+    [1, 1000, 0.95],
+    [999, 1000, 0.95],
+    [7, 12, 0.99],
+    [7, 12, 0.9],
+    [3, 5, 0.99],
   ] as const)('bounds of %i/%i at %f invert the score test', (x, n, conf) => {
     const { lo, hi } = wilson(x, n, conf);
     const score = (p0: number) => Math.abs(x / n - p0) / Math.sqrt((p0 * (1 - p0)) / n);
@@ -52,7 +58,10 @@ describe('wilson', () => {
   });
 
   it.each([
-    [-1, 3], [4, 3], [1.5, 3], [1, 2.5],
+    [-1, 3],
+    [4, 3],
+    [1.5, 3],
+    [1, 2.5],
   ])('rejects impossible counts %p/%p', (x, n) => {
     expect(() => wilson(x, n)).toThrow(RangeError);
   });

@@ -2,8 +2,16 @@ import { outcomesUnder } from './select-configuration';
 import type { TrialOutcome } from './statistics-types';
 
 const o = (configKey: string, trial = 1): TrialOutcome => ({
-  scenarioId: 's', model: 'm', configKey, trial, status: 'passed', terminationReason: 'completed', pathologies: {},
-  tokens: { input: 0, output: 0 }, latency: { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 }, iterations: 1,
+  scenarioId: 's',
+  model: 'm',
+  configKey,
+  trial,
+  status: 'passed',
+  terminationReason: 'completed',
+  pathologies: {},
+  tokens: { input: 0, output: 0 },
+  latency: { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 },
+  iterations: 1,
 });
 
 describe('outcomesUnder', () => {

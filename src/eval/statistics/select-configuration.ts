@@ -14,5 +14,10 @@ export function outcomesUnder(outcomes: readonly TrialOutcome[], selector: Confi
   const part = `profile=${selector.profile}`;
   return outcomes
     .filter((o) => parts(o.configKey).includes(part))
-    .map((o) => ({ ...o, configKey: parts(o.configKey).filter((p) => p !== part).join(',') }));
+    .map((o) => ({
+      ...o,
+      configKey: parts(o.configKey)
+        .filter((p) => p !== part)
+        .join(','),
+    }));
 }

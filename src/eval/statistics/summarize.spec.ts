@@ -60,8 +60,22 @@ describe('summarize', () => {
     // order follows the pathology list (loop breaks, then nudges), zero counts are absent
     expect(Object.keys(s.pathologies)).toEqual(['repeat_break', 'max_iterations', 'nudge.tooShort']);
     // Wilson 95% of 2/5 and 1/5 (same formula as above)
-    expect(s.pathologies.repeat_break).toEqual({ successes: 2, n: 5, rate: 0.4, lo: expect.closeTo(0.117621, 5), hi: expect.closeTo(0.769276, 5), events: 3 });
-    expect(s.pathologies.max_iterations).toMatchObject({ successes: 1, n: 5, rate: 0.2, lo: expect.closeTo(0.036224, 5), hi: expect.closeTo(0.624465, 5), events: 1 });
+    expect(s.pathologies.repeat_break).toEqual({
+      successes: 2,
+      n: 5,
+      rate: 0.4,
+      lo: expect.closeTo(0.117621, 5),
+      hi: expect.closeTo(0.769276, 5),
+      events: 3,
+    });
+    expect(s.pathologies.max_iterations).toMatchObject({
+      successes: 1,
+      n: 5,
+      rate: 0.2,
+      lo: expect.closeTo(0.036224, 5),
+      hi: expect.closeTo(0.624465, 5),
+      events: 1,
+    });
     expect(s.pathologies['nudge.tooShort']).toMatchObject({ successes: 1, events: 1 });
   });
 
@@ -76,8 +90,15 @@ describe('summarize', () => {
   });
 
   it('takes the median of each latency field over judged trials, skipping missing first-token times', () => {
-    const lat = (workingMs: number, firstTokenMs: number | null, slotWaitMs = 0) =>
-      ({ slotWaitMs, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs, workingMs });
+    const lat = (workingMs: number, firstTokenMs: number | null, slotWaitMs = 0) => ({
+      slotWaitMs,
+      loadMs: 0,
+      serverQueueMs: 0,
+      prefillMs: 0,
+      decodeMs: 0,
+      firstTokenMs,
+      workingMs,
+    });
     const s = summarize([
       outcome({ latency: lat(500, 40, 10) }),
       outcome({ latency: lat(100, null, 30) }),
@@ -98,17 +119,35 @@ describe('summarize', () => {
       outcome({ status: 'error', terminationReason: null }),
       outcome({ terminationReason: 'final_answer' }),
     ]);
-    expect(Object.entries(s.terminations)).toEqual([['final_answer', 2], ['max_iterations', 1], ['none', 1]]);
+    expect(Object.entries(s.terminations)).toEqual([
+      ['final_answer', 2],
+      ['max_iterations', 1],
+      ['none', 1],
+    ]);
   });
 
   it('summarizes nothing as zeros and nulls', () => {
     expect(summarize([], { ks: [1] })).toEqual({
-      trials: 0, passed: 0, failed: 0, errored: 0,
+      trials: 0,
+      passed: 0,
+      failed: 0,
+      errored: 0,
       passRate: { successes: 0, n: 0, rate: null, lo: null, hi: null },
-      passHatK: { '1': null }, passAtK: { '1': null }, pathologies: {},
+      passHatK: { '1': null },
+      passAtK: { '1': null },
+      pathologies: {},
       tokens: { meanInput: null, meanOutput: null, totalInput: 0, totalOutput: 0 },
-      latency: { slotWaitMs: null, loadMs: null, serverQueueMs: null, prefillMs: null, decodeMs: null, firstTokenMs: null, workingMs: null },
-      terminations: {}, meanIterations: null,
+      latency: {
+        slotWaitMs: null,
+        loadMs: null,
+        serverQueueMs: null,
+        prefillMs: null,
+        decodeMs: null,
+        firstTokenMs: null,
+        workingMs: null,
+      },
+      terminations: {},
+      meanIterations: null,
     });
   });
 
@@ -123,7 +162,11 @@ describe('summarize', () => {
 
 describe('median', () => {
   it.each([
-    [[], null], [[5], 5], [[3, 1, 2], 2], [[4, 1, 3, 2], 2.5], [[10, 10, 1, 1000], 10],
+    [[], null],
+    [[5], 5],
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+    [[10, 10, 1, 1000], 10],
   ])('of %p is %p', (xs, m) => {
     expect(median(xs)).toBe(m);
   });
@@ -159,7 +202,10 @@ describe('grouped summaries', () => {
     // qwen3 cells: a|'' 2/2, a|t=0 0/1, b|t=0 1/2 → (1 + 0 + 0.5) / 3 (pooled would be 3/5)
     expect(models[1].summary.passHatK['1']).toBeCloseTo(1.5 / 3, 12);
     const configs = summarizeByConfig(trials, { ks: [1] });
-    expect(configs.map((c) => [c.key, c.summary.trials])).toEqual([['', 4], ['temperature=0', 5]]);
+    expect(configs.map((c) => [c.key, c.summary.trials])).toEqual([
+      ['', 4],
+      ['temperature=0', 5],
+    ]);
   });
 
   it('summarizes the whole run under the key run, and every level at once', () => {

@@ -20,7 +20,13 @@ export interface SummarizeOptions {
 export const DEFAULT_KS: readonly number[] = [1, 3, 5];
 
 const LATENCY_FIELDS: ReadonlyArray<keyof TrialLatency> = [
-  'slotWaitMs', 'loadMs', 'serverQueueMs', 'prefillMs', 'decodeMs', 'firstTokenMs', 'workingMs',
+  'slotWaitMs',
+  'loadMs',
+  'serverQueueMs',
+  'prefillMs',
+  'decodeMs',
+  'firstTokenMs',
+  'workingMs',
 ];
 
 export function mean(xs: readonly number[]): number | null {
@@ -39,7 +45,11 @@ export function median(xs: readonly number[]): number | null {
  * pass^k or pass@k per cell, averaged over the cells that have at least k judged trials (τ²-bench
  * averages pass_hat_k over tasks; a cell with fewer trials cannot say anything about k of them).
  */
-function averagedOverCells(judged: readonly TrialOutcome[], k: number, f: (n: number, c: number, k: number) => number | null): number | null {
+function averagedOverCells(
+  judged: readonly TrialOutcome[],
+  k: number,
+  f: (n: number, c: number, k: number) => number | null,
+): number | null {
   const cells = new Map<string, { n: number; c: number }>();
   for (const t of judged) {
     const key = cellKey(t);

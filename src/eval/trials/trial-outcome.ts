@@ -4,7 +4,14 @@
 import type { RecordedSession } from '../expectations/recorded-session';
 import type { PathologyKey, TrialLatency, TrialOutcome } from '../statistics/statistics-types';
 
-const BREAK_KINDS = ['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'content_loop_break', 'max_iterations'] as const;
+const BREAK_KINDS = [
+  'repeat_break',
+  'same_tool_break',
+  'cycle_break',
+  'error_repeat_break',
+  'content_loop_break',
+  'max_iterations',
+] as const;
 const REPAIRS = ['tool_name_repaired', 'tool_args_normalized', 'tool_args_coerced', 'tool_call_dropped'] as const;
 
 export function pathologiesOf(session: RecordedSession, invariantViolations: number): Partial<Record<PathologyKey, number>> {

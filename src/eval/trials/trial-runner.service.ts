@@ -73,17 +73,50 @@ export class TrialRunner {
     const foreign = !scenario.profiles.includes(profile);
     const judgeAs: TrialMode = foreign || ctx.judge === 'success' ? 'live' : ctx.mode;
     const base: TrialReport = {
-      trialId, scenarioId: scenario.id, title: scenario.title, file: scenario.file, spec: scenario.spec, model, trial,
-      configKey: config.key, profile, judgedBy: judgeAs === 'scripted' ? 'expect' : 'success', sessionId: null, traceId: null, status: 'error', terminationReason: null, expectations: [], failedExpectations: [],
-      invariantViolations: [], iterations: 0, events: 0, durationMs: 0,
+      trialId,
+      scenarioId: scenario.id,
+      title: scenario.title,
+      file: scenario.file,
+      spec: scenario.spec,
+      model,
+      trial,
+      configKey: config.key,
+      profile,
+      judgedBy: judgeAs === 'scripted' ? 'expect' : 'success',
+      sessionId: null,
+      traceId: null,
+      status: 'error',
+      terminationReason: null,
+      expectations: [],
+      failedExpectations: [],
+      invariantViolations: [],
+      iterations: 0,
+      events: 0,
+      durationMs: 0,
     };
     let outcome: TrialOutcome = {
-      scenarioId: scenario.id, model, configKey: config.key, trial, status: 'error', terminationReason: null, pathologies: {},
-      tokens: { input: 0, output: 0 }, latency: EMPTY_LATENCY, iterations: 0,
+      scenarioId: scenario.id,
+      model,
+      configKey: config.key,
+      trial,
+      status: 'error',
+      terminationReason: null,
+      pathologies: {},
+      tokens: { input: 0, output: 0 },
+      latency: EMPTY_LATENCY,
+      iterations: 0,
     };
     ctx.recorder.trialStarted({
-      id: trialId, scenarioId: scenario.id, scenarioTitle: scenario.title, scenarioFile: scenario.file, scenarioHash: scenario.hash,
-      model, trialIndex: trial, configKey: config.key, config: config.overrides, mode: ctx.mode,
+      id: trialId,
+      scenarioId: scenario.id,
+      scenarioTitle: scenario.title,
+      scenarioFile: scenario.file,
+      scenarioHash: scenario.hash,
+      model,
+      trialIndex: trial,
+      configKey: config.key,
+      config: config.overrides,
+      mode: ctx.mode,
     });
     let report = base;
     let metadata: Record<string, unknown> = { scenarioHash: scenario.hash, loupeRevision: ctx.loupeRevision };
@@ -98,22 +131,40 @@ export class TrialRunner {
       cleanup.push(() => mcp.close());
       const council = councilToolPolicy(scenario.councilRole);
       const tools = await this.tools.createSessionTools({
-        workspaceDir, allow: scenario.tools, externalMcp: mcp.configs, enabled: council.toolsEnabled,
-        commandTimeoutMs: axis.commandTimeoutMs ?? scenario.commandTimeoutMs, commandSandbox: axis.commandSandbox ?? scenario.commandSandbox,
+        workspaceDir,
+        allow: scenario.tools,
+        externalMcp: mcp.configs,
+        enabled: council.toolsEnabled,
+        commandTimeoutMs: axis.commandTimeoutMs ?? scenario.commandTimeoutMs,
+        commandSandbox: axis.commandSandbox ?? scenario.commandSandbox,
       });
       cleanup.push(() => tools.close());
       const described = await backend.provider.describe(model);
       metadata = {
-        ...metadata, toolSchemaHash: sha(JSON.stringify(tools.definitions())), systemPromptHash: sha(buildSystemPrompt(council, scenario.system)),
-        model, modelDigest: described.digest, ollamaVersion: described.serverVersion, backend: backend.provider.host,
+        ...metadata,
+        toolSchemaHash: sha(JSON.stringify(tools.definitions())),
+        systemPromptHash: sha(buildSystemPrompt(council, scenario.system)),
+        model,
+        modelDigest: described.digest,
+        ollamaVersion: described.serverVersion,
+        backend: backend.provider.host,
       };
       const hostEvents = collectHostEvents(this.journal.entries$, backend.ownHosts);
       cleanup.push(() => hostEvents.stop());
       const holders = await backend.holdSlots();
       const handle = this.processes.start({
-        sessionId, agent: 'loupe', model, prompt: scenario.prompt, systemPrompt: scenario.system,
-        provider: backend.provider, tools, councilRole: scenario.councilRole, workspaceDir, trialId,
-        permissions: scenario.permissions, config: loopSettings,
+        sessionId,
+        agent: 'loupe',
+        model,
+        prompt: scenario.prompt,
+        systemPrompt: scenario.system,
+        provider: backend.provider,
+        tools,
+        councilRole: scenario.councilRole,
+        workspaceDir,
+        trialId,
+        permissions: scenario.permissions,
+        config: loopSettings,
       });
       sessionStarted = true;
       ctx.running.add(handle);
@@ -133,20 +184,41 @@ export class TrialRunner {
       const detail = await whileUnavailable(() => this.sessions.getSessionDetail(sessionId), { deadlineMs: 60_000, health: this.health });
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
       const files = Object.fromEntries(filesToRead(scenario, judgeAs).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
-      const recorded = recordedSession(detail, { finalAnswer: result.finalAnswer, files, hostEvents: hostEvents.events, requests: backend.requestsSeen() });
+      const recorded = recordedSession(detail, {
+        finalAnswer: result.finalAnswer,
+        files,
+        hostEvents: hostEvents.events,
+        requests: backend.requestsSeen(),
+      });
       const verdict = judgeTrial(recorded, scenario, judgeAs);
       metadata = { ...metadata, settings: recorded.events.find((e) => e.type === 'session_started')?.payload.settings ?? null };
       report = {
-        ...base, sessionId, traceId: detail.session.traceId, status: verdict.status, terminationReason: detail.session.terminationReason,
-        expectations: verdict.checks, failedExpectations: verdict.failed, invariantViolations: verdict.violations, error: verdict.error,
-        iterations: detail.session.iterations, events: detail.events.length, durationMs: Date.now() - started,
+        ...base,
+        sessionId,
+        traceId: detail.session.traceId,
+        status: verdict.status,
+        terminationReason: detail.session.terminationReason,
+        expectations: verdict.checks,
+        failedExpectations: verdict.failed,
+        invariantViolations: verdict.violations,
+        error: verdict.error,
+        iterations: detail.session.iterations,
+        events: detail.events.length,
+        durationMs: Date.now() - started,
       };
       outcome = {
-        ...outcome, status: verdict.status, terminationReason: detail.session.terminationReason, iterations: detail.session.iterations,
-        pathologies: pathologiesOf(recorded, verdict.violations.length), tokens: tokensOf(recorded), latency: latencyOf(recorded),
+        ...outcome,
+        status: verdict.status,
+        terminationReason: detail.session.terminationReason,
+        iterations: detail.session.iterations,
+        pathologies: pathologiesOf(recorded, verdict.violations.length),
+        tokens: tokensOf(recorded),
+        latency: latencyOf(recorded),
       };
     } catch (e) {
-      this.logger.error(`trial ${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}] errored: ${(e as Error).stack ?? e}`);
+      this.logger.error(
+        `trial ${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}] errored: ${(e as Error).stack ?? e}`,
+      );
       report = { ...base, error: (e as Error).message, durationMs: Date.now() - started };
     } finally {
       for (const fn of cleanup.reverse()) {
@@ -160,9 +232,20 @@ export class TrialRunner {
     ctx.recorder.trialFinished(trialId, {
       // the session's rows precede this one in the journal, so the reference holds once written
       sessionId: sessionStarted ? sessionId : null,
-      status: report.status, expectations: report.expectations, failedExpectations: report.failedExpectations,
-      iterations: report.iterations, eventCount: report.events, durationMs: report.durationMs, error: report.error ?? null,
-      metadata, outcome: { pathologies: outcome.pathologies, tokens: outcome.tokens, latency: outcome.latency, terminationReason: outcome.terminationReason },
+      status: report.status,
+      expectations: report.expectations,
+      failedExpectations: report.failedExpectations,
+      iterations: report.iterations,
+      eventCount: report.events,
+      durationMs: report.durationMs,
+      error: report.error ?? null,
+      metadata,
+      outcome: {
+        pathologies: outcome.pathologies,
+        tokens: outcome.tokens,
+        latency: outcome.latency,
+        terminationReason: outcome.terminationReason,
+      },
       invariantViolations: report.invariantViolations,
     });
     // a verdict is reported only once it is recorded: a process killed right after printing it loses nothing

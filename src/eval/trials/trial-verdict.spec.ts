@@ -3,21 +3,60 @@ import { judgeTrial } from './trial-verdict';
 import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
 
 const base: RecordedSession = {
-  terminationReason: 'completed', iterations: 2, toolCallCount: 1, finalAnswer: 'done: 8080', hostEvents: [], messages: [], files: {}, requests: null,
+  terminationReason: 'completed',
+  iterations: 2,
+  toolCallCount: 1,
+  finalAnswer: 'done: 8080',
+  hostEvents: [],
+  messages: [],
+  files: {},
+  requests: null,
   toolCalls: [{ id: 'a', name: 'read_file', status: 'completed' }],
   events: [
-    ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }], ['slot_acquired', { waitMs: 40 }],
-    ['tool_call', { id: 'a', name: 'read_file' }], ['tool_name_repaired', {}], ['tool_result', { id: 'a', chars: 10 }],
-    ['nudge', { reason: 'tooShort' }], ['nudge', { reason: 'promisedAction' }], ['nudge', { reason: 'tooShort', exhausted: true }],
-    ['slot_released', {}], ['session_finished', { workingMs: 900 }],
-  ].map(([type, payload], seq) => ({ seq, type: type as string, payload: payload as Record<string, unknown>, iteration: null, traceId: 't' })),
+    ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
+    ['slot_acquired', { waitMs: 40 }],
+    ['tool_call', { id: 'a', name: 'read_file' }],
+    ['tool_name_repaired', {}],
+    ['tool_result', { id: 'a', chars: 10 }],
+    ['nudge', { reason: 'tooShort' }],
+    ['nudge', { reason: 'promisedAction' }],
+    ['nudge', { reason: 'tooShort', exhausted: true }],
+    ['slot_released', {}],
+    ['session_finished', { workingMs: 900 }],
+  ].map(([type, payload], seq) => ({
+    seq,
+    type: type as string,
+    payload: payload as Record<string, unknown>,
+    iteration: null,
+    traceId: 't',
+  })),
   iterationRows: [
-    { idx: 0, status: 'finished', inputTokens: 100, outputTokens: 20, firstTokenMs: 30, loadMs: 500, prefillMs: 50, decodeMs: 80, serverQueueMs: 5 },
-    { idx: 1, status: 'finished', inputTokens: 150, outputTokens: 10, firstTokenMs: 12, loadMs: 0, prefillMs: 60, decodeMs: 40, serverQueueMs: null },
+    {
+      idx: 0,
+      status: 'finished',
+      inputTokens: 100,
+      outputTokens: 20,
+      firstTokenMs: 30,
+      loadMs: 500,
+      prefillMs: 50,
+      decodeMs: 80,
+      serverQueueMs: 5,
+    },
+    {
+      idx: 1,
+      status: 'finished',
+      inputTokens: 150,
+      outputTokens: 10,
+      firstTokenMs: 12,
+      loadMs: 0,
+      prefillMs: 60,
+      decodeMs: 40,
+      serverQueueMs: null,
+    },
   ],
 };
 
-describe('a trial\'s verdict', () => {
+describe("a trial's verdict", () => {
   it('judges a scripted run by its expectations, a live run by its success criteria', () => {
     const checks = { expect: [{ final_answer_contains: 'nope' }], success: [{ final_answer: { contains: '8080' } }] };
     expect(judgeTrial(base, checks, 'scripted').status).toBe('failed');
@@ -32,15 +71,27 @@ describe('a trial\'s verdict', () => {
   });
 });
 
-describe('a trial\'s outcome', () => {
+describe("a trial's outcome", () => {
   it('counts pathologies by kind', () => {
     expect(pathologiesOf(base, 2)).toEqual({
-      'repair.tool_name_repaired': 1, 'nudge.tooShort': 1, 'nudge.promisedAction': 1, nudges_exhausted: 1, invariant_violation: 2,
+      'repair.tool_name_repaired': 1,
+      'nudge.tooShort': 1,
+      'nudge.promisedAction': 1,
+      nudges_exhausted: 1,
+      invariant_violation: 2,
     });
   });
 
   it('sums tokens and the latency split over model calls', () => {
     expect(tokensOf(base)).toEqual({ input: 250, output: 30 });
-    expect(latencyOf(base)).toEqual({ slotWaitMs: 40, loadMs: 500, serverQueueMs: 5, prefillMs: 110, decodeMs: 120, firstTokenMs: 30, workingMs: 900 });
+    expect(latencyOf(base)).toEqual({
+      slotWaitMs: 40,
+      loadMs: 500,
+      serverQueueMs: 5,
+      prefillMs: 110,
+      decodeMs: 120,
+      firstTokenMs: 30,
+      workingMs: 900,
+    });
   });
 });

@@ -17,9 +17,13 @@ export interface TrialVerdict {
   error?: string;
 }
 
-export function judgeTrial(session: RecordedSession, checks: { expect: readonly Expectation[]; success?: readonly Expectation[] }, mode: TrialMode): TrialVerdict {
+export function judgeTrial(
+  session: RecordedSession,
+  checks: { expect: readonly Expectation[]; success?: readonly Expectation[] },
+  mode: TrialMode,
+): TrialVerdict {
   const violations = checkInvariants(session);
-  const results = evaluateExpectations(mode === 'scripted' ? checks.expect : checks.success ?? [], session);
+  const results = evaluateExpectations(mode === 'scripted' ? checks.expect : (checks.success ?? []), session);
   const failed = results.filter((r) => !r.passed);
   if (violations.length) {
     const error = `Loupe bug: invariant violated: ${violations.map((v) => `${v.invariant} (${v.detail})`).join('; ')}`;
@@ -30,6 +34,6 @@ export function judgeTrial(session: RecordedSession, checks: { expect: readonly 
 
 /** Files the checks of this mode read from the workspace. */
 export function filesToRead(checks: { expect: readonly Expectation[]; success?: readonly Expectation[] }, mode: TrialMode): string[] {
-  const list = mode === 'scripted' ? checks.expect : checks.success ?? [];
+  const list = mode === 'scripted' ? checks.expect : (checks.success ?? []);
   return list.flatMap((e) => ('file' in e ? [e.file] : []));
 }

@@ -5,13 +5,30 @@ const transport = z.enum(['stdio', 'http']);
 
 /** External MCP servers of a session (mcp-agent-technical-spec.md §7, the direct-process error case). */
 export const MCP_EVENTS = {
-  mcp_server_connected: defineEvent('An external MCP server (stdio or Streamable HTTP) connected; its tools join the session, a tool whose name was taken as `<server>__<tool>`.', {
-    name: z.string(), transport, tools: z.array(z.string()), renamed: z.array(z.object({ from: z.string(), to: z.string() })),
-  }),
+  mcp_server_connected: defineEvent(
+    'An external MCP server (stdio or Streamable HTTP) connected; its tools join the session, a tool whose name was taken as `<server>__<tool>`.',
+    {
+      name: z.string(),
+      transport,
+      tools: z.array(z.string()),
+      renamed: z.array(z.object({ from: z.string(), to: z.string() })),
+    },
+  ),
   mcp_server_failed: defineEvent('An external MCP server failed to connect in time; the session goes on without its tools.', {
-    name: z.string(), transport, command: z.string().optional(), url: z.string().optional(), error: z.string(), stderr: z.string(),
+    name: z.string(),
+    transport,
+    command: z.string().optional(),
+    url: z.string().optional(),
+    error: z.string(),
+    stderr: z.string(),
   }),
-  mcp_server_died: defineEvent('An external MCP server stopped mid-session (its process exited, its URL stopped answering); calls to its tools come back as tool errors and the session goes on.', {
-    name: z.string(), transport, error: z.string(), stderr: z.string(),
-  }),
+  mcp_server_died: defineEvent(
+    'An external MCP server stopped mid-session (its process exited, its URL stopped answering); calls to its tools come back as tool errors and the session goes on.',
+    {
+      name: z.string(),
+      transport,
+      error: z.string(),
+      stderr: z.string(),
+    },
+  ),
 };

@@ -23,7 +23,9 @@ describe('detectContentLoop (gemini-cli chanting)', () => {
   });
 
   it('ignores code blocks and restarts at lists, tables and headings', () => {
-    expect(detectContentLoop(['```', ...Array(20).fill('const value = computeTheSameThingAgainAndAgain(42);'), '```', 'Done.'].join('\n'))).toBeNull();
+    expect(
+      detectContentLoop(['```', ...Array(20).fill('const value = computeTheSameThingAgainAndAgain(42);'), '```', 'Done.'].join('\n')),
+    ).toBeNull();
     const list = Array.from({ length: 20 }, (_, i) => `- the same long list prefix that every item shares here ${i}`).join('\n');
     expect(detectContentLoop(list)).toBeNull();
     const table = Array.from({ length: 20 }, (_, i) => `| the same long table prefix that every row shares | ${i} |`).join('\n');

@@ -2,22 +2,55 @@
 // (src/context) and as decisions of their own: which trigger shrinks the context, and what happens
 // to a request that will not fit. Pure: context-preparation applies them.
 import {
-  checkPromptFit, defaultMinimumTokens, defaultProtectTokens, defaultReservedOutputTokens, isContextOverflow, isContextRatioExceeded, willOverflow,
-  type ContextRatioOverflow, type PromptFitOverflow, type PruneOptions, type TrimOptions, type UsableWindowOverflow, type WillOverflow,
+  checkPromptFit,
+  defaultMinimumTokens,
+  defaultProtectTokens,
+  defaultReservedOutputTokens,
+  isContextOverflow,
+  isContextRatioExceeded,
+  willOverflow,
+  type ContextRatioOverflow,
+  type PromptFitOverflow,
+  type PruneOptions,
+  type TrimOptions,
+  type UsableWindowOverflow,
+  type WillOverflow,
 } from '../../context';
 import type { LoopSettings } from './loop-settings';
 
-type Settings = Pick<LoopSettings,
-  | 'numCtx' | 'tokenEstimator' | 'trimMaxMessages' | 'trimKeepRecent' | 'trimBudgetRatio' | 'trimBudgetTokens' | 'trimSummaries'
-  | 'prune' | 'pruneProtectTokens' | 'pruneMinimumTokens' | 'pruneKeepTurns' | 'pruneProtectedTools'
-  | 'overflowTrigger' | 'overflowRatio' | 'compactionKeep' | 'compactionKeepTurns' | 'compactionKeepShare' | 'preflight'>;
+type Settings = Pick<
+  LoopSettings,
+  | 'numCtx'
+  | 'tokenEstimator'
+  | 'trimMaxMessages'
+  | 'trimKeepRecent'
+  | 'trimBudgetRatio'
+  | 'trimBudgetTokens'
+  | 'trimSummaries'
+  | 'prune'
+  | 'pruneProtectTokens'
+  | 'pruneMinimumTokens'
+  | 'pruneKeepTurns'
+  | 'pruneProtectedTools'
+  | 'overflowTrigger'
+  | 'overflowRatio'
+  | 'compactionKeep'
+  | 'compactionKeepTurns'
+  | 'compactionKeepShare'
+  | 'preflight'
+>;
 
 /** The profile's trimming, or null when it never trims. */
 export function trimOptions(s: Settings): TrimOptions | null {
   if (s.trimMaxMessages === 0 && s.trimBudgetRatio === 0 && s.trimBudgetTokens === 0) return null;
   return {
-    numCtx: s.numCtx, maxMessages: s.trimMaxMessages, keepRecent: s.trimKeepRecent, budgetRatio: s.trimBudgetRatio,
-    budgetTokens: s.trimBudgetTokens, summaries: s.trimSummaries, estimator: s.tokenEstimator,
+    numCtx: s.numCtx,
+    maxMessages: s.trimMaxMessages,
+    keepRecent: s.trimKeepRecent,
+    budgetRatio: s.trimBudgetRatio,
+    budgetTokens: s.trimBudgetTokens,
+    summaries: s.trimSummaries,
+    estimator: s.tokenEstimator,
   };
 }
 
@@ -38,15 +71,22 @@ export function pruneOptions(s: Settings): PruneOptions | null {
 /** Whether the last prompt's actual token count calls for shrinking the context before the next call. */
 export function usageOverflow(s: Settings, lastPromptTokens: number | undefined): UsableWindowOverflow | ContextRatioOverflow | null {
   if (lastPromptTokens === undefined || s.overflowTrigger === 'off') return null;
-  if (s.overflowTrigger === 'context_ratio') return isContextRatioExceeded({ promptTokens: lastPromptTokens, numCtx: s.numCtx, ratio: s.overflowRatio });
+  if (s.overflowTrigger === 'context_ratio')
+    return isContextRatioExceeded({ promptTokens: lastPromptTokens, numCtx: s.numCtx, ratio: s.overflowRatio });
   return isContextOverflow({ promptTokens: lastPromptTokens, numCtx: s.numCtx });
 }
 
 /** What a summary keeps verbatim: the last N steps (within opencode's clamp when asked), or the newest share. */
-export function compactionOptions(s: Settings): { keepRecentTurns: number; maxKeepShare?: number; maxKeepTokens?: number; estimator: Settings['tokenEstimator'] } {
+export function compactionOptions(s: Settings): {
+  keepRecentTurns: number;
+  maxKeepShare?: number;
+  maxKeepTokens?: number;
+  estimator: Settings['tokenEstimator'];
+} {
   const estimator = s.tokenEstimator;
   if (s.compactionKeep === 'share') return { keepRecentTurns: Number.MAX_SAFE_INTEGER, maxKeepShare: s.compactionKeepShare, estimator };
-  if (s.compactionKeep === 'turns_clamped') return { keepRecentTurns: s.compactionKeepTurns, maxKeepTokens: opencodeTailBudget(s.numCtx), estimator };
+  if (s.compactionKeep === 'turns_clamped')
+    return { keepRecentTurns: s.compactionKeepTurns, maxKeepTokens: opencodeTailBudget(s.numCtx), estimator };
   return { keepRecentTurns: s.compactionKeepTurns, estimator };
 }
 
@@ -61,7 +101,10 @@ export type PreflightDecision =
  * gemini-cli refuses to send what the window cannot take after the last prompt; the MCP agent
  * clears the history when history, tools and prompt together exceed the window.
  */
-export function decidePreflight(s: Settings, input: { estimatedTokens: number; toolTokens: number; newTokens: number; lastPromptTokens?: number }): PreflightDecision {
+export function decidePreflight(
+  s: Settings,
+  input: { estimatedTokens: number; toolTokens: number; newTokens: number; lastPromptTokens?: number },
+): PreflightDecision {
   switch (s.preflight) {
     case 'off':
       return { kind: 'send' };

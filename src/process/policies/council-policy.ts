@@ -7,9 +7,7 @@ const REASONING_ONLY =
   'have read files or run commands. Answer by reasoning from the material you were given.';
 
 export const COUNCIL_SYSTEM_PROMPTS: Readonly<Record<CouncilRole, string>> = {
-  member:
-    'You are a member of a council answering a question. Give your own independent, reasoned answer. ' +
-    REASONING_ONLY,
+  member: 'You are a member of a council answering a question. Give your own independent, reasoned answer. ' + REASONING_ONLY,
   discusser:
     'You are a council member in discussion. Weigh the other members\u2019 answers, say where you agree or ' +
     `disagree and why, and revise your position if they convinced you. ${REASONING_ONLY}`,
@@ -18,9 +16,7 @@ export const COUNCIL_SYSTEM_PROMPTS: Readonly<Record<CouncilRole, string>> = {
     `one final answer with the reasoning behind it. ${REASONING_ONLY}`,
 };
 
-export type CouncilToolPolicy =
-  | { toolsEnabled: false; role: CouncilRole; systemPrompt: string }
-  | { toolsEnabled: true };
+export type CouncilToolPolicy = { toolsEnabled: false; role: CouncilRole; systemPrompt: string } | { toolsEnabled: true };
 
 export function councilToolPolicy(role?: CouncilRole): CouncilToolPolicy {
   if (role === undefined) return { toolsEnabled: true };

@@ -3,8 +3,7 @@ import { CYCLE_MAX_PERIOD, CYCLE_MIN_PERIOD, CYCLE_REPETITIONS, detectCycle } fr
 import type { CycleOptions } from './cycle-detector';
 
 /** Calls named by letter: 'A' → tool_A({}) so every letter is a distinct call. */
-const seq = (letters: string): CallRecord[] =>
-  [...letters].map((l, i) => ({ iteration: i + 1, name: `tool_${l}`, arguments: {} }));
+const seq = (letters: string): CallRecord[] => [...letters].map((l, i) => ({ iteration: i + 1, name: `tool_${l}`, arguments: {} }));
 const key = (l: string) => `tool_${l}:{}`;
 
 describe('detectCycle', () => {
@@ -12,20 +11,50 @@ describe('detectCycle', () => {
     expect([CYCLE_MIN_PERIOD, CYCLE_MAX_PERIOD, CYCLE_REPETITIONS]).toEqual([2, 5, 3]);
   });
 
-  it.each<{ name: string; letters: string; options?: CycleOptions; expected: null | { period: number; repetitions: number; cycle: string; from: number } }>([
-    { name: 'breaks on an A,B ping-pong repeated three times', letters: 'ABABAB', expected: { period: 2, repetitions: 3, cycle: 'AB', from: 0 } },
+  it.each<{
+    name: string;
+    letters: string;
+    options?: CycleOptions;
+    expected: null | { period: number; repetitions: number; cycle: string; from: number };
+  }>([
+    {
+      name: 'breaks on an A,B ping-pong repeated three times',
+      letters: 'ABABAB',
+      expected: { period: 2, repetitions: 3, cycle: 'AB', from: 0 },
+    },
     { name: 'does not break on an A,B ping-pong repeated twice', letters: 'ABAB', expected: null },
-    { name: 'breaks on a period-3 cycle repeated three times', letters: 'XABCABCABC', expected: { period: 3, repetitions: 3, cycle: 'ABC', from: 1 } },
-    { name: 'breaks on a period-5 cycle repeated three times', letters: 'ABCDEABCDEABCDE', expected: { period: 5, repetitions: 3, cycle: 'ABCDE', from: 0 } },
+    {
+      name: 'breaks on a period-3 cycle repeated three times',
+      letters: 'XABCABCABC',
+      expected: { period: 3, repetitions: 3, cycle: 'ABC', from: 1 },
+    },
+    {
+      name: 'breaks on a period-5 cycle repeated three times',
+      letters: 'ABCDEABCDEABCDE',
+      expected: { period: 5, repetitions: 3, cycle: 'ABCDE', from: 0 },
+    },
     { name: 'does not look past the maximum period', letters: 'ABCDEFABCDEFABCDEF', expected: null },
-    { name: 'counts every full repetition ending at the latest call', letters: 'ABABABAB', expected: { period: 2, repetitions: 4, cycle: 'AB', from: 0 } },
-    { name: 'reports the cycle in call order when it starts mid-pair', letters: 'ABABABA', expected: { period: 2, repetitions: 3, cycle: 'BA', from: 1 } },
+    {
+      name: 'counts every full repetition ending at the latest call',
+      letters: 'ABABABAB',
+      expected: { period: 2, repetitions: 4, cycle: 'AB', from: 0 },
+    },
+    {
+      name: 'reports the cycle in call order when it starts mid-pair',
+      letters: 'ABABABA',
+      expected: { period: 2, repetitions: 3, cycle: 'BA', from: 1 },
+    },
     { name: 'leaves a run of one identical call to the repeat detector', letters: 'AAAAAA', expected: null },
     { name: 'does not fire on a varied sequence', letters: 'ABCDEFGHIJ', expected: null },
     { name: 'does not fire when the last repetition is broken', letters: 'ABABAC', expected: null },
     { name: 'does not fire on repetitions that are not consecutive', letters: 'ABABXAB', expected: null },
     { name: 'does not fire when the cycle stopped before the latest call', letters: 'ABABABC', expected: null },
-    { name: 'honours a custom repetition count', letters: 'ABAB', options: { repetitions: 2 }, expected: { period: 2, repetitions: 2, cycle: 'AB', from: 0 } },
+    {
+      name: 'honours a custom repetition count',
+      letters: 'ABAB',
+      options: { repetitions: 2 },
+      expected: { period: 2, repetitions: 2, cycle: 'AB', from: 0 },
+    },
     { name: 'honours a custom maximum period', letters: 'ABCABCABC', options: { maxPeriod: 2 }, expected: null },
     { name: 'never checks period 1 even when asked to', letters: 'AAA', options: { minPeriod: 1 }, expected: null },
     { name: 'does nothing on an empty history', letters: '', expected: null },

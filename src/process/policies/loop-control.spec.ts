@@ -2,7 +2,12 @@ import type { CallRecord } from './call-record';
 import { LOOP_CONTROL_ORDER, evaluateLoopControl } from './loop-control';
 import type { LoopControlConfig } from './loop-control';
 
-const call = (name: string, args: Record<string, unknown> = {}, extra: Partial<CallRecord> = {}): CallRecord => ({ iteration: 0, name, arguments: args, ...extra });
+const call = (name: string, args: Record<string, unknown> = {}, extra: Partial<CallRecord> = {}): CallRecord => ({
+  iteration: 0,
+  name,
+  arguments: args,
+  ...extra,
+});
 const numbered = (...calls: CallRecord[]) => calls.map((c, i) => ({ ...c, iteration: i + 1 }));
 
 const readA = call('read_file', { path: 'a' });
@@ -28,12 +33,23 @@ describe('evaluateLoopControl', () => {
       config: { iteration: 3 },
       expected: { kind: 'error_repeat_break', key: 'read_file:{"path":"a"}', error: 'ENOENT', count: 3, calls: failing },
     },
-    { name: 'breaks on three identical successful calls', calls: repeating, config: { iteration: 3 }, expected: { kind: 'repeat_break', key: 'read_file:{"path":"a"}', count: 3, calls: repeating } },
+    {
+      name: 'breaks on three identical successful calls',
+      calls: repeating,
+      config: { iteration: 3 },
+      expected: { kind: 'repeat_break', key: 'read_file:{"path":"a"}', count: 3, calls: repeating },
+    },
     {
       name: 'reports an A,B ping-pong on one tool as a cycle, not as same-tool',
       calls: pingPong,
       config: { iteration: 6 },
-      expected: { kind: 'cycle_break', period: 2, repetitions: 3, cycle: ['read_file:{"path":"a"}', 'read_file:{"path":"b"}'], calls: pingPong },
+      expected: {
+        kind: 'cycle_break',
+        period: 2,
+        repetitions: 3,
+        cycle: ['read_file:{"path":"a"}', 'read_file:{"path":"b"}'],
+        calls: pingPong,
+      },
     },
     {
       name: 'falls back to same-tool for the ping-pong when cycle detection is off',
@@ -41,16 +57,47 @@ describe('evaluateLoopControl', () => {
       config: { iteration: 6, cycle: false },
       expected: { kind: 'same_tool_break', toolName: 'read_file', count: 6, calls: pingPong },
     },
-    { name: 'breaks on five calls of one tool with different arguments', calls: sameTool, config: { iteration: 5 }, expected: { kind: 'same_tool_break', toolName: 'read_file', count: 5, calls: sameTool } },
-    { name: 'stops at the iteration cap when nothing loops', calls: varied, config: { iteration: 25 }, expected: { kind: 'max_iterations', iteration: 25, maxIterations: 25 } },
-    { name: 'reports a loop caught at the cap as the loop', calls: repeating, config: { iteration: 25 }, expected: { kind: 'repeat_break', key: 'read_file:{"path":"a"}', count: 3, calls: repeating } },
-    { name: 'passes thresholds through', calls: repeating.slice(1), config: { iteration: 2, repeatThreshold: 2 }, expected: { kind: 'repeat_break', key: 'read_file:{"path":"a"}', count: 2, calls: repeating.slice(1) } },
-    { name: 'passes the iteration cap through', calls: varied, config: { iteration: 8, maxIterations: 8 }, expected: { kind: 'max_iterations', iteration: 8, maxIterations: 8 } },
+    {
+      name: 'breaks on five calls of one tool with different arguments',
+      calls: sameTool,
+      config: { iteration: 5 },
+      expected: { kind: 'same_tool_break', toolName: 'read_file', count: 5, calls: sameTool },
+    },
+    {
+      name: 'stops at the iteration cap when nothing loops',
+      calls: varied,
+      config: { iteration: 25 },
+      expected: { kind: 'max_iterations', iteration: 25, maxIterations: 25 },
+    },
+    {
+      name: 'reports a loop caught at the cap as the loop',
+      calls: repeating,
+      config: { iteration: 25 },
+      expected: { kind: 'repeat_break', key: 'read_file:{"path":"a"}', count: 3, calls: repeating },
+    },
+    {
+      name: 'passes thresholds through',
+      calls: repeating.slice(1),
+      config: { iteration: 2, repeatThreshold: 2 },
+      expected: { kind: 'repeat_break', key: 'read_file:{"path":"a"}', count: 2, calls: repeating.slice(1) },
+    },
+    {
+      name: 'passes the iteration cap through',
+      calls: varied,
+      config: { iteration: 8, maxIterations: 8 },
+      expected: { kind: 'max_iterations', iteration: 8, maxIterations: 8 },
+    },
     {
       name: 'passes cycle options through',
       calls: pingPong.slice(2),
       config: { iteration: 4, cycle: { repetitions: 2 } },
-      expected: { kind: 'cycle_break', period: 2, repetitions: 2, cycle: ['read_file:{"path":"a"}', 'read_file:{"path":"b"}'], calls: pingPong.slice(2) },
+      expected: {
+        kind: 'cycle_break',
+        period: 2,
+        repetitions: 2,
+        cycle: ['read_file:{"path":"a"}', 'read_file:{"path":"b"}'],
+        calls: pingPong.slice(2),
+      },
     },
     {
       name: 'passes the error-repeat threshold through',

@@ -14,7 +14,12 @@ export const LOOP_WARNING_MESSAGE =
   "Please take a step back and confirm you're making forward progress. If not, analyze your previous " +
   'actions and try a different approach. Avoid repeating the same tool calls.';
 
-export function decideLoopResponse(input: { kind: LoopBreakKind; doomLoop: 'break' | 'ask' | 'nudge'; strikesSoFar: number; loopNudges: number }): LoopResponse {
+export function decideLoopResponse(input: {
+  kind: LoopBreakKind;
+  doomLoop: 'break' | 'ask' | 'nudge';
+  strikesSoFar: number;
+  loopNudges: number;
+}): LoopResponse {
   if (!DOOM_LOOPS.has(input.kind)) return 'break';
   if (input.doomLoop === 'ask') return input.kind === 'repeat_break' ? 'ask' : 'break';
   if (input.doomLoop === 'nudge') return input.strikesSoFar < input.loopNudges ? 'warn' : 'break';

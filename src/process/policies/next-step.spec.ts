@@ -5,7 +5,10 @@ import { decideNextStep, type NextStep } from './next-step';
 const call = { id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } };
 const FINISHED = 'I read a.txt and wrote its first line to summary.txt. The file says hello.';
 
-function next(content: string, opts: { calls?: boolean; counters?: Partial<LoopCounters>; step?: number; toolsEnabled?: boolean } = {}): NextStep {
+function next(
+  content: string,
+  opts: { calls?: boolean; counters?: Partial<LoopCounters>; step?: number; toolsEnabled?: boolean } = {},
+): NextStep {
   return decideNextStep({
     reply: { content, toolCalls: opts.calls ? [call] : [] },
     step: opts.step ?? 2,
@@ -18,13 +21,37 @@ function next(content: string, opts: { calls?: boolean; counters?: Partial<LoopC
 describe('decideNextStep', () => {
   it.each<[string, Parameters<typeof next>, Partial<NextStep> & { kind: NextStep['kind'] }]>([
     ['a reply with calls runs them', ['', { calls: true }], { kind: 'run_tools', content: '' }],
-    ['a finished answer after tool work completes', [FINISHED, { counters: { toolsCalled: 2 } }], { kind: 'stop', reason: 'completed', finalAnswer: FINISHED }],
+    [
+      'a finished answer after tool work completes',
+      [FINISHED, { counters: { toolsCalled: 2 } }],
+      { kind: 'stop', reason: 'completed', finalAnswer: FINISHED },
+    ],
     ['a promise without action is nudged', ["I'll read the file now.", { step: 1 }], { kind: 'nudge', reason: 'promisedAction' }],
-    ['a promise after the nudge budget is spent stops the loop', ["I'll read the file now.", { step: 1, counters: { nudges: 2 } }], { kind: 'stop', reason: 'nudges_exhausted' }],
-    ['with tools off (council, unsupported) nothing is nudged', ["I'll read the file now.", { step: 1, toolsEnabled: false }], { kind: 'stop', reason: 'completed' }],
-    ['fabricated output after tools ran gets a mid-chain nudge', ['Let me see. <<tool_output>>42<</tool_output>>', { counters: { toolsCalled: 1 } }], { kind: 'mid_chain_nudge' }],
-    ['fabricated output with the mid-chain budget spent stops, keeping only the real text', ['Let me see. [Tool Result] 42', { counters: { toolsCalled: 1, midChainNudges: 2 } }], { kind: 'stop', reason: 'nudges_exhausted', finalAnswer: 'Let me see.' }],
-    ['before any tool ran, markers are a quoted format, left to the nudge checks', ['The format is <<tool_output>>. ' + FINISHED, { counters: { toolsCalled: 0 } }], { kind: 'stop', reason: 'completed' }],
+    [
+      'a promise after the nudge budget is spent stops the loop',
+      ["I'll read the file now.", { step: 1, counters: { nudges: 2 } }],
+      { kind: 'stop', reason: 'nudges_exhausted' },
+    ],
+    [
+      'with tools off (council, unsupported) nothing is nudged',
+      ["I'll read the file now.", { step: 1, toolsEnabled: false }],
+      { kind: 'stop', reason: 'completed' },
+    ],
+    [
+      'fabricated output after tools ran gets a mid-chain nudge',
+      ['Let me see. <<tool_output>>42<</tool_output>>', { counters: { toolsCalled: 1 } }],
+      { kind: 'mid_chain_nudge' },
+    ],
+    [
+      'fabricated output with the mid-chain budget spent stops, keeping only the real text',
+      ['Let me see. [Tool Result] 42', { counters: { toolsCalled: 1, midChainNudges: 2 } }],
+      { kind: 'stop', reason: 'nudges_exhausted', finalAnswer: 'Let me see.' },
+    ],
+    [
+      'before any tool ran, markers are a quoted format, left to the nudge checks',
+      ['The format is <<tool_output>>. ' + FINISHED, { counters: { toolsCalled: 0 } }],
+      { kind: 'stop', reason: 'completed' },
+    ],
   ])('%s', (_name, args, want) => {
     expect(next(...args)).toEqual(expect.objectContaining(want));
   });
@@ -37,7 +64,9 @@ describe('decideNextStep', () => {
   it('strips fabricated output that follows a call in the same reply, runs the call, and nudges after its result', () => {
     const step = next('Reading it.\n<<tool_output>>\nhello world\n<</tool_output>>', { calls: true });
     expect(step).toEqual({
-      kind: 'run_tools', calls: [call], content: 'Reading it.',
+      kind: 'run_tools',
+      calls: [call],
+      content: 'Reading it.',
       stripped: { markers: ['<<tool_output>>', '<</tool_output>>'], strippedText: 'Reading it.' },
       midChainNudge: expect.stringMatching(/never write them yourself/),
     });
@@ -45,6 +74,11 @@ describe('decideNextStep', () => {
 
   it('with the mid-chain budget spent, still strips fabricated output next to calls, without a nudge', () => {
     const step = next('Reading it. [Tool Result] fake', { calls: true, counters: { toolsCalled: 3, midChainNudges: 2 } });
-    expect(step).toEqual({ kind: 'run_tools', calls: [call], content: 'Reading it.', stripped: { markers: ['[Tool Result]'], strippedText: 'Reading it.' } });
+    expect(step).toEqual({
+      kind: 'run_tools',
+      calls: [call],
+      content: 'Reading it.',
+      stripped: { markers: ['[Tool Result]'], strippedText: 'Reading it.' },
+    });
   });
 });

@@ -53,19 +53,24 @@ export interface NextStepInput {
 
 export function decideNextStep({ reply, step, counters, settings, toolsEnabled }: NextStepInput): NextStep {
   const calls = reply.toolCalls;
-  const guarded = settings.hallucinationGuard === 'all_replies' || (settings.hallucinationGuard === 'replies_without_calls' && calls.length === 0);
-  const fabricated = !guarded ? null : detectHallucinatedToolOutput({
-    text: reply.content,
-    // a reply that calls tools counts as "after tools": what follows its calls is not their output
-    toolsCalledSoFar: counters.toolsCalled + calls.length,
-    midChainNudgesSoFar: counters.midChainNudges,
-    maxMidChainNudges: settings.maxMidChainNudges,
-  });
+  const guarded =
+    settings.hallucinationGuard === 'all_replies' || (settings.hallucinationGuard === 'replies_without_calls' && calls.length === 0);
+  const fabricated = !guarded
+    ? null
+    : detectHallucinatedToolOutput({
+        text: reply.content,
+        // a reply that calls tools counts as "after tools": what follows its calls is not their output
+        toolsCalledSoFar: counters.toolsCalled + calls.length,
+        midChainNudgesSoFar: counters.midChainNudges,
+        maxMidChainNudges: settings.maxMidChainNudges,
+      });
   const stripped = fabricated && { markers: fabricated.markers, strippedText: fabricated.strippedText };
 
   if (calls.length) {
     return {
-      kind: 'run_tools', calls, content: stripped ? stripped.strippedText : reply.content,
+      kind: 'run_tools',
+      calls,
+      content: stripped ? stripped.strippedText : reply.content,
       ...(stripped ? { stripped } : {}),
       ...(fabricated?.kind === 'mid_chain_nudge' ? { midChainNudge: MID_CHAIN_NUDGE_MESSAGE } : {}),
     };
@@ -73,21 +78,35 @@ export function decideNextStep({ reply, step, counters, settings, toolsEnabled }
   if (fabricated?.kind === 'mid_chain_nudge') return { kind: 'mid_chain_nudge', stripped: stripped!, message: fabricated.message };
   if (fabricated?.kind === 'mid_chain_nudges_exhausted') {
     return {
-      kind: 'stop', reason: 'nudges_exhausted', finalAnswer: fabricated.strippedText,
-      exhausted: { kind: 'mid_chain_nudge', stripped: stripped!, nudgesSoFar: fabricated.midChainNudgesSoFar, max: fabricated.maxMidChainNudges },
+      kind: 'stop',
+      reason: 'nudges_exhausted',
+      finalAnswer: fabricated.strippedText,
+      exhausted: {
+        kind: 'mid_chain_nudge',
+        stripped: stripped!,
+        nudgesSoFar: fabricated.midChainNudgesSoFar,
+        max: fabricated.maxMidChainNudges,
+      },
     };
   }
 
-  const nudge = toolsEnabled && settings.nudgePolicy !== 'off'
-    ? detectNudgeReason({
-      text: reply.content, iteration: step, maxIterations: settings.maxToolIterations, toolsCalledSoFar: counters.toolsCalled,
-      nudgesSoFar: counters.nudges, maxNudges: settings.maxNudges,
-    })
-    : null;
+  const nudge =
+    toolsEnabled && settings.nudgePolicy !== 'off'
+      ? detectNudgeReason({
+          text: reply.content,
+          iteration: step,
+          maxIterations: settings.maxToolIterations,
+          toolsCalledSoFar: counters.toolsCalled,
+          nudgesSoFar: counters.nudges,
+          maxNudges: settings.maxNudges,
+        })
+      : null;
   if (nudge?.kind === 'nudge') return { kind: 'nudge', reason: nudge.reason, evidence: nudge.evidence, message: nudge.message };
   if (nudge?.kind === 'nudges_exhausted') {
     return {
-      kind: 'stop', reason: 'nudges_exhausted', finalAnswer: reply.content,
+      kind: 'stop',
+      reason: 'nudges_exhausted',
+      finalAnswer: reply.content,
       exhausted: { kind: 'nudge', reason: nudge.reason, evidence: nudge.evidence, nudgesSoFar: nudge.nudgesSoFar, max: nudge.maxNudges },
     };
   }

@@ -3,7 +3,12 @@ import { normalizeCallKey } from './normalize-call-key';
 describe('normalizeCallKey', () => {
   it.each([
     { name: 'treats reordered keys as the same call', a: { b: 1, a: 2 }, b: { a: 2, b: 1 }, same: true },
-    { name: 'sorts keys in nested objects too', a: { o: { y: 1, x: [{ q: 1, p: 2 }] } }, b: { o: { x: [{ p: 2, q: 1 }], y: 1 } }, same: true },
+    {
+      name: 'sorts keys in nested objects too',
+      a: { o: { y: 1, x: [{ q: 1, p: 2 }] } },
+      b: { o: { x: [{ p: 2, q: 1 }], y: 1 } },
+      same: true,
+    },
     { name: 'trims strings and collapses whitespace runs', a: { path: '  src/a.ts ' }, b: { path: 'src/a.ts' }, same: true },
     { name: 'collapses inner whitespace including newlines', a: { cmd: 'ls   -la\n\tsrc' }, b: { cmd: 'ls -la src' }, same: true },
     { name: 'keeps different values apart', a: { path: 'a.ts' }, b: { path: 'b.ts' }, same: false },

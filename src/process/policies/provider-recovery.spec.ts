@@ -6,11 +6,26 @@ const error = (kind: ProviderErrorInfo['kind']): ProviderErrorInfo => ({ kind, r
 describe('recoverFromProviderError', () => {
   it.each<[string, ProviderErrorInfo['kind'], { recoveriesSoFar: number; toolsEnabled: boolean }, string]>([
     ['tools unsupported: tools off, retry', 'tools_unsupported', { recoveriesSoFar: 0, toolsEnabled: true }, 'disable_tools'],
-    ['tools unsupported with tools already off: nothing left to drop', 'tools_unsupported', { recoveriesSoFar: 0, toolsEnabled: false }, 'fail'],
+    [
+      'tools unsupported with tools already off: nothing left to drop',
+      'tools_unsupported',
+      { recoveriesSoFar: 0, toolsEnabled: false },
+      'fail',
+    ],
     ['context too long: compact, retry', 'context_too_long', { recoveriesSoFar: 0, toolsEnabled: true }, 'compact'],
-    ['context still too long after compacting once: compact again', 'context_too_long', { recoveriesSoFar: 1, toolsEnabled: true }, 'compact'],
+    [
+      'context still too long after compacting once: compact again',
+      'context_too_long',
+      { recoveriesSoFar: 1, toolsEnabled: true },
+      'compact',
+    ],
     ['after two recoveries the error stands', 'context_too_long', { recoveriesSoFar: 2, toolsEnabled: true }, 'fail'],
-    ['a server error is not the loop\'s to recover (the provider already retried)', 'server_error', { recoveriesSoFar: 0, toolsEnabled: true }, 'fail'],
+    [
+      "a server error is not the loop's to recover (the provider already retried)",
+      'server_error',
+      { recoveriesSoFar: 0, toolsEnabled: true },
+      'fail',
+    ],
     ['a missing model fails', 'model_not_found', { recoveriesSoFar: 0, toolsEnabled: true }, 'fail'],
   ])('%s', (_name, kind, state, want) => {
     expect(recoverFromProviderError(error(kind), state)).toBe(want);

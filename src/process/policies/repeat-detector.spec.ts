@@ -18,13 +18,30 @@ describe('detectRepeat', () => {
   const withPrefix = history(B, A, A, A, A);
   const reformatted = history(['read_file', { path: 'a.ts ' }], ['read_file', { path: ' a.ts' }], A);
   it.each<{ name: string; calls: CallRecord[]; threshold?: number; expected: unknown }>([
-    { name: 'breaks on the third identical consecutive call', calls: three, expected: { kind: 'repeat_break', key: KEY_A, count: 3, calls: three } },
+    {
+      name: 'breaks on the third identical consecutive call',
+      calls: three,
+      expected: { kind: 'repeat_break', key: KEY_A, count: 3, calls: three },
+    },
     { name: 'does not break on two identical calls', calls: history(A, A), expected: null },
     { name: 'does not break on two identical calls separated by another call', calls: history(A, A, B, A), expected: null },
     { name: 'does not break when the identical run is not at the end', calls: history(A, A, A, B), expected: null },
-    { name: 'reports the whole run when it is longer than the threshold', calls: withPrefix, expected: { kind: 'repeat_break', key: KEY_A, count: 4, calls: withPrefix.slice(1) } },
-    { name: 'treats calls that differ only in whitespace as identical', calls: reformatted, expected: { kind: 'repeat_break', key: KEY_A, count: 3, calls: reformatted } },
-    { name: 'honours a custom threshold', calls: history(A, A), threshold: 2, expected: { kind: 'repeat_break', key: KEY_A, count: 2, calls: history(A, A) } },
+    {
+      name: 'reports the whole run when it is longer than the threshold',
+      calls: withPrefix,
+      expected: { kind: 'repeat_break', key: KEY_A, count: 4, calls: withPrefix.slice(1) },
+    },
+    {
+      name: 'treats calls that differ only in whitespace as identical',
+      calls: reformatted,
+      expected: { kind: 'repeat_break', key: KEY_A, count: 3, calls: reformatted },
+    },
+    {
+      name: 'honours a custom threshold',
+      calls: history(A, A),
+      threshold: 2,
+      expected: { kind: 'repeat_break', key: KEY_A, count: 2, calls: history(A, A) },
+    },
     { name: 'does not break on a custom threshold not yet reached', calls: three, threshold: 4, expected: null },
     { name: 'does nothing on an empty history', calls: [], expected: null },
   ])('$name', ({ calls, threshold, expected }) => {
@@ -32,7 +49,11 @@ describe('detectRepeat', () => {
   });
 
   it('compares exact JSON when asked (opencode, gemini-cli): key order and spacing count', () => {
-    const calls = history(['read_file', { path: 'a.ts', n: 1 }], ['read_file', { n: 1, path: 'a.ts' }], ['read_file', { path: 'a.ts', n: 1 }]);
+    const calls = history(
+      ['read_file', { path: 'a.ts', n: 1 }],
+      ['read_file', { n: 1, path: 'a.ts' }],
+      ['read_file', { path: 'a.ts', n: 1 }],
+    );
     expect(detectRepeat(calls, 3)).not.toBeNull();
     expect(detectRepeat(calls, 3, 'exact')).toBeNull();
   });

@@ -14,7 +14,11 @@ export interface RepeatBreak {
 }
 
 /** The latest `threshold` calls are the same normalized call (opencode's doom loop, but across turns). */
-export function detectRepeat(history: readonly CallRecord[], threshold = REPEAT_BREAK_THRESHOLD, keyMode: CallKeyMode = 'normalized'): RepeatBreak | null {
+export function detectRepeat(
+  history: readonly CallRecord[],
+  threshold = REPEAT_BREAK_THRESHOLD,
+  keyMode: CallKeyMode = 'normalized',
+): RepeatBreak | null {
   if (history.length === 0) return null;
   const keys = history.map((c) => callKey(keyMode, c.name, c.arguments));
   const key = keys[keys.length - 1];
@@ -28,7 +32,11 @@ export function detectRepeat(history: readonly CallRecord[], threshold = REPEAT_
  * opencode's doom-loop check (stream-processor-deep-dive.md): within one reply, the positions whose
  * call completes a run of `threshold` identical calls — checked as each call arrives, before it runs.
  */
-export function replyRepeatPositions(calls: ReadonlyArray<Pick<CallRecord, 'name' | 'arguments'>>, threshold: number, keyMode: CallKeyMode = 'exact'): Set<number> {
+export function replyRepeatPositions(
+  calls: ReadonlyArray<Pick<CallRecord, 'name' | 'arguments'>>,
+  threshold: number,
+  keyMode: CallKeyMode = 'exact',
+): Set<number> {
   const positions = new Set<number>();
   if (threshold <= 0) return positions;
   const keys = calls.map((c) => callKey(keyMode, c.name, c.arguments));

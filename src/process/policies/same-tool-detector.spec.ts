@@ -16,11 +16,28 @@ describe('detectSameTool', () => {
   const five = history(read('1'), read('2'), read('3'), read('4'), read('5'));
   const six = history(C, read('1'), read('2'), read('3'), read('4'), read('5'), read('6'));
   it.each<{ name: string; calls: CallRecord[]; threshold?: number; expected: unknown }>([
-    { name: 'breaks on five consecutive calls of one tool with different arguments', calls: five, expected: { kind: 'same_tool_break', toolName: 'read_file', count: 5, calls: five } },
+    {
+      name: 'breaks on five consecutive calls of one tool with different arguments',
+      calls: five,
+      expected: { kind: 'same_tool_break', toolName: 'read_file', count: 5, calls: five },
+    },
     { name: 'does not break on four', calls: five.slice(1), expected: null },
-    { name: 'does not break when another tool interrupts the run', calls: history(read('1'), read('2'), C, read('3'), read('4'), read('5')), expected: null },
-    { name: 'counts only the run at the end', calls: six, expected: { kind: 'same_tool_break', toolName: 'read_file', count: 6, calls: six.slice(1) } },
-    { name: 'honours a custom threshold', calls: five.slice(0, 3), threshold: 3, expected: { kind: 'same_tool_break', toolName: 'read_file', count: 3, calls: five.slice(0, 3) } },
+    {
+      name: 'does not break when another tool interrupts the run',
+      calls: history(read('1'), read('2'), C, read('3'), read('4'), read('5')),
+      expected: null,
+    },
+    {
+      name: 'counts only the run at the end',
+      calls: six,
+      expected: { kind: 'same_tool_break', toolName: 'read_file', count: 6, calls: six.slice(1) },
+    },
+    {
+      name: 'honours a custom threshold',
+      calls: five.slice(0, 3),
+      threshold: 3,
+      expected: { kind: 'same_tool_break', toolName: 'read_file', count: 3, calls: five.slice(0, 3) },
+    },
     { name: 'does nothing on an empty history', calls: [], expected: null },
   ])('$name', ({ calls, threshold, expected }) => {
     expect(detectSameTool(calls, threshold)).toEqual(expected);

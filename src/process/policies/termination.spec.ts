@@ -27,9 +27,22 @@ describe('needsSummaryEpilogue', () => {
   });
 
   it('covers every termination reason in the table above', () => {
-    expect([...TERMINATION_REASONS].sort()).toEqual(
-      ['aborted', 'completed', 'content_loop_break', 'context_overflow', 'cycle_break', 'error_repeat_break', 'interrupted', 'max_iterations', 'nudges_exhausted', 'permission_rejected', 'provider_error', 'repeat_break', 'same_tool_break', 'slot_timeout'],
-    );
+    expect([...TERMINATION_REASONS].sort()).toEqual([
+      'aborted',
+      'completed',
+      'content_loop_break',
+      'context_overflow',
+      'cycle_break',
+      'error_repeat_break',
+      'interrupted',
+      'max_iterations',
+      'nudges_exhausted',
+      'permission_rejected',
+      'provider_error',
+      'repeat_break',
+      'same_tool_break',
+      'slot_timeout',
+    ]);
   });
 });
 
@@ -49,7 +62,10 @@ describe('buildEpilogueRequest', () => {
     });
   });
 
-  it.each<TerminationReason>(['completed', 'aborted', 'provider_error', 'context_overflow', 'nudges_exhausted'])('requests nothing after %s', (reason) => {
-    expect(buildEpilogueRequest(reason)).toBeNull();
-  });
+  it.each<TerminationReason>(['completed', 'aborted', 'provider_error', 'context_overflow', 'nudges_exhausted'])(
+    'requests nothing after %s',
+    (reason) => {
+      expect(buildEpilogueRequest(reason)).toBeNull();
+    },
+  );
 });

@@ -15,11 +15,13 @@ export function renderProfilesTable(): string {
   const header = `| policy | ${LOOP_PROFILE_NAMES.map((n) => `\`${n}\``).join(' | ')} |`;
   const rule = `|---|${LOOP_PROFILE_NAMES.map(() => '---').join('|')}|`;
   const systems = `| *system* | ${LOOP_PROFILE_NAMES.map((n) => cell(LOOP_PROFILES[n].system)).join(' | ')} |`;
-  const rows = (Object.keys(POLICY_ROWS) as PolicyRow[]).map((row) =>
-    `| ${POLICY_ROWS[row]} | ${LOOP_PROFILE_NAMES.map((n) => {
-      const c = LOOP_PROFILES[n].choices[row];
-      return `${cell(c.choice)} <sub>${cell(c.source)}</sub>`;
-    }).join(' | ')} |`);
+  const rows = (Object.keys(POLICY_ROWS) as PolicyRow[]).map(
+    (row) =>
+      `| ${POLICY_ROWS[row]} | ${LOOP_PROFILE_NAMES.map((n) => {
+        const c = LOOP_PROFILES[n].choices[row];
+        return `${cell(c.choice)} <sub>${cell(c.source)}</sub>`;
+      }).join(' | ')} |`,
+  );
   return [TABLE_START, header, rule, systems, ...rows, TABLE_END].join('\n');
 }
 
@@ -32,11 +34,20 @@ export function updateProfilesTableIn(file: string): void {
 }
 
 /** One profile's settings and choices, for `loupe profiles NAME`. */
-export function describeProfile(name: string): { name: string; system: string; specs: string[]; settings: Record<string, unknown>; choices: Record<string, { choice: string; source: string }> } {
+export function describeProfile(name: string): {
+  name: string;
+  system: string;
+  specs: string[];
+  settings: Record<string, unknown>;
+  choices: Record<string, { choice: string; source: string }>;
+} {
   const p = LOOP_PROFILES[name as keyof typeof LOOP_PROFILES];
   if (!p) throw new Error(`unknown loop profile "${name}"; profiles: ${LOOP_PROFILE_NAMES.join(', ')}`);
   return {
-    name: p.name, system: p.system, specs: p.specs, settings: { ...p.policies },
+    name: p.name,
+    system: p.system,
+    specs: p.specs,
+    settings: { ...p.policies },
     choices: Object.fromEntries((Object.keys(POLICY_ROWS) as PolicyRow[]).map((row) => [POLICY_ROWS[row], p.choices[row]])),
   };
 }

@@ -6,12 +6,29 @@ import { DEFAULT_LOOP_SETTINGS, LOOP_PROFILES, profileSettings, resolveLoopSetti
 import { TABLE_END, TABLE_START, renderProfilesTable } from './profiles-table';
 
 describe('loop profiles', () => {
-  it('defaults to the loupe profile, whose constants are the corvid spec\'s where it follows it', () => {
-    expect(DEFAULT_LOOP_SETTINGS).toEqual(expect.objectContaining({
-      profile: 'loupe', maxToolIterations: 25, numCtx: 8192, toolTimeoutMs: 30_000, repeatThreshold: 3, sameToolThreshold: 5,
-      cycleRepetitions: 3, errorRepeatThreshold: 3, maxNudges: 2, maxMidChainNudges: 2, trimMaxMessages: 40, trimKeepRecent: 30, trimBudgetRatio: 0.7,
-      approvalTimeoutMs: 300_000, onRejection: 'continue', doomLoop: 'break', toolExecution: 'parallel', retrySchedule: 'loupe',
-    }));
+  it("defaults to the loupe profile, whose constants are the corvid spec's where it follows it", () => {
+    expect(DEFAULT_LOOP_SETTINGS).toEqual(
+      expect.objectContaining({
+        profile: 'loupe',
+        maxToolIterations: 25,
+        numCtx: 8192,
+        toolTimeoutMs: 30_000,
+        repeatThreshold: 3,
+        sameToolThreshold: 5,
+        cycleRepetitions: 3,
+        errorRepeatThreshold: 3,
+        maxNudges: 2,
+        maxMidChainNudges: 2,
+        trimMaxMessages: 40,
+        trimKeepRecent: 30,
+        trimBudgetRatio: 0.7,
+        approvalTimeoutMs: 300_000,
+        onRejection: 'continue',
+        doomLoop: 'break',
+        toolExecution: 'parallel',
+        retrySchedule: 'loupe',
+      }),
+    );
   });
 
   it('applies layers in order, an undefined value overriding nothing', () => {
@@ -24,14 +41,23 @@ describe('loop profiles', () => {
     expect(s).toEqual({ ...profileSettings('opencode'), maxToolIterations: 7, onRejection: 'continue' });
   });
 
-  it('resolves each spec\'s disagreements its own way', () => {
+  it("resolves each spec's disagreements its own way", () => {
     const by = (name: string) => profileSettings(name);
     expect([by('corvid').doomLoop, by('opencode').doomLoop, by('gemini-cli').doomLoop]).toEqual(['break', 'ask', 'nudge']);
     expect([by('corvid').onRejection, by('opencode').onRejection]).toEqual(['continue', 'stop']);
-    expect([by('corvid').trimMaxMessages, by('corvid').trimBudgetRatio, by('mcp-agent').trimBudgetTokens, by('mcp-agent').trimMaxMessages]).toEqual([40, 0.7, 30_000, 50]);
+    expect([
+      by('corvid').trimMaxMessages,
+      by('corvid').trimBudgetRatio,
+      by('mcp-agent').trimBudgetTokens,
+      by('mcp-agent').trimMaxMessages,
+    ]).toEqual([40, 0.7, 30_000, 50]);
     expect([by('opencode').overflowRatio, by('gemini-cli').overflowRatio, by('gemini-cli').compactionKeepShare]).toEqual([0.9, 0.5, 0.3]);
     expect([by('dexto').prune, by('dexto').pruneProtectTokens, by('dexto').pruneMinimumTokens]).toEqual(['fixed', 40_000, 20_000]);
-    expect([by('corvid').retrySchedule, by('opencode').retrySchedule, by('mcp-agent').retrySchedule]).toEqual(['corvid', 'opencode', 'none']);
+    expect([by('corvid').retrySchedule, by('opencode').retrySchedule, by('mcp-agent').retrySchedule]).toEqual([
+      'corvid',
+      'opencode',
+      'none',
+    ]);
     expect([by('mcp-agent').preflight, by('mcp-agent').providerOverflow]).toEqual(['clear_history', 'clear_history']);
   });
 

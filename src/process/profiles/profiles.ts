@@ -27,7 +27,9 @@ export function isProfileName(name: string): name is LoopProfileName {
 export function profileSettings(name: string): LoopSettings {
   if (!isProfileName(name)) {
     const near = closestName(name, LOOP_PROFILE_NAMES);
-    throw new Error(`unknown loop profile "${name}"${near ? ` (did you mean "${near}"?)` : ''}; profiles: ${LOOP_PROFILE_NAMES.join(', ')}`);
+    throw new Error(
+      `unknown loop profile "${name}"${near ? ` (did you mean "${near}"?)` : ''}; profiles: ${LOOP_PROFILE_NAMES.join(', ')}`,
+    );
   }
   const { policies } = LOOP_PROFILES[name];
   return { profile: name, ...DEFAULT_BUDGETS, ...policies, pruneProtectedTools: [...policies.pruneProtectedTools] };

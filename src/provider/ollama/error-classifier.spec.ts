@@ -25,7 +25,12 @@ const rows: Row[] = [
   {
     name: '503 queue overflow is server_busy and retryable',
     error: new ResponseError('server busy, please try again.  maximum pending requests exceeded', 503),
-    expected: { kind: 'server_busy', retryable: true, status: 503, message: 'server busy, please try again.  maximum pending requests exceeded' },
+    expected: {
+      kind: 'server_busy',
+      retryable: true,
+      status: 503,
+      message: 'server busy, please try again.  maximum pending requests exceeded',
+    },
   },
   {
     name: '503 carries a Retry-After in seconds',
@@ -62,7 +67,12 @@ const rows: Row[] = [
   {
     name: '400 "does not support tools" is tools_unsupported',
     error: new ResponseError('registry.ollama.ai/library/gemma:2b does not support tools', 400),
-    expected: { kind: 'tools_unsupported', retryable: false, status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' },
+    expected: {
+      kind: 'tools_unsupported',
+      retryable: false,
+      status: 400,
+      message: 'registry.ollama.ai/library/gemma:2b does not support tools',
+    },
   },
   {
     name: '400 "does not support thinking" is thinking_unsupported',
@@ -92,7 +102,12 @@ const rows: Row[] = [
   {
     name: '500 with an out-of-memory load failure is out_of_memory and retryable',
     error: new ResponseError('model requires more system memory (12.1 GiB) than is available (8.0 GiB)', 500),
-    expected: { kind: 'out_of_memory', retryable: true, status: 500, message: 'model requires more system memory (12.1 GiB) than is available (8.0 GiB)' },
+    expected: {
+      kind: 'out_of_memory',
+      retryable: true,
+      status: 500,
+      message: 'model requires more system memory (12.1 GiB) than is available (8.0 GiB)',
+    },
   },
   {
     name: '500 from a crashed runner is a retryable server_error',
@@ -154,7 +169,12 @@ const rows: Row[] = [
   {
     name: "undici's headers timeout is a first-byte timeout",
     error: fetchFailed(withCode('Headers Timeout Error', 'UND_ERR_HEADERS_TIMEOUT')),
-    expected: { kind: 'timeout_first_byte', retryable: true, code: 'UND_ERR_HEADERS_TIMEOUT', message: 'fetch failed: Headers Timeout Error' },
+    expected: {
+      kind: 'timeout_first_byte',
+      retryable: true,
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+      message: 'fetch failed: Headers Timeout Error',
+    },
   },
   {
     name: "undici's body timeout is an idle timeout",

@@ -44,15 +44,18 @@ const info = (kind: ProviderErrorKind, retryable: boolean, message: string, extr
 };
 
 // --- text patterns (fallback / refinement only) ---
-const OUT_OF_MEMORY = /out of memory|\boom\b|requires more (system )?memory|insufficient memory|not enough memory|cudamalloc failed|unable to allocate/i;
-const CONTEXT_TOO_LONG = /context (length|window|size) (exceeded|is exceeded)|exceeds? (the )?(maximum |model'?s? )?context|prompt (is )?too long|too many tokens|input (length )?exceeds/i;
+const OUT_OF_MEMORY =
+  /out of memory|\boom\b|requires more (system )?memory|insufficient memory|not enough memory|cudamalloc failed|unable to allocate/i;
+const CONTEXT_TOO_LONG =
+  /context (length|window|size) (exceeded|is exceeded)|exceeds? (the )?(maximum |model'?s? )?context|prompt (is )?too long|too many tokens|input (length )?exceeds/i;
 const TOOLS_UNSUPPORTED = /does not support tools/i;
 const THINKING_UNSUPPORTED = /does not support thinking/i;
 // the last one is /api/pull's mid-stream error for a name the registry does not have
 const MODEL_NOT_FOUND = /model ['"]?[^'"]*['"]? not found|not found, try pulling|pull model manifest: file does not exist/i;
 const SERVER_BUSY = /server busy|maximum pending requests/i;
 // 500s that a retry cannot fix: malformed options and models the runner cannot load
-const PERMANENT_SERVER_ERROR = /must be of type|invalid option|unknown model architecture|unsupported model|invalid model|does not support/i;
+const PERMANENT_SERVER_ERROR =
+  /must be of type|invalid option|unknown model architecture|unsupported model|invalid model|does not support/i;
 // NVIDIA's cloud proxy timeout, seen as error text (corvid #1565)
 const CLOUD_PROXY_TIMEOUT = /timed out after [\d.]+ seconds|api request returned none/i;
 const STREAM_INCOMPLETE = /did not receive done or success response in stream|terminated|socket hang up|premature close/i;

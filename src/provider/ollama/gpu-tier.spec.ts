@@ -20,7 +20,12 @@ describe('maxWeightForVram', () => {
 });
 
 describe('detectGpu', () => {
-  it.each<{ name: string; models: Array<{ name: string; size: number; size_vram?: number | null }>; capacity?: number; expected: GpuDetection }>([
+  it.each<{
+    name: string;
+    models: Array<{ name: string; size: number; size_vram?: number | null }>;
+    capacity?: number;
+    expected: GpuDetection;
+  }>([
     {
       name: 'reports no GPU when nothing is loaded',
       models: [],
@@ -86,14 +91,50 @@ describe('shouldDetectGpu', () => {
 
 describe('resolveMaxWeight', () => {
   it.each([
-    { name: 'OLLAMA_MAX_PARALLEL wins over detection', config: { maxParallel: 4 }, detection: detected(8), current: 1, expected: { maxWeight: 4, source: 'config' } },
-    { name: 'floors a fractional OLLAMA_MAX_PARALLEL', config: { maxParallel: 2.7 }, detection: null, current: 1, expected: { maxWeight: 2, source: 'config' } },
-    { name: 'ignores an invalid OLLAMA_MAX_PARALLEL', config: { maxParallel: 0 }, detection: detected(3), current: 1, expected: { maxWeight: 3, source: 'gpu' } },
+    {
+      name: 'OLLAMA_MAX_PARALLEL wins over detection',
+      config: { maxParallel: 4 },
+      detection: detected(8),
+      current: 1,
+      expected: { maxWeight: 4, source: 'config' },
+    },
+    {
+      name: 'floors a fractional OLLAMA_MAX_PARALLEL',
+      config: { maxParallel: 2.7 },
+      detection: null,
+      current: 1,
+      expected: { maxWeight: 2, source: 'config' },
+    },
+    {
+      name: 'ignores an invalid OLLAMA_MAX_PARALLEL',
+      config: { maxParallel: 0 },
+      detection: detected(3),
+      current: 1,
+      expected: { maxWeight: 3, source: 'gpu' },
+    },
     { name: 'upgrades to the detected tier', config: {}, detection: detected(5), current: 1, expected: { maxWeight: 5, source: 'gpu' } },
-    { name: 'stays serial without a GPU', config: {}, detection: detected(null), current: 1, expected: { maxWeight: 1, source: 'default' } },
+    {
+      name: 'stays serial without a GPU',
+      config: {},
+      detection: detected(null),
+      current: 1,
+      expected: { maxWeight: 1, source: 'default' },
+    },
     { name: 'stays serial before any probe', config: {}, detection: undefined, current: 1, expected: { maxWeight: 1, source: 'default' } },
-    { name: 'never lowers the limit on a later, emptier probe', config: {}, detection: detected(3), current: 5, expected: { maxWeight: 5, source: 'gpu' } },
-    { name: 'ignores detection in forced CPU mode', config: { numGpu: 0 }, detection: detected(8), current: 1, expected: { maxWeight: 1, source: 'default' } },
+    {
+      name: 'never lowers the limit on a later, emptier probe',
+      config: {},
+      detection: detected(3),
+      current: 5,
+      expected: { maxWeight: 5, source: 'gpu' },
+    },
+    {
+      name: 'ignores detection in forced CPU mode',
+      config: { numGpu: 0 },
+      detection: detected(8),
+      current: 1,
+      expected: { maxWeight: 1, source: 'default' },
+    },
   ])('$name', ({ config, detection, current, expected }) => {
     expect(resolveMaxWeight(config, detection, current)).toEqual(expected);
   });

@@ -64,12 +64,48 @@ describe('isSameOllamaHost', () => {
 
 describe('hostForModel', () => {
   it.each([
-    { name: 'routes a -cloud model to local Ollama when OLLAMA_HOST is remote (spec scenario)', model: 'qwen3-coder:480b-cloud', configured: 'http://gpu-server:11434', local: undefined, expected: { host: 'http://localhost:11434', redirected: true } },
-    { name: 'routes a :cloud model the same way', model: 'minimax-m2:cloud', configured: 'gpu-server', local: undefined, expected: { host: 'http://localhost:11434', redirected: true } },
-    { name: 'keeps local models on the configured host', model: 'qwen3:8b', configured: 'http://gpu-server:11434', local: undefined, expected: { host: 'http://gpu-server:11434', redirected: false } },
-    { name: 'does not redirect when the configured host is already local', model: 'gpt-oss:120b-cloud', configured: 'http://127.0.0.1:11434', local: undefined, expected: { host: 'http://127.0.0.1:11434', redirected: false } },
-    { name: 'does not redirect when the configured host is the given local host', model: 'gpt-oss:120b-cloud', configured: 'http://workstation:11434', local: 'workstation', expected: { host: 'http://workstation:11434', redirected: false } },
-    { name: 'uses a custom local host', model: 'gpt-oss:120b-cloud', configured: 'http://gpu-server:11434', local: ':11500', expected: { host: 'http://127.0.0.1:11500', redirected: true } },
+    {
+      name: 'routes a -cloud model to local Ollama when OLLAMA_HOST is remote (spec scenario)',
+      model: 'qwen3-coder:480b-cloud',
+      configured: 'http://gpu-server:11434',
+      local: undefined,
+      expected: { host: 'http://localhost:11434', redirected: true },
+    },
+    {
+      name: 'routes a :cloud model the same way',
+      model: 'minimax-m2:cloud',
+      configured: 'gpu-server',
+      local: undefined,
+      expected: { host: 'http://localhost:11434', redirected: true },
+    },
+    {
+      name: 'keeps local models on the configured host',
+      model: 'qwen3:8b',
+      configured: 'http://gpu-server:11434',
+      local: undefined,
+      expected: { host: 'http://gpu-server:11434', redirected: false },
+    },
+    {
+      name: 'does not redirect when the configured host is already local',
+      model: 'gpt-oss:120b-cloud',
+      configured: 'http://127.0.0.1:11434',
+      local: undefined,
+      expected: { host: 'http://127.0.0.1:11434', redirected: false },
+    },
+    {
+      name: 'does not redirect when the configured host is the given local host',
+      model: 'gpt-oss:120b-cloud',
+      configured: 'http://workstation:11434',
+      local: 'workstation',
+      expected: { host: 'http://workstation:11434', redirected: false },
+    },
+    {
+      name: 'uses a custom local host',
+      model: 'gpt-oss:120b-cloud',
+      configured: 'http://gpu-server:11434',
+      local: ':11500',
+      expected: { host: 'http://127.0.0.1:11500', redirected: true },
+    },
   ])('$name', ({ model, configured, local, expected }) => {
     expect(hostForModel(model, configured, local)).toEqual(expected);
   });
@@ -79,12 +115,25 @@ describe('mergeModelLists', () => {
   it('adds the local cloud models to the remote list: 3 remote + 2 cloud = 5 (spec scenario)', () => {
     const remote = ['qwen3:8b', 'llama3.2:latest', 'gemma3:4b'];
     const local = ['gpt-oss:120b-cloud', 'qwen3-coder:480b-cloud', 'phi3:latest'];
-    expect(mergeModelLists(remote, local)).toEqual(['qwen3:8b', 'llama3.2:latest', 'gemma3:4b', 'gpt-oss:120b-cloud', 'qwen3-coder:480b-cloud']);
+    expect(mergeModelLists(remote, local)).toEqual([
+      'qwen3:8b',
+      'llama3.2:latest',
+      'gemma3:4b',
+      'gpt-oss:120b-cloud',
+      'qwen3-coder:480b-cloud',
+    ]);
   });
 
   it('de-duplicates by canonical name, keeping the first entry', () => {
-    const remote = [{ name: 'llama3.2', size: 1 }, { name: 'llama3.2:latest', size: 2 }, { name: 'minimax-m2:cloud', size: 3 }];
-    const local = [{ name: 'minimax-m2:cloud', size: 4 }, { name: 'kimi-k2:1t-cloud', size: 5 }];
+    const remote = [
+      { name: 'llama3.2', size: 1 },
+      { name: 'llama3.2:latest', size: 2 },
+      { name: 'minimax-m2:cloud', size: 3 },
+    ];
+    const local = [
+      { name: 'minimax-m2:cloud', size: 4 },
+      { name: 'kimi-k2:1t-cloud', size: 5 },
+    ];
     expect(mergeModelLists(remote, local)).toEqual([
       { name: 'llama3.2', size: 1 },
       { name: 'minimax-m2:cloud', size: 3 },
@@ -99,10 +148,16 @@ describe('mergeModelLists', () => {
 
 describe('hostForModel with two Ollama servers on one machine', () => {
   it('routes a cloud model to the local host when the configured host is another loopback port', () => {
-    expect(hostForModel('gpt-oss:120b-cloud', 'http://127.0.0.1:11500', 'http://localhost:11434')).toEqual({ host: 'http://localhost:11434', redirected: true });
+    expect(hostForModel('gpt-oss:120b-cloud', 'http://127.0.0.1:11500', 'http://localhost:11434')).toEqual({
+      host: 'http://localhost:11434',
+      redirected: true,
+    });
   });
 
   it('does not redirect when both name the same loopback server', () => {
-    expect(hostForModel('gpt-oss:120b-cloud', 'http://127.0.0.1:11434', 'http://localhost:11434')).toEqual({ host: 'http://127.0.0.1:11434', redirected: false });
+    expect(hostForModel('gpt-oss:120b-cloud', 'http://127.0.0.1:11434', 'http://localhost:11434')).toEqual({
+      host: 'http://127.0.0.1:11434',
+      redirected: false,
+    });
   });
 });

@@ -124,7 +124,11 @@ describe('toolCallingDecision', () => {
     { model: 'devstral:24b', caps: ['completion', 'tools'], expected: { mode: 'text', family: 'devstral', reason: 'text_family' } },
     { model: 'mistral:7b', caps: ['completion', 'tools'], expected: { mode: 'native', family: 'mistral', reason: 'native' } },
     { model: 'gemma3:4b', caps: ['completion', 'vision'], expected: { mode: 'text', family: 'gemma', reason: 'no_tools_capability' } },
-    { model: 'deepseek-r1:8b', caps: ['completion', 'thinking'], expected: { mode: 'text', family: 'deepseek-r1', reason: 'no_tools_capability' } },
+    {
+      model: 'deepseek-r1:8b',
+      caps: ['completion', 'thinking'],
+      expected: { mode: 'text', family: 'deepseek-r1', reason: 'no_tools_capability' },
+    },
     { model: 'llama3.1:70b-cloud', caps: ['completion', 'tools'], expected: { mode: 'text', family: 'llama', reason: 'cloud' } },
     { model: 'embeddinggemma:300m', caps: ['embedding'], expected: { mode: 'none', family: 'gemma', reason: 'no_completion_capability' } },
   ])('$model with $caps → $expected.mode ($expected.reason)', ({ model, caps, expected }) => {
@@ -142,11 +146,21 @@ describe('thinkParam', () => {
     { name: 'turns thinking off for local qwen3', model: 'qwen3:8b', caps: ALL, expected: false },
     { name: 'turns thinking off for local qwen3 when capabilities are unknown', model: 'qwen3:8b', caps: undefined, expected: false },
     { name: 'turns thinking off for local deepseek-r1', model: 'deepseek-r1:8b', caps: ['completion', 'thinking'], expected: false },
-    { name: 'sends nothing to a qwen3 build without the thinking capability', model: 'qwen3:8b', caps: ['completion', 'tools'], expected: undefined },
+    {
+      name: 'sends nothing to a qwen3 build without the thinking capability',
+      model: 'qwen3:8b',
+      caps: ['completion', 'tools'],
+      expected: undefined,
+    },
     { name: 'leaves gpt-oss to the server (it cannot stop reasoning)', model: 'gpt-oss:20b', caps: ALL, expected: undefined },
     { name: 'leaves non-thinking families alone', model: 'llama3.1:8b', caps: ['completion', 'tools'], expected: undefined },
     { name: 'turns thinking on for a cloud model that has it', model: 'qwen3-coder:480b-cloud', caps: ALL, expected: true },
-    { name: 'never sends true to a cloud model without the capability', model: 'gpt-oss:120b-cloud', caps: ['completion', 'tools'], expected: undefined },
+    {
+      name: 'never sends true to a cloud model without the capability',
+      model: 'gpt-oss:120b-cloud',
+      caps: ['completion', 'tools'],
+      expected: undefined,
+    },
     { name: 'never sends true when cloud capabilities are unknown', model: 'kimi-k2:1t-cloud', caps: undefined, expected: undefined },
   ])('$name', ({ model, caps, expected }) => {
     expect(thinkParam(model, undefined, caps)).toBe(expected);

@@ -142,11 +142,7 @@ export function toolCallingDecision(
   return { mode: 'native', family, reason: 'native' };
 }
 
-export function toolCallingMode(
-  model: string,
-  details?: ModelDetailsLike | null,
-  capabilities?: ModelCapabilities,
-): ToolCallingMode {
+export function toolCallingMode(model: string, details?: ModelDetailsLike | null, capabilities?: ModelCapabilities): ToolCallingMode {
   return toolCallingDecision(model, details, capabilities).mode;
 }
 
@@ -155,11 +151,7 @@ export function toolCallingMode(
  * empty), true for cloud models that advertise thinking, otherwise undefined (server default).
  * Never true unless the capability is known to be present: that would be a 400.
  */
-export function thinkParam(
-  model: string,
-  details?: ModelDetailsLike | null,
-  capabilities?: ModelCapabilities,
-): boolean | undefined {
+export function thinkParam(model: string, details?: ModelDetailsLike | null, capabilities?: ModelCapabilities): boolean | undefined {
   const thinking = has(capabilities, 'thinking');
   if (isCloudModel(model)) return thinking === true ? true : undefined;
   if (!THINKING_MODEL_FAMILIES.has(detectModelFamily(model, details))) return undefined;

@@ -6,7 +6,10 @@ describe('parseModelName', () => {
     ['qwen3:8b', { prefix: '', base: 'qwen3', tag: '8b' }],
     ['Qwen3:8B', { prefix: '', base: 'qwen3', tag: '8b' }],
     ['gpt-oss:120b-cloud', { prefix: '', base: 'gpt-oss', tag: '120b-cloud' }],
-    ['hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M', { prefix: 'hf.co/bartowski/', base: 'llama-3.2-3b-instruct-gguf', tag: 'q4_k_m' }],
+    [
+      'hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M',
+      { prefix: 'hf.co/bartowski/', base: 'llama-3.2-3b-instruct-gguf', tag: 'q4_k_m' },
+    ],
     ['registry.local:5000/team/mistral', { prefix: 'registry.local:5000/team/', base: 'mistral', tag: 'latest' }],
     ['qwen3:', { prefix: '', base: 'qwen3', tag: 'latest' }],
   ])('splits %p', (name, parts) => {

@@ -84,13 +84,43 @@ describe('cloudModelWeight', () => {
 
 describe('resolveModelWeight', () => {
   it.each([
-    { name: 'uses details.parameter_size first', model: 'qwen3:8b', parameterSize: '8.2B', expected: { weight: 2, parameterBillions: 8.2, source: 'details' } },
-    { name: 'weighs a 14B+ model 3', model: 'qwen3:14b', parameterSize: '14.8B', expected: { weight: 3, parameterBillions: 14.8, source: 'details' } },
-    { name: 'weighs a small model 1', model: 'llama3.2:3b', parameterSize: '3.2B', expected: { weight: 1, parameterBillions: 3.2, source: 'details' } },
-    { name: 'falls back to the name when details are missing', model: 'qwen3:14b', parameterSize: undefined, expected: { weight: 3, parameterBillions: 14, source: 'name' } },
-    { name: 'falls back to the name when details are unreadable', model: 'llama3.1:8b', parameterSize: 'n/a', expected: { weight: 2, parameterBillions: 8, source: 'name' } },
+    {
+      name: 'uses details.parameter_size first',
+      model: 'qwen3:8b',
+      parameterSize: '8.2B',
+      expected: { weight: 2, parameterBillions: 8.2, source: 'details' },
+    },
+    {
+      name: 'weighs a 14B+ model 3',
+      model: 'qwen3:14b',
+      parameterSize: '14.8B',
+      expected: { weight: 3, parameterBillions: 14.8, source: 'details' },
+    },
+    {
+      name: 'weighs a small model 1',
+      model: 'llama3.2:3b',
+      parameterSize: '3.2B',
+      expected: { weight: 1, parameterBillions: 3.2, source: 'details' },
+    },
+    {
+      name: 'falls back to the name when details are missing',
+      model: 'qwen3:14b',
+      parameterSize: undefined,
+      expected: { weight: 3, parameterBillions: 14, source: 'name' },
+    },
+    {
+      name: 'falls back to the name when details are unreadable',
+      model: 'llama3.1:8b',
+      parameterSize: 'n/a',
+      expected: { weight: 2, parameterBillions: 8, source: 'name' },
+    },
     { name: 'weighs an unknown size 1', model: 'my-agent:latest', parameterSize: null, expected: { weight: 1, source: 'unknown' } },
-    { name: 'weighs cloud models by host size, ignoring parameters', model: 'gpt-oss:120b-cloud', parameterSize: '116.8B', expected: { weight: 4, source: 'cloud' } },
+    {
+      name: 'weighs cloud models by host size, ignoring parameters',
+      model: 'gpt-oss:120b-cloud',
+      parameterSize: '116.8B',
+      expected: { weight: 4, source: 'cloud' },
+    },
   ])('$name', ({ model, parameterSize, expected }) => {
     expect(resolveModelWeight({ model, parameterSize, maxWeight: 8 })).toEqual(expected);
     expect(modelWeight(model, { parameterSize, maxWeight: 8 })).toBe(expected.weight);

@@ -58,27 +58,42 @@ export async function streamChat(
     return t;
   };
   after(budgets.requestTimeoutMs, () => timeoutError('timeout_request', budgets.requestTimeoutMs, { model: request.model }));
-  const firstByte = after(budgets.firstByteTimeoutMs, () => timeoutError('timeout_first_byte', budgets.firstByteTimeoutMs, { model: request.model }));
+  const firstByte = after(budgets.firstByteTimeoutMs, () =>
+    timeoutError('timeout_first_byte', budgets.firstByteTimeoutMs, { model: request.model }),
+  );
   let idle: NodeJS.Timeout | undefined;
   const out: RawChatResult = {
-    model: request.model, content: '', thinking: '', toolCalls: [], doneReason: '', promptEvalCount: 0, evalCount: 0,
-    wallMs: 0, chunks: 0, malformedLines: 0,
+    model: request.model,
+    content: '',
+    thinking: '',
+    toolCalls: [],
+    doneReason: '',
+    promptEvalCount: 0,
+    evalCount: 0,
+    wallMs: 0,
+    chunks: 0,
+    malformedLines: 0,
   };
   const armIdle = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => controller.abort(timeoutError('timeout_idle', budgets.idleTimeoutMs, { model: request.model, chunks: out.chunks })), budgets.idleTimeoutMs);
+    idle = setTimeout(
+      () => controller.abort(timeoutError('timeout_idle', budgets.idleTimeoutMs, { model: request.model, chunks: out.chunks })),
+      budgets.idleTimeoutMs,
+    );
   };
   // an exception from the caller's own callbacks is the caller's: it must leave unchanged, never
   // be read as a broken stream (which would be retried, sending the request again)
   let callbackError: { error: unknown } | undefined;
-  const guard = <A extends unknown[]>(callback: ((...args: A) => void) | undefined) => (...args: A): void => {
-    try {
-      callback?.(...args);
-    } catch (error) {
-      callbackError = { error };
-      throw error;
-    }
-  };
+  const guard =
+    <A extends unknown[]>(callback: ((...args: A) => void) | undefined) =>
+    (...args: A): void => {
+      try {
+        callback?.(...args);
+      } catch (error) {
+        callbackError = { error };
+        throw error;
+      }
+    };
   const onDelta = guard(opts.onDelta);
   const client = createRequestClient(host, controller.signal, capture, guard(opts.onMalformed));
   let iterator: AbortableAsyncIterator<ChatResponse> | undefined;
@@ -100,8 +115,11 @@ export async function streamChat(
         out.thinking += m.thinking;
         onDelta({ thinking: m.thinking });
       }
-      for (const tc of (m?.tool_calls ?? []) as Array<{ id?: string; function: { name: string; arguments: Record<string, unknown> | string } }>) {
-        const args = typeof tc.function.arguments === 'string' ? safeJson(tc.function.arguments) : tc.function.arguments ?? {};
+      for (const tc of (m?.tool_calls ?? []) as Array<{
+        id?: string;
+        function: { name: string; arguments: Record<string, unknown> | string };
+      }>) {
+        const args = typeof tc.function.arguments === 'string' ? safeJson(tc.function.arguments) : (tc.function.arguments ?? {});
         out.toolCalls.push({ id: tc.id ?? newCallId(), name: tc.function.name, arguments: args });
       }
       if (chunk.done) {

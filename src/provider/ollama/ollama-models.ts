@@ -47,7 +47,10 @@ const LOAD_TIMEOUT_MS = 600_000;
 
 function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
   const timed = (input: string | URL | Request, init?: RequestInit) =>
-    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+    fetch(input, {
+      ...init,
+      signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+    });
   return new Ollama({ host, fetch: timed as typeof fetch });
 }
 
@@ -77,7 +80,10 @@ export class OllamaModels {
     const route = hostForModel(model, this.host, this.localHost);
     if (route.redirected && !this.redirectsLogged.has(model)) {
       this.redirectsLogged.add(model);
-      this.log('log', `cloud model ${model} routed to the local Ollama at ${route.host} instead of ${this.host} (it proxies the ollama.com sign-in)`);
+      this.log(
+        'log',
+        `cloud model ${model} routed to the local Ollama at ${route.host} instead of ${this.host} (it proxies the ollama.com sign-in)`,
+      );
     }
     return route.host;
   }
@@ -91,15 +97,21 @@ export class OllamaModels {
     return this.list.getOrLoad(async () => {
       const remote = (await client(this.host).list()).models;
       if (isSameOllamaHost(this.host, this.localHost)) return remote;
-      const local = await client(this.localHost).list().then((r) => {
-        this.localUnreachableWarned = false;
-        return r.models.filter((m) => isCloudModel(m.name));
-      }, (e: unknown) => {
-        // once per outage: a remote-only setup without a local Ollama would warn on every listing
-        if (!this.localUnreachableWarned) this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
-        this.localUnreachableWarned = true;
-        return [] as ModelResponse[];
-      });
+      const local = await client(this.localHost)
+        .list()
+        .then(
+          (r) => {
+            this.localUnreachableWarned = false;
+            return r.models.filter((m) => isCloudModel(m.name));
+          },
+          (e: unknown) => {
+            // once per outage: a remote-only setup without a local Ollama would warn on every listing
+            if (!this.localUnreachableWarned)
+              this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
+            this.localUnreachableWarned = true;
+            return [] as ModelResponse[];
+          },
+        );
       return mergeModelLists(remote, local);
     });
   }
@@ -136,7 +148,12 @@ export class OllamaModels {
 
   /** GET /api/version (null when the host does not answer). */
   async serverVersion(): Promise<string | null> {
-    return client(this.host).version().then((v) => v.version, () => null);
+    return client(this.host)
+      .version()
+      .then(
+        (v) => v.version,
+        () => null,
+      );
   }
 
   /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
@@ -147,7 +164,9 @@ export class OllamaModels {
   async getRunningModels(): Promise<RunningModel[]> {
     const { models } = await client(this.host).ps();
     return models.map((m) => ({
-      name: m.name, size: m.size, sizeVram: m.size_vram,
+      name: m.name,
+      size: m.size,
+      sizeVram: m.size_vram,
       contextLength: (m as typeof m & { context_length?: number }).context_length,
     }));
   }
@@ -155,14 +174,22 @@ export class OllamaModels {
   async getModelDetails(): Promise<ModelDetail[]> {
     const [models, running] = await Promise.all([this.listed(), this.getRunningModels().catch(() => [] as RunningModel[])]);
     const loaded = new Set(running.map((r) => r.name));
-    return Promise.all(models.map(async (m) => {
-      const info = await this.modelInfo(m.name).catch(() => ({ details: null, capabilities: null }) as ModelInfo);
-      return {
-        name: m.name, host: this.hostFor(m.name), sizeBytes: m.size, family: m.details?.family ?? null,
-        parameterSize: m.details?.parameter_size ?? null, quantization: m.details?.quantization_level ?? null,
-        capabilities: info.capabilities ?? [], cloud: isCloudModel(m.name), loaded: loaded.has(m.name),
-      };
-    }));
+    return Promise.all(
+      models.map(async (m) => {
+        const info = await this.modelInfo(m.name).catch(() => ({ details: null, capabilities: null }) as ModelInfo);
+        return {
+          name: m.name,
+          host: this.hostFor(m.name),
+          sizeBytes: m.size,
+          family: m.details?.family ?? null,
+          parameterSize: m.details?.parameter_size ?? null,
+          quantization: m.details?.quantization_level ?? null,
+          capabilities: info.capabilities ?? [],
+          cloud: isCloudModel(m.name),
+          loaded: loaded.has(m.name),
+        };
+      }),
+    );
   }
 
   /**

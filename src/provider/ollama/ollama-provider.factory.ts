@@ -16,7 +16,10 @@ export class OllamaProviderFactory implements OnModuleDestroy {
 
   private readonly host: HostRecorder;
 
-  constructor(@Inject(LOUPE_CONFIG) private readonly config: LoupeConfig, journal: JournalService) {
+  constructor(
+    @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
+    journal: JournalService,
+  ) {
     this.host = new HostRecorder(journal);
   }
 
@@ -29,9 +32,17 @@ export class OllamaProviderFactory implements OnModuleDestroy {
     }
     const c = this.config.ollama;
     const provider = new OllamaProvider({
-      host: key, localHost: normalizeOllamaHost(c.localHost), requestTimeoutMs: c.requestTimeoutMs, idleTimeoutMs: c.idleTimeoutMs,
-      firstByteTimeoutMs: c.firstByteTimeoutMs, maxParallel: c.maxParallel, numGpu: c.numGpu, numPredict: c.numPredict,
-      numBatch: c.numBatch, slotWaitTimeoutMs: c.slotWaitTimeoutMs, retryDelayScale: c.retryDelayScale,
+      host: key,
+      localHost: normalizeOllamaHost(c.localHost),
+      requestTimeoutMs: c.requestTimeoutMs,
+      idleTimeoutMs: c.idleTimeoutMs,
+      firstByteTimeoutMs: c.firstByteTimeoutMs,
+      maxParallel: c.maxParallel,
+      numGpu: c.numGpu,
+      numPredict: c.numPredict,
+      numBatch: c.numBatch,
+      slotWaitTimeoutMs: c.slotWaitTimeoutMs,
+      retryDelayScale: c.retryDelayScale,
       log: (level, m) => (level === 'warn' ? this.logger.warn(m) : this.logger.log(m)),
       onHostEvent: (type, payload) => this.host.event(type, payload),
       ...(opts.isolated ? opts.overrides : {}),

@@ -79,14 +79,19 @@ export class OllamaProvider implements LlmProvider {
     this.opts = { ...options, host: normalizeOllamaHost(options.host), localHost: normalizeOllamaHost(options.localHost) };
     const opts = this.opts;
     this.models = new OllamaModels(opts.host, opts.localHost, {
-      log: (level, m) => this.log(level, m), now: opts.now, pullTracker: opts.pullTracker,
+      log: (level, m) => this.log(level, m),
+      now: opts.now,
+      pullTracker: opts.pullTracker,
     });
     if (!shouldDetectGpu({ maxParallel: opts.maxParallel, numGpu: opts.numGpu })) this.gpuDetected = false;
-    this.limiters = new SlotLimiterRegistry(() => new SlotLimiter({
-      maxWeight: resolveMaxWeight({ maxParallel: opts.maxParallel, numGpu: opts.numGpu }).maxWeight,
-      defaultTimeoutMs: opts.slotWaitTimeoutMs,
-      onWarning: (m) => this.log('warn', m),
-    }));
+    this.limiters = new SlotLimiterRegistry(
+      () =>
+        new SlotLimiter({
+          maxWeight: resolveMaxWeight({ maxParallel: opts.maxParallel, numGpu: opts.numGpu }).maxWeight,
+          defaultTimeoutMs: opts.slotWaitTimeoutMs,
+          onWarning: (m) => this.log('warn', m),
+        }),
+    );
   }
 
   get host(): string {
@@ -140,7 +145,12 @@ export class OllamaProvider implements LlmProvider {
       const resolved = resolveMaxWeight({ maxParallel: this.opts.maxParallel, numGpu: this.opts.numGpu }, detection, limiter.maxWeight);
       if (resolved.maxWeight !== limiter.maxWeight) limiter.setMaxWeight(resolved.maxWeight);
       if (detection.partialOffload.length) this.log('warn', `models partly on CPU: ${detection.partialOffload.join(', ')}`);
-      this.opts.onHostEvent?.('gpu_detected', { ...detection, host: this.opts.host, maxWeight: limiter.maxWeight, source: resolved.source });
+      this.opts.onHostEvent?.('gpu_detected', {
+        ...detection,
+        host: this.opts.host,
+        maxWeight: limiter.maxWeight,
+        source: resolved.source,
+      });
     } catch (e) {
       // leave gpuDetected null so a later release probes again
       this.log('warn', `GPU detection via /api/ps failed: ${(e as Error).message}`);
@@ -205,26 +215,41 @@ export class OllamaProvider implements LlmProvider {
     const cloud = isCloudModel(req.model);
     const body: ChatRequest = {
       model: req.model,
-      messages: (mode === 'text' ? toTextModeMessages(req.messages, tools, { family: decision.family, compact: cloud }) : toNativeMessages(req.messages)) as ChatRequest['messages'],
+      messages: (mode === 'text'
+        ? toTextModeMessages(req.messages, tools, { family: decision.family, compact: cloud })
+        : toNativeMessages(req.messages)) as ChatRequest['messages'],
       ...(mode === 'native' ? { tools: toOllamaTools(tools) as ChatRequest['tools'] } : {}),
       ...(think !== undefined ? { think } : {}),
       options: {
-        num_ctx: req.options?.numCtx, num_predict: req.options?.numPredict ?? this.opts.numPredict,
+        num_ctx: req.options?.numCtx,
+        num_predict: req.options?.numPredict ?? this.opts.numPredict,
         ...(cloud ? {} : { num_batch: this.opts.numBatch, num_gpu: this.opts.numGpu }),
         ...(req.options?.temperature !== undefined ? { temperature: req.options.temperature } : {}),
         ...(req.options?.seed !== undefined ? { seed: req.options.seed } : {}),
       },
     };
     emit('inference_request', {
-      model: req.model, host, redirected: host !== this.opts.host, mode, family: decision.family, modeReason: decision.reason,
-      toolsSent: Boolean(body.tools), toolCount: tools.length, think: think ?? null, numCtx: req.options?.numCtx ?? null,
-      messageCount: body.messages?.length ?? 0, roles: (body.messages ?? []).map((m) => m.role),
+      model: req.model,
+      host,
+      redirected: host !== this.opts.host,
+      mode,
+      family: decision.family,
+      modeReason: decision.reason,
+      toolsSent: Boolean(body.tools),
+      toolCount: tools.length,
+      think: think ?? null,
+      numCtx: req.options?.numCtx ?? null,
+      messageCount: body.messages?.length ?? 0,
+      roles: (body.messages ?? []).map((m) => m.role),
     });
     const budgets = this.streamBudgets(req.model);
-    const raw = await this.withRetries(req, emit, () => streamChat(host, body, budgets, {
-      signal: req.signal, onDelta: req.onDelta,
-      onMalformed: (line) => emit('stream_malformed_line', { skipped: true, line: line.slice(0, 200) }),
-    }));
+    const raw = await this.withRetries(req, emit, () =>
+      streamChat(host, body, budgets, {
+        signal: req.signal,
+        onDelta: req.onDelta,
+        onMalformed: (line) => emit('stream_malformed_line', { skipped: true, line: line.slice(0, 200) }),
+      }),
+    );
     return this.toResult(raw, mode === 'text' ? tools : [], emit);
   }
 
@@ -238,8 +263,12 @@ export class OllamaProvider implements LlmProvider {
     };
   }
 
-  private async withRetries(req: CompletionRequest, emit: ProviderEventSink, attempt: () => Promise<RawChatResult>): Promise<RawChatResult> {
-    for (let failures = 0; ; ) {
+  private async withRetries(
+    req: CompletionRequest,
+    emit: ProviderEventSink,
+    attempt: () => Promise<RawChatResult>,
+  ): Promise<RawChatResult> {
+    for (let failures = 0; ;) {
       try {
         return await attempt();
       } catch (e) {
@@ -249,13 +278,29 @@ export class OllamaProvider implements LlmProvider {
         const plan = planRetry(e.info, failures, this.opts.random ?? Math.random, schedule);
         if (!plan.retry) {
           if (plan.reason !== 'not_retryable') {
-            emit('inference_retry', { attempt: failures, schedule, giveUp: true, reason: plan.reason, kind: e.info.kind, status: e.info.status ?? null, message: e.info.message });
+            emit('inference_retry', {
+              attempt: failures,
+              schedule,
+              giveUp: true,
+              reason: plan.reason,
+              kind: e.info.kind,
+              status: e.info.status ?? null,
+              message: e.info.message,
+            });
           }
           throw e;
         }
         if (req.signal?.aborted) throw e;
         const delayMs = Math.round(plan.delayMs * (this.opts.retryDelayScale ?? 1));
-        emit('inference_retry', { attempt: failures, schedule, delayMs, kind: e.info.kind, status: e.info.status ?? null, retryAfterMs: e.info.retryAfterMs ?? null, message: e.info.message });
+        emit('inference_retry', {
+          attempt: failures,
+          schedule,
+          delayMs,
+          kind: e.info.kind,
+          status: e.info.status ?? null,
+          retryAfterMs: e.info.retryAfterMs ?? null,
+          message: e.info.message,
+        });
         try {
           await abortableSleep(delayMs, req.signal);
         } catch (reason) {
@@ -278,7 +323,12 @@ export class OllamaProvider implements LlmProvider {
         toolCalls = x.calls;
         content = x.text;
         source = 'text';
-        emit('tool_calls_extracted', { strategy: x.strategy, strategies: x.strategies, count: x.calls.length, names: x.calls.map((c) => c.name) });
+        emit('tool_calls_extracted', {
+          strategy: x.strategy,
+          strategies: x.strategies,
+          count: x.calls.length,
+          names: x.calls.map((c) => c.name),
+        });
         for (const r of x.repairs) {
           // each repair under its own name: dashboards count name repairs and type coercions apart
           if (r.kind === 'tool_name_repaired') emit('tool_name_repaired', { callIndex: r.callIndex, from: r.from, to: r.to, how: r.how });
@@ -289,18 +339,34 @@ export class OllamaProvider implements LlmProvider {
         content = x.text;
       }
       // a call naming no declared tool is never run under a guessed name: the record says so
-      for (const d of x.dropped ?? []) emit('tool_call_dropped', { name: d.name, arguments: d.arguments, strategy: d.strategy, reason: d.reason });
+      for (const d of x.dropped ?? [])
+        emit('tool_call_dropped', { name: d.name, arguments: d.arguments, strategy: d.strategy, reason: d.reason });
     }
     const total = nsToMs(raw.totalNs);
     const load = nsToMs(raw.loadNs);
     const prefill = nsToMs(raw.promptEvalNs);
     const decode = nsToMs(raw.evalNs);
     const queue = total !== undefined ? total - (load ?? 0) - (prefill ?? 0) - (decode ?? 0) : undefined;
-    const finishReason: LlmFinishReason = (['stop', 'length', 'load', 'unload'] as const).includes(raw.doneReason as 'stop') ? raw.doneReason as LlmFinishReason : 'unknown';
+    const finishReason: LlmFinishReason = (['stop', 'length', 'load', 'unload'] as const).includes(raw.doneReason as 'stop')
+      ? (raw.doneReason as LlmFinishReason)
+      : 'unknown';
     return {
-      model: raw.model, content, thinking: thinking || undefined, toolCalls, toolCallSource: source, finishReason,
+      model: raw.model,
+      content,
+      thinking: thinking || undefined,
+      toolCalls,
+      toolCallSource: source,
+      finishReason,
       usage: { inputTokens: raw.promptEvalCount, outputTokens: raw.evalCount },
-      timings: { wallMs: raw.wallMs, firstChunkMs: raw.firstChunkMs, totalMs: total, loadMs: load, promptEvalMs: prefill, evalMs: decode, serverQueueMs: queue !== undefined && queue > 0 ? queue : 0 },
+      timings: {
+        wallMs: raw.wallMs,
+        firstChunkMs: raw.firstChunkMs,
+        totalMs: total,
+        loadMs: load,
+        promptEvalMs: prefill,
+        evalMs: decode,
+        serverQueueMs: queue !== undefined && queue > 0 ? queue : 0,
+      },
     };
   }
 }

@@ -11,7 +11,12 @@ export interface ResponseCapture {
   malformedLines: number;
 }
 
-export function createRequestClient(host: string, signal: AbortSignal, capture: ResponseCapture, onMalformed?: (line: string) => void): Ollama {
+export function createRequestClient(
+  host: string,
+  signal: AbortSignal,
+  capture: ResponseCapture,
+  onMalformed?: (line: string) => void,
+): Ollama {
   const fetchWithSignal = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const signals = [signal, init?.signal].filter((s): s is AbortSignal => Boolean(s));
     const res = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
@@ -20,10 +25,12 @@ export function createRequestClient(host: string, signal: AbortSignal, capture: 
     capture.headersAt = performance.now();
     const type = res.headers.get('content-type') ?? '';
     if (!res.ok || !res.body || !type.includes('ndjson')) return res;
-    const filtered = res.body.pipeThrough(ndjsonFilter((line) => {
-      capture.malformedLines++;
-      onMalformed?.(line);
-    }));
+    const filtered = res.body.pipeThrough(
+      ndjsonFilter((line) => {
+        capture.malformedLines++;
+        onMalformed?.(line);
+      }),
+    );
     return new Response(filtered, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
   return new Ollama({ host, fetch: fetchWithSignal as typeof fetch });

@@ -78,7 +78,15 @@ describe('PullTracker', () => {
     tracker.update('qwen3:8b', { status: 'pulling aaaaaaaaaaaa', digest: 'sha256:aaaaaaaaaaaa00', total: 10, completed: 4 });
     expect(tracker.start('QWEN3:8b')).toEqual({
       started: false,
-      status: { model: 'qwen3:8b', status: 'pulling aaaaaaaaaaaa', percent: 40, completedBytes: 4, totalBytes: 10, currentLayer: 'aaaaaaaaaaaa', startedAt: T0 },
+      status: {
+        model: 'qwen3:8b',
+        status: 'pulling aaaaaaaaaaaa',
+        percent: 40,
+        completedBytes: 4,
+        totalBytes: 10,
+        currentLayer: 'aaaaaaaaaaaa',
+        startedAt: T0,
+      },
     });
     expect(tracker.getActivePulls()).toHaveLength(1);
   });
@@ -123,7 +131,11 @@ describe('PullTracker', () => {
 
   it('ignores progress for a model that is not being pulled', () => {
     const tracker = new PullTracker();
-    expect([tracker.update('x', { status: 'pulling manifest' }), tracker.complete('x'), tracker.fail('x', 'e')]).toEqual([undefined, undefined, undefined]);
+    expect([tracker.update('x', { status: 'pulling manifest' }), tracker.complete('x'), tracker.fail('x', 'e')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     tracker.start('x');
     tracker.complete('x');
     expect(tracker.update('x', { status: 'writing manifest' })).toBeUndefined();
@@ -164,6 +176,11 @@ describe('PullTracker', () => {
 
   it('isPullFinished tells terminal statuses apart', () => {
     const base = { model: 'm', percent: 0, completedBytes: 0, totalBytes: 0, startedAt: 0 };
-    expect(['starting', 'pulling manifest', 'success', 'error'].map((status) => isPullFinished({ ...base, status }))).toEqual([false, false, true, true]);
+    expect(['starting', 'pulling manifest', 'success', 'error'].map((status) => isPullFinished({ ...base, status }))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 });

@@ -53,7 +53,12 @@ describe('shouldRetry', () => {
     { name: 'never retries a permanent error', info: err('model_not_found', false), attempt: 1, expected: false },
     { name: 'never retries an abort even if flagged retryable', info: err('aborted', true), attempt: 1, expected: false },
     { name: 'never retries context_too_long even if flagged retryable', info: err('context_too_long', true), attempt: 1, expected: false },
-    { name: 'fails fast when Retry-After exceeds what we would wait', info: err('rate_limited', true, { retryAfterMs: 120_000 }), attempt: 1, expected: false },
+    {
+      name: 'fails fast when Retry-After exceeds what we would wait',
+      info: err('rate_limited', true, { retryAfterMs: 120_000 }),
+      attempt: 1,
+      expected: false,
+    },
   ])('$name', ({ info, attempt, expected }) => {
     expect(shouldRetry(info, attempt)).toBe(expected);
   });

@@ -51,7 +51,12 @@ export function shouldRetry(info: ProviderErrorInfo, attempt: number): boolean {
 export type { RetryPlan } from './retry-schedules';
 
 /** shouldRetry and backoffDelayMs in one call (the default, Loupe schedule), with the reason when not retrying. */
-export function planRetry(info: ProviderErrorInfo, attempt: number, random: () => number, schedule: RetryScheduleName = 'loupe'): RetryPlan {
+export function planRetry(
+  info: ProviderErrorInfo,
+  attempt: number,
+  random: () => number,
+  schedule: RetryScheduleName = 'loupe',
+): RetryPlan {
   return planRetryUnder(RETRY_SCHEDULES[schedule], info, attempt, random);
 }
 

@@ -27,50 +27,93 @@ const unit = (random: () => number) => Math.min(Math.max(random(), 0), 0.999999)
 const SPEC_RETRIES = 3;
 const SPEC_BASE_MS = 1_000;
 const SPEC_MAX_JITTER_MS = 500;
-const specDelay = (attempt: number, random: () => number) => exponential(SPEC_BASE_MS, attempt) + Math.floor(unit(random) * (SPEC_MAX_JITTER_MS + 1));
+const specDelay = (attempt: number, random: () => number) =>
+  exponential(SPEC_BASE_MS, attempt) + Math.floor(unit(random) * (SPEC_MAX_JITTER_MS + 1));
 
 /** stream-processor-deep-dive.md SessionRetry.retryable: rate limit, overloaded, timeout, network. */
 const OPENCODE_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
-  'rate_limited', 'server_busy', 'timeout_first_byte', 'timeout_idle', 'timeout_request', 'connection', 'stream_error',
+  'rate_limited',
+  'server_busy',
+  'timeout_first_byte',
+  'timeout_idle',
+  'timeout_request',
+  'connection',
+  'stream_error',
 ]);
 
 /** loop-control-prior-art.md §2 (gemini-cli utils/retry.ts): network errors, 429, 499, 5xx; never 400. */
 const GEMINI_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
-  'connection', 'timeout_first_byte', 'timeout_idle', 'timeout_request', 'stream_error', 'rate_limited', 'server_busy', 'out_of_memory', 'server_error',
+  'connection',
+  'timeout_first_byte',
+  'timeout_idle',
+  'timeout_request',
+  'stream_error',
+  'rate_limited',
+  'server_busy',
+  'out_of_memory',
+  'server_error',
 ]);
 const GEMINI_JITTER = 0.3;
 
 export const RETRY_SCHEDULES: Readonly<Record<RetryScheduleName, RetrySchedule>> = {
   // the spec's schedule, and a server's longer Retry-After honoured up to a minute
   loupe: {
-    name: 'loupe', maxRetries: SPEC_RETRIES, retries: (i) => i.retryable, delayMs: specDelay,
-    retryAfter: 'max', maxDelayMs: 60_000, retryAfterAboveMax: 'give_up',
+    name: 'loupe',
+    maxRetries: SPEC_RETRIES,
+    retries: (i) => i.retryable,
+    delayMs: specDelay,
+    retryAfter: 'max',
+    maxDelayMs: 60_000,
+    retryAfterAboveMax: 'give_up',
   },
   // corvid-agent's code: 1000·2^attempt + rand(0–500) ms, Retry-After not read
   corvid: {
-    name: 'corvid', maxRetries: SPEC_RETRIES, retries: (i) => i.retryable, delayMs: specDelay,
-    retryAfter: 'ignore', maxDelayMs: 60_000, retryAfterAboveMax: 'cap',
+    name: 'corvid',
+    maxRetries: SPEC_RETRIES,
+    retries: (i) => i.retryable,
+    delayMs: specDelay,
+    retryAfter: 'ignore',
+    maxDelayMs: 60_000,
+    retryAfterAboveMax: 'cap',
   },
   // base 2000 doubling, max 60000, retry-after replaces the delay; the Python equivalent stops at attempt 5
   opencode: {
-    name: 'opencode', maxRetries: 5, retries: (i) => OPENCODE_KINDS.has(i.kind), delayMs: (a) => exponential(2_000, a),
-    retryAfter: 'replace', maxDelayMs: 60_000, retryAfterAboveMax: 'cap',
+    name: 'opencode',
+    maxRetries: 5,
+    retries: (i) => OPENCODE_KINDS.has(i.kind),
+    delayMs: (a) => exponential(2_000, a),
+    retryAfter: 'replace',
+    maxDelayMs: 60_000,
+    retryAfterAboveMax: 'cap',
   },
   // MODEL_REQUEST_MAX_RETRIES = 2, when the error is retryable; no delay or backoff
   dexto: {
-    name: 'dexto', maxRetries: 2, retries: (i) => i.retryable, delayMs: () => 0,
-    retryAfter: 'ignore', maxDelayMs: 0, retryAfterAboveMax: 'cap',
+    name: 'dexto',
+    maxRetries: 2,
+    retries: (i) => i.retryable,
+    delayMs: () => 0,
+    retryAfter: 'ignore',
+    maxDelayMs: 0,
+    retryAfterAboveMax: 'cap',
   },
   // 10 attempts, 5 s rising to 30 s, ±30% jitter; the server delay comes from RetryInfo, which Ollama never sends
   'gemini-cli': {
-    name: 'gemini-cli', maxRetries: 9,
+    name: 'gemini-cli',
+    maxRetries: 9,
     retries: (i) => GEMINI_KINDS.has(i.kind) || i.status === 429 || i.status === 499 || (i.status !== undefined && i.status >= 500),
     delayMs: (a, random) => Math.round(Math.min(30_000, exponential(5_000, a)) * (1 + (unit(random) * 2 - 1) * GEMINI_JITTER)),
-    retryAfter: 'ignore', maxDelayMs: 39_000, retryAfterAboveMax: 'cap',
+    retryAfter: 'ignore',
+    maxDelayMs: 39_000,
+    retryAfterAboveMax: 'cap',
   },
   none: {
-    name: 'none', maxRetries: 0, retries: () => false, delayMs: () => 0,
-    retryAfter: 'ignore', maxDelayMs: 0, retryAfterAboveMax: 'cap',
+    name: 'none',
+    maxRetries: 0,
+    retries: () => false,
+    delayMs: () => 0,
+    retryAfter: 'ignore',
+    maxDelayMs: 0,
+    retryAfterAboveMax: 'cap',
   },
 };
 
@@ -80,7 +123,8 @@ export type RetryPlan =
 
 /** Whether and when to retry after the `attempt`-th failure (1-based), under a schedule. */
 export function planRetryUnder(schedule: RetrySchedule, info: ProviderErrorInfo, attempt: number, random: () => number): RetryPlan {
-  if (info.kind === 'aborted' || info.kind === 'context_too_long' || !schedule.retries(info)) return { retry: false, attempt, reason: 'not_retryable' };
+  if (info.kind === 'aborted' || info.kind === 'context_too_long' || !schedule.retries(info))
+    return { retry: false, attempt, reason: 'not_retryable' };
   if (attempt > schedule.maxRetries) return { retry: false, attempt, reason: 'exhausted' };
   const backoff = Math.min(schedule.delayMs(attempt, random), Math.max(schedule.maxDelayMs, 0) || Infinity);
   const asked = schedule.retryAfter === 'ignore' ? undefined : info.retryAfterMs;

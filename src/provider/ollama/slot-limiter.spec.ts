@@ -38,8 +38,22 @@ describe('SlotLimiter', () => {
       { name: 'queues a request that would exceed maxWeight', max: 3, weights: [2, 2], outcomes: [true, 'pending'], active: 2, queued: 1 },
       { name: 'queues a heavy request until the host is idle', max: 3, weights: [2, 3], outcomes: [true, 'pending'], active: 2, queued: 1 },
       { name: 'clamps a request heavier than maxWeight so it runs alone', max: 3, weights: [5], outcomes: [true], active: 3, queued: 0 },
-      { name: 'does not admit an over-heavy request next to a running one', max: 3, weights: [1, 5], outcomes: [true, 'pending'], active: 1, queued: 1 },
-      { name: 'fills a large host and queues the overflow', max: 8, weights: [3, 3, 3], outcomes: [true, true, 'pending'], active: 6, queued: 1 },
+      {
+        name: 'does not admit an over-heavy request next to a running one',
+        max: 3,
+        weights: [1, 5],
+        outcomes: [true, 'pending'],
+        active: 1,
+        queued: 1,
+      },
+      {
+        name: 'fills a large host and queues the overflow',
+        max: 8,
+        weights: [3, 3, 3],
+        outcomes: [true, true, 'pending'],
+        active: 6,
+        queued: 1,
+      },
     ])('$name', async ({ max, weights, outcomes, active, queued }) => {
       const { limiter, warnings } = makeLimiter(max);
       const tracked = weights.map((weight) => track(limiter.acquire(weight)));

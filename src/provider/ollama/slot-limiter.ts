@@ -137,10 +137,13 @@ export class SlotLimiter {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
-        timer = this.timers.setTimeout(() => {
-          this.remove(waiter);
-          reject(new SlotWaitTimeoutError(requestedWeight, this.now() - waiter.enqueuedAt));
-        }, Math.max(0, timeoutMs));
+        timer = this.timers.setTimeout(
+          () => {
+            this.remove(waiter);
+            reject(new SlotWaitTimeoutError(requestedWeight, this.now() - waiter.enqueuedAt));
+          },
+          Math.max(0, timeoutMs),
+        );
       }
       if (onStatus) this.listeners++;
       this.queue.push(waiter);

@@ -3,7 +3,11 @@ import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode
 import { getToolInstructionPrompt } from './tool-prompt-templates';
 
 const tools: LlmToolDefinition[] = [
-  { name: 'read_file', description: 'Read a file.', parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } } },
+  {
+    name: 'read_file',
+    description: 'Read a file.',
+    parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
+  },
 ];
 
 // a round trip with two parallel calls, one result without toolName, and reasoning recorded
@@ -21,7 +25,11 @@ const history: LlmMessage[] = [
   },
   { role: 'tool', content: 'export const a = 1;', toolCallId: 'call_1', toolName: 'read_file' },
   { role: 'tool', content: 'export const b = 2;', toolCallId: 'call_2' },
-  { role: 'assistant', content: 'Checking the test too.', toolCalls: [{ id: 'call_3', name: 'read_file', arguments: { path: 'a.spec.ts' } }] },
+  {
+    role: 'assistant',
+    content: 'Checking the test too.',
+    toolCalls: [{ id: 'call_3', name: 'read_file', arguments: { path: 'a.spec.ts' } }],
+  },
   { role: 'tool', content: 'ENOENT', toolCallId: 'call_3', toolName: 'read_file' },
   { role: 'user', content: 'Thanks' },
   { role: 'assistant', content: 'a is 1 and b is 2.' },
@@ -55,7 +63,11 @@ describe('toNativeMessages', () => {
 
   it.each([
     { name: 'drops reasoning by default', options: undefined, expected: { role: 'assistant', content: 'ok' } },
-    { name: 'sends reasoning back when asked', options: { includeThinking: true }, expected: { role: 'assistant', content: 'ok', thinking: 'hmm' } },
+    {
+      name: 'sends reasoning back when asked',
+      options: { includeThinking: true },
+      expected: { role: 'assistant', content: 'ok', thinking: 'hmm' },
+    },
   ])('$name', ({ options, expected }) => {
     expect(toNativeMessages([{ role: 'assistant', content: 'ok', thinking: 'hmm' }], options)).toEqual([expected]);
   });
@@ -95,7 +107,10 @@ describe('toTextModeMessages', () => {
     },
     {
       name: 'fills an empty system message with the prompt alone',
-      messages: [{ role: 'system', content: '  ' }, { role: 'user', content: 'hi' }] as LlmMessage[],
+      messages: [
+        { role: 'system', content: '  ' },
+        { role: 'user', content: 'hi' },
+      ] as LlmMessage[],
       expected: [
         { role: 'system', content: getToolInstructionPrompt('unknown', tools) },
         { role: 'user', content: 'hi' },
@@ -140,7 +155,11 @@ describe('toOllamaTools', () => {
     expect(toOllamaTools(tools)).toEqual([
       {
         type: 'function',
-        function: { name: 'read_file', description: 'Read a file.', parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } } },
+        function: {
+          name: 'read_file',
+          description: 'Read a file.',
+          parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
+        },
       },
     ]);
   });

@@ -2,7 +2,11 @@ import { formatToolCallsAsText, formatToolOutput, neutralizeToolOutputDelimiters
 
 describe('formatToolCallsAsText', () => {
   it.each([
-    { name: 'renders one call as a one-element JSON array', calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }], expected: '[{"name":"read_file","arguments":{"path":"a.ts"}}]' },
+    {
+      name: 'renders one call as a one-element JSON array',
+      calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }],
+      expected: '[{"name":"read_file","arguments":{"path":"a.ts"}}]',
+    },
     {
       name: 'renders several calls in order',
       calls: [
@@ -19,8 +23,18 @@ describe('formatToolCallsAsText', () => {
 
 describe('formatToolOutput', () => {
   it.each([
-    { name: 'wraps a result with the tool name', tool: 'read_file', content: 'hello', expected: '<<tool_output>>\ntool: read_file\nhello\n<</tool_output>>' },
-    { name: 'omits the name line when the name is unknown', tool: undefined, content: 'hello', expected: '<<tool_output>>\nhello\n<</tool_output>>' },
+    {
+      name: 'wraps a result with the tool name',
+      tool: 'read_file',
+      content: 'hello',
+      expected: '<<tool_output>>\ntool: read_file\nhello\n<</tool_output>>',
+    },
+    {
+      name: 'omits the name line when the name is unknown',
+      tool: undefined,
+      content: 'hello',
+      expected: '<<tool_output>>\nhello\n<</tool_output>>',
+    },
     {
       name: 'neutralises delimiters inside the result so it cannot close the block',
       tool: 'read_file',

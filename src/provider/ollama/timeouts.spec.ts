@@ -20,12 +20,20 @@ describe('timeoutError', () => {
     {
       kind: 'timeout_idle' as const,
       context: { model: 'qwen3:8b', chunks: 37 },
-      expected: { kind: 'timeout_idle', retryable: true, message: 'Stream aborted: no stream data from Ollama for 120000 ms (model qwen3:8b, after 37 chunks)' },
+      expected: {
+        kind: 'timeout_idle',
+        retryable: true,
+        message: 'Stream aborted: no stream data from Ollama for 120000 ms (model qwen3:8b, after 37 chunks)',
+      },
     },
     {
       kind: 'timeout_first_byte' as const,
       context: { model: 'llama3.3:70b' },
-      expected: { kind: 'timeout_first_byte', retryable: true, message: 'Stream aborted: no response headers from Ollama for 120000 ms (model llama3.3:70b)' },
+      expected: {
+        kind: 'timeout_first_byte',
+        retryable: true,
+        message: 'Stream aborted: no response headers from Ollama for 120000 ms (model llama3.3:70b)',
+      },
     },
     {
       kind: 'timeout_request' as const,

@@ -31,7 +31,9 @@ const DESCRIPTION: Record<TimeoutKind, string> = {
  * full budget.
  */
 export function timeoutError(kind: TimeoutKind, ms: number, context: { model?: string; chunks?: number } = {}): ProviderError {
-  const details = [context.model && `model ${context.model}`, context.chunks !== undefined && `after ${context.chunks} chunks`].filter(Boolean);
+  const details = [context.model && `model ${context.model}`, context.chunks !== undefined && `after ${context.chunks} chunks`].filter(
+    Boolean,
+  );
   const suffix = details.length > 0 ? ` (${details.join(', ')})` : '';
   return new ProviderError({
     kind,

@@ -132,7 +132,13 @@ describe('getToolInstructionPrompt', () => {
       parameters: {
         type: 'object',
         required: ['count', 'flag', 'mode', 'items', 'ratio'],
-        properties: { count: { type: 'integer' }, flag: { type: 'boolean' }, mode: { type: 'string', enum: ['fast', 'slow'] }, items: { type: 'array' }, ratio: { type: ['number', 'null'] } },
+        properties: {
+          count: { type: 'integer' },
+          flag: { type: 'boolean' },
+          mode: { type: 'string', enum: ['fast', 'slow'] },
+          items: { type: 'array' },
+          ratio: { type: ['number', 'null'] },
+        },
       },
     };
     const prompt = getToolInstructionPrompt('unknown', [tool]);

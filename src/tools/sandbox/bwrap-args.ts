@@ -13,7 +13,12 @@ export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64'
 
 /** The few /etc entries a shell and common tools need (the dynamic linker, Debian's alternatives, time zone). */
 export const ETC_PATHS = [
-  '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/localtime', '/etc/nsswitch.conf',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/localtime',
+  '/etc/nsswitch.conf',
 ] as const;
 
 export interface HostLayout {
@@ -49,8 +54,14 @@ export interface BwrapInvocation {
 
 export function sandboxEnv(uid: number): Record<string, string> {
   return {
-    PATH: SANDBOX_PATH, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME, USER: userName(uid), LOGNAME: userName(uid),
-    LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'dumb',
+    PATH: SANDBOX_PATH,
+    HOME: SANDBOX_HOME,
+    TMPDIR: SANDBOX_HOME,
+    USER: userName(uid),
+    LOGNAME: userName(uid),
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TERM: 'dumb',
   };
 }
 
@@ -80,16 +91,28 @@ export function bwrapOptions(spec: BwrapSpec): { options: string[]; files: Array
   ];
   const options = [
     // pid, mount, net (only an isolated loopback), ipc, uts, and user/cgroup where the kernel allows
-    '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
     ...spec.layout.system.flatMap((s) => (s.symlinkTo !== undefined ? ['--symlink', s.symlinkTo, s.path] : ['--ro-bind', s.path, s.path])),
     ...spec.layout.etc.flatMap((p) => ['--ro-bind', p, p]),
     ...files.flatMap((f, i) => ['--ro-bind-data', String(ARGS_FD + 1 + i), f.dest]),
-    '--proc', '/proc',
-    '--dev', '/dev',
-    ...(spec.tmpfsBytes ? ['--size', String(spec.tmpfsBytes)] : []), '--tmpfs', SANDBOX_HOME,
-    '--bind', spec.workspace, SANDBOX_WORKSPACE,
-    '--chdir', SANDBOX_WORKSPACE,
-    '--hostname', SANDBOX_HOSTNAME,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...(spec.tmpfsBytes ? ['--size', String(spec.tmpfsBytes)] : []),
+    '--tmpfs',
+    SANDBOX_HOME,
+    '--bind',
+    spec.workspace,
+    SANDBOX_WORKSPACE,
+    '--chdir',
+    SANDBOX_WORKSPACE,
+    '--hostname',
+    SANDBOX_HOSTNAME,
     '--clearenv',
     ...Object.entries(sandboxEnv(spec.uid)).flatMap(([k, v]) => ['--setenv', k, v]),
   ];

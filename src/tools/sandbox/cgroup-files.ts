@@ -38,18 +38,30 @@ export function cgroupLimitWrites(version: CgroupVersion, controller: CgroupCont
   if (version === 1) {
     switch (controller) {
       // memsw (memory + swap) after memory: the kernel refuses memsw below the memory limit
-      case 'memory': return [
-        { file: 'memory.limit_in_bytes', value: String(limits.memoryBytes) },
-        { file: 'memory.memsw.limit_in_bytes', value: String(limits.memoryBytes), optional: true },
-      ];
-      case 'cpu': return [{ file: 'cpu.cfs_period_us', value: String(CPU_PERIOD_US) }, { file: 'cpu.cfs_quota_us', value: quota }];
-      case 'pids': return [{ file: 'pids.max', value: String(limits.pids) }];
+      case 'memory':
+        return [
+          { file: 'memory.limit_in_bytes', value: String(limits.memoryBytes) },
+          { file: 'memory.memsw.limit_in_bytes', value: String(limits.memoryBytes), optional: true },
+        ];
+      case 'cpu':
+        return [
+          { file: 'cpu.cfs_period_us', value: String(CPU_PERIOD_US) },
+          { file: 'cpu.cfs_quota_us', value: quota },
+        ];
+      case 'pids':
+        return [{ file: 'pids.max', value: String(limits.pids) }];
     }
   }
   switch (controller) {
-    case 'memory': return [{ file: 'memory.max', value: String(limits.memoryBytes) }, { file: 'memory.swap.max', value: '0', optional: true }];
-    case 'cpu': return [{ file: 'cpu.max', value: `${quota} ${CPU_PERIOD_US}` }];
-    case 'pids': return [{ file: 'pids.max', value: String(limits.pids) }];
+    case 'memory':
+      return [
+        { file: 'memory.max', value: String(limits.memoryBytes) },
+        { file: 'memory.swap.max', value: '0', optional: true },
+      ];
+    case 'cpu':
+      return [{ file: 'cpu.max', value: `${quota} ${CPU_PERIOD_US}` }];
+    case 'pids':
+      return [{ file: 'pids.max', value: String(limits.pids) }];
   }
 }
 
@@ -76,7 +88,10 @@ export function parsePidsLimitHits(text: string): number {
 
 /** `cgroup.procs`: one pid a line. */
 export function parsePids(text: string): number[] {
-  return text.split('\n').map((l) => Number(l.trim())).filter((n) => Number.isInteger(n) && n > 0);
+  return text
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
 }
 
 /** A v2 `cgroup.subtree_control` or `cgroup.controllers` file: space-separated names. */

@@ -6,8 +6,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CommandLimits } from './command-limits';
 import {
-  CGROUP_CONTROLLERS, cgroupLimitWrites, limitFileOf, oomEventsFile, parseControllerList, parseOomKills, parsePids, parsePidsLimitHits, parseProcCgroup,
-  type CgroupController, type CgroupVersion,
+  CGROUP_CONTROLLERS,
+  cgroupLimitWrites,
+  limitFileOf,
+  oomEventsFile,
+  parseControllerList,
+  parseOomKills,
+  parsePids,
+  parsePidsLimitHits,
+  parseProcCgroup,
+  type CgroupController,
+  type CgroupVersion,
 } from './cgroup-files';
 
 export interface CgroupSupport {

@@ -37,7 +37,8 @@ export function resolveCommandLimits(partial: Partial<CommandLimits> = {}): Comm
   for (const key of Object.keys(DEFAULT_COMMAND_LIMITS) as Array<keyof CommandLimits>) {
     const v = partial[key];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new Error(`command limit ${key} must be a positive number, got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+      throw new Error(`command limit ${key} must be a positive number, got ${String(v)}`);
     limits[key] = key === 'cpu' ? v : Math.floor(v);
   }
   return limits;
@@ -48,7 +49,10 @@ export function resolveCommandLimits(partial: Partial<CommandLimits> = {}): Comm
  * (not the tree's total); RLIMIT_CPU bounds each process's CPU seconds to what `cpu` would allow
  * over the whole timeout (the rate itself cannot be limited without a cgroup).
  */
-export function rlimitsFor(limits: CommandLimits, use: { memory: boolean; cpu: boolean }): { addressSpaceKb?: number; cpuSeconds?: number } {
+export function rlimitsFor(
+  limits: CommandLimits,
+  use: { memory: boolean; cpu: boolean },
+): { addressSpaceKb?: number; cpuSeconds?: number } {
   return {
     addressSpaceKb: use.memory ? Math.ceil(limits.memoryBytes / 1024) : undefined,
     cpuSeconds: use.cpu ? Math.max(1, Math.ceil((limits.timeoutMs / 1000) * limits.cpu)) : undefined,

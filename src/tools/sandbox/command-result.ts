@@ -23,13 +23,29 @@ export interface CommandResult {
 /** A command that has not (yet) produced anything: the starting point of every result. */
 export function emptyCommandResult(startError?: string): CommandResult {
   return {
-    exitCode: null, signal: null, output: '', truncatedBytes: 0,
-    timedOut: false, aborted: false, outputLimitHit: false, outOfMemory: false, processLimitHit: false,
+    exitCode: null,
+    signal: null,
+    output: '',
+    truncatedBytes: 0,
+    timedOut: false,
+    aborted: false,
+    outputLimitHit: false,
+    outOfMemory: false,
+    processLimitHit: false,
     ...(startError !== undefined ? { startError } : {}),
   };
 }
 
-const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 15: 'SIGTERM', 24: 'SIGXCPU' };
+const SIGNALS: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  13: 'SIGPIPE',
+  15: 'SIGTERM',
+  24: 'SIGXCPU',
+};
 
 const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
@@ -42,7 +58,8 @@ function statusLine(r: CommandResult): string | undefined {
 }
 
 export function describeCommandResult(
-  r: CommandResult, limits: Pick<CommandLimits, 'timeoutMs' | 'outputBytes' | 'memoryBytes' | 'pids'>,
+  r: CommandResult,
+  limits: Pick<CommandLimits, 'timeoutMs' | 'outputBytes' | 'memoryBytes' | 'pids'>,
 ): { text: string; isError: boolean } {
   if (r.startError) return { text: `[command could not start: ${r.startError}]`, isError: true };
   const notes: string[] = [];

@@ -41,7 +41,9 @@ export async function runLaunched(spec: LaunchSpec): Promise<CommandResult> {
     let child: ChildProcess;
     try {
       child = spawn(spec.argv[0], spec.argv.slice(1), {
-        cwd: spec.cwd, env: spec.env, detached: true,
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
         stdio: ['ignore', 'pipe', 'pipe', ...(spec.fdData ?? []).map(() => 'pipe' as const)],
       });
     } catch (e) {

@@ -11,7 +11,11 @@ import { probeSandbox, type SandboxProber } from './sandbox-probe';
 export const COMMAND_TOOL_NAMES = ['execute_command', 'run_command'] as const;
 export type CommandToolName = (typeof COMMAND_TOOL_NAMES)[number];
 
-export async function resolveCommandPlan(mode: CommandSandboxMode, limits: CommandLimits, probe: SandboxProber = probeSandbox): Promise<CommandPlan> {
+export async function resolveCommandPlan(
+  mode: CommandSandboxMode,
+  limits: CommandLimits,
+  probe: SandboxProber = probeSandbox,
+): Promise<CommandPlan> {
   return planCommandSandbox(mode, await probe(), limits);
 }
 
@@ -25,11 +29,14 @@ export interface CommandToolOptions {
 
 function description(mode: CommandSandboxMode, limits: CommandLimits): string {
   const mb = Math.round(limits.memoryBytes / (1024 * 1024));
-  const where = mode === 'none'
-    ? 'in the workspace directory (not sandboxed: this session opted out; scrubbed environment). '
-    : 'in the workspace, inside a sandbox: the workspace is /workspace and the only writable place besides /tmp; no network. ';
-  return `Run a shell command (/bin/sh -c) ${where}` +
-    `Limits: ${limits.timeoutMs / 1000} s, ${mb} MB memory, ${limits.cpu} CPU, ${limits.pids} processes, ${limits.outputBytes} bytes of output (more kills the command).`;
+  const where =
+    mode === 'none'
+      ? 'in the workspace directory (not sandboxed: this session opted out; scrubbed environment). '
+      : 'in the workspace, inside a sandbox: the workspace is /workspace and the only writable place besides /tmp; no network. ';
+  return (
+    `Run a shell command (/bin/sh -c) ${where}` +
+    `Limits: ${limits.timeoutMs / 1000} s, ${mb} MB memory, ${limits.cpu} CPU, ${limits.pids} processes, ${limits.outputBytes} bytes of output (more kills the command).`
+  );
 }
 
 export function registerCommandTools(server: McpServer, root: string, names: readonly CommandToolName[], opts: CommandToolOptions): void {
@@ -42,9 +49,13 @@ export function registerCommandTools(server: McpServer, root: string, names: rea
     return isError ? { content: content(text), isError: true } : { content: content(text) };
   };
   for (const name of names) {
-    server.registerTool(name, {
-      description: description(opts.mode, opts.limits),
-      inputSchema: { command: z.string().min(1).describe('The shell command to run') },
-    }, handler);
+    server.registerTool(
+      name,
+      {
+        description: description(opts.mode, opts.limits),
+        inputSchema: { command: z.string().min(1).describe('The shell command to run') },
+      },
+      handler,
+    );
   }
 }

@@ -32,11 +32,15 @@ export function launcherArgv(spec: LauncherSpec): string[] {
     ...(spec.bash ? [`for fd in /proc/$$/fd/*; do fd=\${fd##*/}; [ "$fd" -gt ${spec.keepFds ?? 2} ] && exec {fd}>&-; done`] : []),
     // paths are arguments, never spliced into the script; errors are ours, so no host path reaches the model
     `while [ "$1" != -- ]; do { echo $$ >"$1"; } 2>/dev/null || ${fail('cannot join the limits cgroup')}; shift; done; shift`,
-    ...(spec.addressSpaceKb !== undefined ? [`ulimit -v ${Math.floor(spec.addressSpaceKb)} 2>/dev/null || ${fail('cannot set the memory rlimit')}`] : []),
+    ...(spec.addressSpaceKb !== undefined
+      ? [`ulimit -v ${Math.floor(spec.addressSpaceKb)} 2>/dev/null || ${fail('cannot set the memory rlimit')}`]
+      : []),
     // soft limit: SIGXCPU (which names the cause); the hard one a second later SIGKILLs a process that ignores it
     // (soft first: a hard limit below the current soft one is refused)
     ...(spec.cpuSeconds !== undefined
-      ? [`{ ulimit -St ${Math.floor(spec.cpuSeconds)} && ulimit -Ht ${Math.floor(spec.cpuSeconds) + 1}; } 2>/dev/null || ${fail('cannot set the CPU rlimit')}`]
+      ? [
+          `{ ulimit -St ${Math.floor(spec.cpuSeconds)} && ulimit -Ht ${Math.floor(spec.cpuSeconds) + 1}; } 2>/dev/null || ${fail('cannot set the CPU rlimit')}`,
+        ]
       : []),
     'exec "$@"',
   ];

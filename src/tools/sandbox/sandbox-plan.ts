@@ -52,8 +52,10 @@ export function enforcementFor(cgroups: CgroupSupport, sandboxed: boolean): Limi
 }
 
 export function refusalText(reason: string): string {
-  return `Refused: commands run only inside a sandbox, and none is available here (${reason}). ` +
-    'Nothing was run. A session that accepts unsandboxed commands can opt out with `sandbox: none` (scenario config `command_sandbox: none`).';
+  return (
+    `Refused: commands run only inside a sandbox, and none is available here (${reason}). ` +
+    'Nothing was run. A session that accepts unsandboxed commands can opt out with `sandbox: none` (scenario config `command_sandbox: none`).'
+  );
 }
 
 export function planCommandSandbox(mode: CommandSandboxMode, probe: SandboxProbe, limits: CommandLimits): CommandPlan {
@@ -68,11 +70,21 @@ export function planCommandSandbox(mode: CommandSandboxMode, probe: SandboxProbe
   const fallback = [enforcedBy.memory, enforcedBy.cpu, enforcedBy.pids].some((e) => !e.startsWith('cgroup'));
   const note = fallback && probe.cgroups.reason ? { limitsNote: `cgroups: ${probe.cgroups.reason}` } : {};
   if (mode === 'none') {
-    return { ...base, run: 'none', record: { mode: 'none', reason: 'the session opted out of the sandbox (sandbox: none)', limits: recordLimits, ...note } };
+    return {
+      ...base,
+      run: 'none',
+      record: { mode: 'none', reason: 'the session opted out of the sandbox (sandbox: none)', limits: recordLimits, ...note },
+    };
   }
   if (!probe.bubblewrap.usable) {
     const reason = probe.bubblewrap.reason;
     return { ...base, run: 'refuse', refusal: refusalText(reason), record: { mode: 'unavailable', reason, limits: recordLimits, ...note } };
   }
-  return { ...base, run: 'bubblewrap', bubblewrap: probe.bubblewrap, layout: probe.layout, record: { mode: 'bubblewrap', limits: recordLimits, ...note } };
+  return {
+    ...base,
+    run: 'bubblewrap',
+    bubblewrap: probe.bubblewrap,
+    layout: probe.layout,
+    record: { mode: 'bubblewrap', limits: recordLimits, ...note },
+  };
 }

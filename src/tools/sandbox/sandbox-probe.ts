@@ -83,11 +83,22 @@ async function probeBubblewrap(layout: HostLayout, bash: string | undefined): Pr
   const tmpfsSize = (await captureStdout(bwrap, ['--help'])).includes('--size');
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-sandbox-probe-'));
   try {
-    const inv = bwrapInvocation(bwrap, {
-      workspace, layout, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, tmpfsBytes: tmpfsSize ? 1024 * 1024 : undefined,
-    }, 'exit 0');
+    const inv = bwrapInvocation(
+      bwrap,
+      {
+        workspace,
+        layout,
+        uid: process.getuid?.() ?? 0,
+        gid: process.getgid?.() ?? 0,
+        tmpfsBytes: tmpfsSize ? 1024 * 1024 : undefined,
+      },
+      'exit 0',
+    );
     const r = await runLaunched({
-      argv: launcherArgv({ cgroupProcs: [], exec: inv.argv, bash, keepFds: 2 + inv.fdData.length }), cwd: '/', env: { ...LAUNCHER_ENV }, fdData: inv.fdData,
+      argv: launcherArgv({ cgroupProcs: [], exec: inv.argv, bash, keepFds: 2 + inv.fdData.length }),
+      cwd: '/',
+      env: { ...LAUNCHER_ENV },
+      fdData: inv.fdData,
       limits: { timeoutMs: PROBE_TIMEOUT_MS, outputBytes: 4_000 },
     });
     if (r.exitCode === 0) return { usable: true, path: bwrap, version, tmpfsSize };

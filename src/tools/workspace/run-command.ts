@@ -26,7 +26,10 @@ export function scrubbedEnv(workspace: string, parent: NodeJS.ProcessEnv = proce
 }
 
 export async function runCommand(
-  command: string, plan: Extract<CommandPlan, { run: 'bubblewrap' | 'none' }>, workspace: string, signal?: AbortSignal,
+  command: string,
+  plan: Extract<CommandPlan, { run: 'bubblewrap' | 'none' }>,
+  workspace: string,
+  signal?: AbortSignal,
 ): Promise<CommandResult> {
   let root: string;
   let cgroup: CallCgroup | undefined;
@@ -37,14 +40,30 @@ export async function runCommand(
     return emptyCommandResult((e as Error).message);
   }
   const rlimits = rlimitsFor(plan.limits, plan.rlimits);
-  const launch = (exec: string[], keepFds = 2) => launcherArgv({ cgroupProcs: cgroup?.procsFiles ?? [], ...rlimits, exec, bash: plan.bash, keepFds });
+  const launch = (exec: string[], keepFds = 2) =>
+    launcherArgv({ cgroupProcs: cgroup?.procsFiles ?? [], ...rlimits, exec, bash: plan.bash, keepFds });
   if (plan.run === 'bubblewrap') {
-    const inv = bwrapInvocation(plan.bubblewrap.path, {
-      workspace: root, layout: plan.layout, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
-      tmpfsBytes: plan.bubblewrap.tmpfsSize ? plan.limits.memoryBytes : undefined,
-    }, command);
+    const inv = bwrapInvocation(
+      plan.bubblewrap.path,
+      {
+        workspace: root,
+        layout: plan.layout,
+        uid: process.getuid?.() ?? 0,
+        gid: process.getgid?.() ?? 0,
+        tmpfsBytes: plan.bubblewrap.tmpfsSize ? plan.limits.memoryBytes : undefined,
+      },
+      command,
+    );
     // cwd "/": the launcher's PWD would otherwise carry the host path into the sandbox's /proc/1/environ
-    return runLaunched({ argv: launch(inv.argv, 2 + inv.fdData.length), cwd: '/', env: { ...LAUNCHER_ENV }, fdData: inv.fdData, limits: plan.limits, cgroup, signal });
+    return runLaunched({
+      argv: launch(inv.argv, 2 + inv.fdData.length),
+      cwd: '/',
+      env: { ...LAUNCHER_ENV },
+      fdData: inv.fdData,
+      limits: plan.limits,
+      cgroup,
+      signal,
+    });
   }
   return runLaunched({ argv: launch(['/bin/sh', '-c', command]), cwd: root, env: scrubbedEnv(root), limits: plan.limits, cgroup, signal });
 }

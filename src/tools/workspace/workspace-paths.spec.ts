@@ -43,8 +43,18 @@ describe('resolveInWorkspace', () => {
   });
 
   it.each([
-    ['../etc/passwd'], ['src/../../x'], ['escape/secret.txt'], ['escape'], ['a\0b'],
-    ['dangling-out'], ['dangling-dir/file.txt'], ['hop1'], ['hop1/x'], ['loop-a'], ['src/out/x'], ['src/up/src/out'],
+    ['../etc/passwd'],
+    ['src/../../x'],
+    ['escape/secret.txt'],
+    ['escape'],
+    ['a\0b'],
+    ['dangling-out'],
+    ['dangling-dir/file.txt'],
+    ['hop1'],
+    ['hop1/x'],
+    ['loop-a'],
+    ['src/out/x'],
+    ['src/up/src/out'],
   ])('refuses %s', (requested) => {
     expect(() => resolveInWorkspace(root, requested)).toThrow(WorkspaceEscapeError);
   });

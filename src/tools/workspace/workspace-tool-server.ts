@@ -44,72 +44,98 @@ export interface WorkspaceToolOptions {
   sandboxProbe?: SandboxProber;
 }
 
-export function createWorkspaceToolServer(root: string, allow: readonly string[] = WORKSPACE_TOOL_NAMES, opts: WorkspaceToolOptions = {}): McpServer {
+export function createWorkspaceToolServer(
+  root: string,
+  allow: readonly string[] = WORKSPACE_TOOL_NAMES,
+  opts: WorkspaceToolOptions = {},
+): McpServer {
   const server = new McpServer({ name: 'loupe-workspace', version: '0.1.0' });
   const enabled = new Set(allow);
 
   if (enabled.has('read_file')) {
-    server.registerTool('read_file', {
-      description: 'Read a text file from the workspace. Paths are relative to the workspace root.',
-      inputSchema: { path: z.string().describe('File path relative to the workspace root') },
-    }, async ({ path: p }) => guarded(p, async () => {
-      const abs = resolveInWorkspace(root, p);
-      const stat = await fs.stat(abs);
-      if (stat.isDirectory()) return fail(`Is a directory: ${p}`);
-      const handle = await fs.open(abs, 'r');
-      try {
-        const buf = Buffer.alloc(Math.min(stat.size, MAX_READ_BYTES));
-        const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-        const text = decodeFileText(p, buf.subarray(0, bytesRead), stat.size);
-        return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
-      } finally {
-        await handle.close();
-      }
-    }));
+    server.registerTool(
+      'read_file',
+      {
+        description: 'Read a text file from the workspace. Paths are relative to the workspace root.',
+        inputSchema: { path: z.string().describe('File path relative to the workspace root') },
+      },
+      async ({ path: p }) =>
+        guarded(p, async () => {
+          const abs = resolveInWorkspace(root, p);
+          const stat = await fs.stat(abs);
+          if (stat.isDirectory()) return fail(`Is a directory: ${p}`);
+          const handle = await fs.open(abs, 'r');
+          try {
+            const buf = Buffer.alloc(Math.min(stat.size, MAX_READ_BYTES));
+            const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+            const text = decodeFileText(p, buf.subarray(0, bytesRead), stat.size);
+            return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
+          } finally {
+            await handle.close();
+          }
+        }),
+    );
   }
 
   if (enabled.has('write_file')) {
-    server.registerTool('write_file', {
-      description: 'Create or overwrite a text file in the workspace. Parent directories are created.',
-      inputSchema: {
-        path: z.string().describe('File path relative to the workspace root'),
-        content: z.string().describe('The full new content of the file'),
+    server.registerTool(
+      'write_file',
+      {
+        description: 'Create or overwrite a text file in the workspace. Parent directories are created.',
+        inputSchema: {
+          path: z.string().describe('File path relative to the workspace root'),
+          content: z.string().describe('The full new content of the file'),
+        },
       },
-    }, async ({ path: p, content }) => guarded(p, async () => {
-      const abs = resolveInWorkspace(root, p);
-      await fs.mkdir(path.dirname(abs), { recursive: true });
-      // O_NOFOLLOW: a link put in place after the path was checked is refused, not followed
-      const handle = await fs.open(abs, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644);
-      try {
-        await handle.writeFile(content, 'utf8');
-      } finally {
-        await handle.close();
-      }
-      return ok(`Wrote ${Buffer.byteLength(content, 'utf8')} bytes to ${toWorkspaceRelative(root, abs)}`);
-    }));
+      async ({ path: p, content }) =>
+        guarded(p, async () => {
+          const abs = resolveInWorkspace(root, p);
+          await fs.mkdir(path.dirname(abs), { recursive: true });
+          // O_NOFOLLOW: a link put in place after the path was checked is refused, not followed
+          const handle = await fs.open(
+            abs,
+            fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW,
+            0o644,
+          );
+          try {
+            await handle.writeFile(content, 'utf8');
+          } finally {
+            await handle.close();
+          }
+          return ok(`Wrote ${Buffer.byteLength(content, 'utf8')} bytes to ${toWorkspaceRelative(root, abs)}`);
+        }),
+    );
   }
 
   if (enabled.has('list_files')) {
-    server.registerTool('list_files', {
-      description: 'List files and directories (directories end with "/"). Defaults to the workspace root.',
-      inputSchema: { path: z.string().optional().describe('Directory relative to the workspace root') },
-    }, async ({ path: p }) => guarded(p ?? '.', async () => {
-      const abs = resolveInWorkspace(root, p ?? '.');
-      const entries = await fs.readdir(abs, { withFileTypes: true });
-      const names = entries
-        .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
-        .sort();
-      const shown = names.slice(0, MAX_LIST_ENTRIES);
-      const more = names.length - shown.length;
-      return ok(shown.length ? shown.join('\n') + (more > 0 ? `\n[... ${more} more entries]` : '') : '(empty directory)');
-    }));
+    server.registerTool(
+      'list_files',
+      {
+        description: 'List files and directories (directories end with "/"). Defaults to the workspace root.',
+        inputSchema: { path: z.string().optional().describe('Directory relative to the workspace root') },
+      },
+      async ({ path: p }) =>
+        guarded(p ?? '.', async () => {
+          const abs = resolveInWorkspace(root, p ?? '.');
+          const entries = await fs.readdir(abs, { withFileTypes: true });
+          const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+          const shown = names.slice(0, MAX_LIST_ENTRIES);
+          const more = names.length - shown.length;
+          return ok(shown.length ? shown.join('\n') + (more > 0 ? `\n[... ${more} more entries]` : '') : '(empty directory)');
+        }),
+    );
   }
 
   const commandTools = COMMAND_TOOL_NAMES.filter((n) => enabled.has(n));
   if (commandTools.length) {
-    const limits = opts.commandPlan?.limits ?? resolveCommandLimits({ ...opts.commandLimits, timeoutMs: opts.commandTimeoutMs ?? opts.commandLimits?.timeoutMs });
+    const limits =
+      opts.commandPlan?.limits ??
+      resolveCommandLimits({ ...opts.commandLimits, timeoutMs: opts.commandTimeoutMs ?? opts.commandLimits?.timeoutMs });
     registerCommandTools(server, root, commandTools, {
-      mode: opts.commandSandbox ?? 'auto', limits, plan: opts.commandPlan, probe: opts.sandboxProbe,
+      mode: opts.commandSandbox ?? 'auto',
+      limits,
+      plan: opts.commandPlan,
+      probe: opts.sandboxProbe,
     });
   }
 

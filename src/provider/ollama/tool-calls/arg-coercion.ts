@@ -119,12 +119,7 @@ function accepts(wanted: Set<string>, actual: string): boolean {
   return actual === 'undefined';
 }
 
-function convert(
-  value: unknown,
-  actual: string,
-  wanted: Set<string>,
-  schema: JsonSchema,
-): { value: unknown; type: string } | undefined {
+function convert(value: unknown, actual: string, wanted: Set<string>, schema: JsonSchema): { value: unknown; type: string } | undefined {
   if (actual === 'string') {
     const text = (value as string).trim();
     if (wanted.has('integer') && INTEGER.test(text)) return { value: Number(text), type: 'integer' };

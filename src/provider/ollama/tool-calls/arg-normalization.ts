@@ -84,7 +84,10 @@ function mapKeys(keys: readonly string[], props: Record<string, unknown>): KeyMa
   const mappings: KeyMapping[] = [];
   for (const key of keys) {
     if (paramSet.has(key)) continue;
-    const target = pickTarget(key, params.filter((p) => !taken.has(p)));
+    const target = pickTarget(
+      key,
+      params.filter((p) => !taken.has(p)),
+    );
     if (target === undefined) continue;
     taken.add(target);
     mappings.push({ from: key, to: target });
@@ -93,10 +96,7 @@ function mapKeys(keys: readonly string[], props: Record<string, unknown>): KeyMa
 }
 
 /** Maps aliased argument keys to the tool's parameter names; see the file comment for the rules. */
-export function normalizeToolArgs(
-  args: Record<string, unknown>,
-  toolDef: LlmToolDefinition | undefined,
-): Record<string, unknown> {
+export function normalizeToolArgs(args: Record<string, unknown>, toolDef: LlmToolDefinition | undefined): Record<string, unknown> {
   try {
     return normalizeToolArgsWithRepairs(args, toolDef).args;
   } catch {

@@ -55,7 +55,8 @@ export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, g
       const tool = found ? resolver.tool(found.name) : undefined;
       const callIndex = out.calls.length;
       let repairs: ExtractionRepair[] | undefined;
-      if (found && found.how !== 'exact') (repairs ??= []).push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
+      if (found && found.how !== 'exact')
+        (repairs ??= []).push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
       let args = decodeTextValues(argumentsOf(raw, tool), raw.textValues, tool?.parameters);
       if (tool) {
         const normalized = normalizeToolArgsWithRepairs(args, tool);

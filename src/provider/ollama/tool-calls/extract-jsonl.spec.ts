@@ -9,7 +9,13 @@ async function runLines(lines: string[]): Promise<{ out: unknown[]; summary: { l
   const summary = await runExtractJsonl(input, output);
   output.end();
   const text = Buffer.concat(chunks).toString('utf8');
-  return { out: text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)), summary };
+  return {
+    out: text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l)),
+    summary,
+  };
 }
 
 describe('runExtractJsonl', () => {

@@ -11,7 +11,14 @@ describe('extractToolCallsFromContent: loose formats need a declared tool', () =
     [
       'two JSON objects in a row',
       '{"name": "ping", "arguments": {}}\n{"name": "lookup_stock", "parameters": {"ticker": "GE"}}',
-      { calls: [['ping', {}], ['lookup_stock', { ticker: 'GE' }]], text: '', strategies: ['json'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['lookup_stock', { ticker: 'GE' }],
+        ],
+        text: '',
+        strategies: ['json'],
+      },
     ],
     [
       'OpenAI-style {"type":"function","function":{…}} wrapper',
@@ -51,12 +58,26 @@ describe('extractToolCallsFromContent: loose formats need a declared tool', () =
     [
       'calls as list items, bullets removed with them',
       'Plan:\n- lookup_stock(ticker="A")\n- lookup_stock(ticker="B")',
-      { calls: [['lookup_stock', { ticker: 'A' }], ['lookup_stock', { ticker: 'B' }]], text: 'Plan:', strategies: ['pythonic'] },
+      {
+        calls: [
+          ['lookup_stock', { ticker: 'A' }],
+          ['lookup_stock', { ticker: 'B' }],
+        ],
+        text: 'Plan:',
+        strategies: ['pythonic'],
+      },
     ],
     [
       'a pythonic list of two calls',
       '[ping(), open_page(url="https://k.example")]',
-      { calls: [['ping', {}], ['open_page', { url: 'https://k.example' }]], text: '', strategies: ['pythonic'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['open_page', { url: 'https://k.example' }],
+        ],
+        text: '',
+        strategies: ['pythonic'],
+      },
     ],
   ])('%s', (_label, content, expected) => check(content, expected));
 
@@ -88,14 +109,20 @@ describe('extractToolCallsFromContent: loose formats need a declared tool', () =
 
 describe('extractToolCallsFromContent: names', () => {
   it('drops a call to a tool that is not declared, not even closely, and records it', () => {
-    const r = run('Going.<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call><tool_call>{"name": "ping", "arguments": {}}</tool_call>');
+    const r = run(
+      'Going.<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call><tool_call>{"name": "ping", "arguments": {}}</tool_call>',
+    );
     expect(r.calls).toEqual([['ping', {}]]);
     expect(r.text).toBe('Going.');
     expect(r.full.dropped).toEqual([{ name: 'teleport', arguments: { to: 'mars' }, strategy: 'tool_call_tag', reason: 'unknown_tool' }]);
   });
 
   it('keeps any name in an explicit-marker format when no tools are declared', () => {
-    check('<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call>', { calls: [['teleport', { to: 'mars' }]], text: '', strategies: ['tool_call_tag'] }, []);
+    check(
+      '<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call>',
+      { calls: [['teleport', { to: 'mars' }]], text: '', strategies: ['tool_call_tag'] },
+      [],
+    );
   });
 
   it('reports no dropped field when nothing was dropped', () => {
@@ -158,7 +185,7 @@ describe('extractToolCallsFromContent: arguments', () => {
     check('lookup_stock("BA", 3)', { calls: [['lookup_stock', { ticker: 'BA', days: 3 }]], text: '', strategies: ['pythonic'] });
   });
 
-  it('gives call ids in Ollama\'s shape by default', () => {
+  it("gives call ids in Ollama's shape by default", () => {
     const r = extractToolCallsFromContent('<tool_call>{"name": "ping", "arguments": {}}</tool_call>', TOOLS);
     expect(r.calls[0].id).toMatch(/^call_[a-z0-9]{8}$/);
   });
@@ -166,7 +193,9 @@ describe('extractToolCallsFromContent: arguments', () => {
 
 describe('extractToolCallsFromContent: reasoning', () => {
   it('ignores calls drafted inside <think> and reports the reasoning apart', () => {
-    const r = run('<think>maybe <tool_call>{"name": "ping", "arguments": {}}</tool_call>?</think>Opening the page.\n<tool_call>{"name": "open_page", "arguments": {"url": "https://m.example"}}</tool_call>');
+    const r = run(
+      '<think>maybe <tool_call>{"name": "ping", "arguments": {}}</tool_call>?</think>Opening the page.\n<tool_call>{"name": "open_page", "arguments": {"url": "https://m.example"}}</tool_call>',
+    );
     expect(r.calls).toEqual([['open_page', { url: 'https://m.example' }]]);
     expect(r.text).toBe('Opening the page.');
     expect(r.full.thinking).toBe('maybe <tool_call>{"name": "ping", "arguments": {}}</tool_call>?');
@@ -186,7 +215,9 @@ describe('extractToolCallsFromContent: reasoning', () => {
   });
 
   it('takes gpt-oss analysis and Gemma thought channels as reasoning', () => {
-    const harmony = run('<|channel|>analysis<|message|>check quotes<|end|><|start|>assistant<|channel|>final<|message|>No call needed.<|return|>');
+    const harmony = run(
+      '<|channel|>analysis<|message|>check quotes<|end|><|start|>assistant<|channel|>final<|message|>No call needed.<|return|>',
+    );
     expect(harmony).toMatchObject({ calls: [], text: 'No call needed.' });
     expect(harmony.full.thinking).toBe('check quotes');
     const gemma = run('<|channel>thought\nshould ping<channel|>Pinging.');
@@ -201,7 +232,11 @@ describe('extractToolCallsFromContent: remaining text', () => {
     ['keeps paragraph breaks', 'First.\n\n<tool_call>{"name": "ping", "arguments": {}}</tool_call>\n\nSecond.', 'First.\n\nSecond.'],
     ['adds no space in scripts written without spaces', '好的<tool_call>{"name": "ping", "arguments": {}}</tool_call>完成', '好的完成'],
     ['drops end-of-turn tokens', 'All set.<|im_end|>', 'All set.'],
-    ['drops a stray closing tag when the reply made calls', '<tool_call>{"name": "ping", "arguments": {}}</tool_call></tool_call> ok', 'ok'],
+    [
+      'drops a stray closing tag when the reply made calls',
+      '<tool_call>{"name": "ping", "arguments": {}}</tool_call></tool_call> ok',
+      'ok',
+    ],
     ['keeps a closing tag mentioned in a reply without calls', 'Close it with </tool_call> please.', 'Close it with </tool_call> please.'],
     [
       'keeps a block whose JSON is broken whole, so the loop can see it',
@@ -216,9 +251,10 @@ describe('extractToolCallsFromContent: remaining text', () => {
 describe('extractToolCallsFromContent: cut-off blocks', () => {
   it('accepts an unclosed block only when its tool is declared and its required arguments are present', () => {
     expect(run('<tool_call>save_note\n<arg_key>title</arg_key>\n<arg_value>x</arg_value>').calls).toEqual([]);
-    expect(run('<tool_call>save_note\n<arg_key>title</arg_key>\n<arg_value>x</arg_value>\n<arg_key>content</arg_key>\n<arg_value>y</arg_value>').calls).toEqual([
-      ['save_note', { title: 'x', content: 'y' }],
-    ]);
+    expect(
+      run('<tool_call>save_note\n<arg_key>title</arg_key>\n<arg_value>x</arg_value>\n<arg_key>content</arg_key>\n<arg_value>y</arg_value>')
+        .calls,
+    ).toEqual([['save_note', { title: 'x', content: 'y' }]]);
     expect(run('<tool_call>teleport\n<arg_key>to</arg_key>\n<arg_value>mars</arg_value>').calls).toEqual([]);
     expect(run('<tool_call>save_note\n<arg_key>title</arg_key>\n<arg_value>trunc').calls).toEqual([]);
   });
@@ -240,7 +276,10 @@ describe('extractToolCallsFromContent: cut-off blocks', () => {
 describe('extractToolCallsFromContent: mixed replies', () => {
   it('collects calls of several formats in order and lists every strategy', () => {
     const r = run('<tool_call>{"name": "ping", "arguments": {}}</tool_call>\nThen:\nlookup_stock(ticker="T")');
-    expect(r.calls).toEqual([['ping', {}], ['lookup_stock', { ticker: 'T' }]]);
+    expect(r.calls).toEqual([
+      ['ping', {}],
+      ['lookup_stock', { ticker: 'T' }],
+    ]);
     expect(r.strategies).toEqual(['tool_call_tag', 'pythonic']);
     expect(r.full.strategy).toBe('tool_call_tag');
     expect(r.text).toBe('Then:');

@@ -10,12 +10,26 @@ describe('extractToolCallsFromContent: explicit-marker formats', () => {
     [
       '<tool_call> holding an array of calls',
       '<tool_call>[{"name": "ping", "arguments": {}}, {"name": "open_page", "arguments": {"url": "https://a.example"}}]</tool_call>',
-      { calls: [['ping', {}], ['open_page', { url: 'https://a.example' }]], text: '', strategies: ['tool_call_tag'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['open_page', { url: 'https://a.example' }],
+        ],
+        text: '',
+        strategies: ['tool_call_tag'],
+      },
     ],
     [
       'two <tool_call> blocks, the last one never closed',
       '<tool_call>{"name": "ping", "arguments": {}}</tool_call>\n<tool_call>{"name": "lookup_stock", "arguments": {"ticker": "MSFT"}}',
-      { calls: [['ping', {}], ['lookup_stock', { ticker: 'MSFT' }]], text: '', strategies: ['tool_call_tag'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['lookup_stock', { ticker: 'MSFT' }],
+        ],
+        text: '',
+        strategies: ['tool_call_tag'],
+      },
     ],
     [
       'arguments given as a JSON string, name after arguments',
@@ -35,7 +49,14 @@ describe('extractToolCallsFromContent: explicit-marker formats', () => {
     [
       'Mistral [CALL_ID] variant, two markers in a row',
       '[TOOL_CALLS]ping[CALL_ID]x9y8z7w6v[ARGS]{}[TOOL_CALLS]lookup_stock[ARGS]{"ticker": "IBM"}',
-      { calls: [['ping', {}], ['lookup_stock', { ticker: 'IBM' }]], text: '', strategies: ['mistral'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['lookup_stock', { ticker: 'IBM' }],
+        ],
+        text: '',
+        strategies: ['mistral'],
+      },
     ],
     [
       'Llama <|python_tag|> with Python-style arguments',
@@ -80,7 +101,14 @@ describe('extractToolCallsFromContent: explicit-marker formats', () => {
     [
       'DeepSeek V3.1 tokens with ASCII bars, two calls',
       '<|tool▁calls▁begin|><|tool▁call▁begin|>ping<|tool▁sep|>{}<|tool▁call▁end|><|tool▁call▁begin|>open_page<|tool▁sep|>{"url": "https://d.example"}<|tool▁call▁end|><|tool▁calls▁end|>',
-      { calls: [['ping', {}], ['open_page', { url: 'https://d.example' }]], text: '', strategies: ['deepseek'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['open_page', { url: 'https://d.example' }],
+        ],
+        text: '',
+        strategies: ['deepseek'],
+      },
     ],
     [
       'Kimi K2 section with functions.name:index',
@@ -104,13 +132,27 @@ describe('extractToolCallsFromContent: explicit-marker formats', () => {
     ],
     [
       'LFM2 pythonic list between special tokens',
-      'Pinging.<|tool_call_start|>[ping(), lookup_stock(ticker=\'VW\')]<|tool_call_end|>',
-      { calls: [['ping', {}], ['lookup_stock', { ticker: 'VW' }]], text: 'Pinging.', strategies: ['pythonic'] },
+      "Pinging.<|tool_call_start|>[ping(), lookup_stock(ticker='VW')]<|tool_call_end|>",
+      {
+        calls: [
+          ['ping', {}],
+          ['lookup_stock', { ticker: 'VW' }],
+        ],
+        text: 'Pinging.',
+        strategies: ['pythonic'],
+      },
     ],
     [
       'Olmo 3 <function_calls> with one call per line',
       '<function_calls>ping()\nopen_page(url="https://f.example")</function_calls>',
-      { calls: [['ping', {}], ['open_page', { url: 'https://f.example' }]], text: '', strategies: ['pythonic'] },
+      {
+        calls: [
+          ['ping', {}],
+          ['open_page', { url: 'https://f.example' }],
+        ],
+        text: '',
+        strategies: ['pythonic'],
+      },
     ],
     [
       'Gemma 3 tool_code fence with print()',
@@ -125,18 +167,18 @@ describe('extractToolCallsFromContent: explicit-marker formats', () => {
     [
       'a call tag written inside a JSON string of the call',
       '<tool_call>{"name": "save_note", "arguments": {"title": "howto", "content": "wrap calls in <tool_call>…</tool_call>"}}</tool_call>',
-      { calls: [['save_note', { title: 'howto', content: 'wrap calls in <tool_call>…</tool_call>' }]], text: '', strategies: ['tool_call_tag'] },
+      {
+        calls: [['save_note', { title: 'howto', content: 'wrap calls in <tool_call>…</tool_call>' }]],
+        text: '',
+        strategies: ['tool_call_tag'],
+      },
     ],
     [
       'Nemotron <TOOLCALL> list',
       '<TOOLCALL>[{"name": "ping", "arguments": {}}]</TOOLCALL>',
       { calls: [['ping', {}]], text: '', strategies: ['tool_call_tag'] },
     ],
-    [
-      'ReAct labels in markdown bold',
-      '**Action:** ping\n**Action Input:** {}',
-      { calls: [['ping', {}]], text: '', strategies: ['react'] },
-    ],
+    ['ReAct labels in markdown bold', '**Action:** ping\n**Action Input:** {}', { calls: [['ping', {}]], text: '', strategies: ['react'] }],
     [
       'GigaChat 3 call after its message separator',
       'Checking.<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "lookup_stock", "arguments": {"ticker": "YNDX"}}',

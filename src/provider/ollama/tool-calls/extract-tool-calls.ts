@@ -216,8 +216,10 @@ function scanLoose(text: string, ctx: ScanContext): CallSpan[] {
   const lines = hasParen || hasBrace ? scanLooseLines(text, index, ctx.isKnownName, isKnown) : [];
   pushAll(spans, lines);
   // a list that fills its line was read by the line scanner already
-  if (hasParen && hasBracket) pushAll(spans, scanPythonicLists(text, isKnown, (pos) => claimedEnd(lines, pos)));
+  if (hasParen && hasBracket)
+    pushAll(
+      spans,
+      scanPythonicLists(text, isKnown, (pos) => claimedEnd(lines, pos)),
+    );
   return spans;
 }
-
-

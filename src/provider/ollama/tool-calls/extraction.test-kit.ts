@@ -26,7 +26,12 @@ export type Expected = { calls: Array<[string, Record<string, unknown>]>; text: 
 
 export function run(content: string, tools: LlmToolDefinition[] | undefined = TOOLS) {
   const r = extractToolCallsFromContent(content, tools, { generateId: fixedIds() });
-  return { calls: r.calls.map((c) => [c.name, c.arguments] as [string, Record<string, unknown>]), text: r.text, strategies: r.strategies, full: r };
+  return {
+    calls: r.calls.map((c) => [c.name, c.arguments] as [string, Record<string, unknown>]),
+    text: r.text,
+    strategies: r.strategies,
+    full: r,
+  };
 }
 
 export function check(content: string, expected: Expected, tools?: LlmToolDefinition[]) {

@@ -11,11 +11,4 @@ export type { Coercion } from './arg-coercion';
 export { splitReasoning } from './reasoning';
 export type { ReasoningSplit } from './reasoning';
 export { runExtractJsonl } from './extract-jsonl';
-export type {
-  DroppedCall,
-  ExtractOptions,
-  ExtractionRepair,
-  ExtractionStrategy,
-  NameRepairHow,
-  ToolCallExtraction,
-} from './types';
+export type { DroppedCall, ExtractOptions, ExtractionRepair, ExtractionStrategy, NameRepairHow, ToolCallExtraction } from './types';

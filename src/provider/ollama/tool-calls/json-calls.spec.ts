@@ -23,7 +23,10 @@ describe('readCallList', () => {
   });
 
   it('takes a converter for other call shapes', () => {
-    const short = (v: unknown) => (v && typeof v === 'object' ? Object.entries(v).map(([name, args]) => ({ name, arguments: args as Record<string, unknown> })) : undefined);
+    const short = (v: unknown) =>
+      v && typeof v === 'object'
+        ? Object.entries(v).map(([name, args]) => ({ name, arguments: args as Record<string, unknown> }))
+        : undefined;
     expect(readCallList('[{"f": {"a": 1}}]', 0, short)?.calls).toEqual([{ name: 'f', arguments: { a: 1 } }]);
   });
 });

@@ -167,7 +167,11 @@ export interface CallList {
  * and its well-formed siblings still count. `toCalls` turns one element into calls (undefined:
  * not a call). Undefined when no element is a call or the list itself is not a list.
  */
-export function readCallList(text: string, open: number, toCalls: (value: unknown) => RawCall[] | undefined = callsFromJson): CallList | undefined {
+export function readCallList(
+  text: string,
+  open: number,
+  toCalls: (value: unknown) => RawCall[] | undefined = callsFromJson,
+): CallList | undefined {
   // the usual case first: the whole list is strict JSON
   const whole = readJsonValue(text, open);
   if (whole && Array.isArray(whole.value)) {

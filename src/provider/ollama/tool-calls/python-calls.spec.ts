@@ -34,7 +34,12 @@ describe('parsePythonArgs', () => {
 describe('parsePythonCall', () => {
   it('reads a Llama built-in written name.call(...)', () => {
     const text = 'brave_search.call(query="tides") then';
-    expect(parsePythonCall(text, 0)).toEqual({ name: 'brave_search', arguments: { query: 'tides' }, positional: undefined, end: text.indexOf(' then') });
+    expect(parsePythonCall(text, 0)).toEqual({
+      name: 'brave_search',
+      arguments: { query: 'tides' },
+      positional: undefined,
+      end: text.indexOf(' then'),
+    });
   });
 
   it('keeps positional literals apart from keyword arguments', () => {

@@ -10,7 +10,9 @@ export interface ParsedPythonCall extends RawCall {
 
 /** The call without its parse position. */
 export function withoutEnd(call: ParsedPythonCall): RawCall {
-  return call.positional === undefined ? { name: call.name, arguments: call.arguments } : { name: call.name, arguments: call.arguments, positional: call.positional };
+  return call.positional === undefined
+    ? { name: call.name, arguments: call.arguments }
+    : { name: call.name, arguments: call.arguments, positional: call.positional };
 }
 
 /** Records how far failed attempts read, so a scanner never re-reads the same region. */
@@ -29,12 +31,7 @@ const CALL_NAME = /[A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*(?:\.[A-Za-z_\u00c0
 const KWARG = /([A-Za-z_\u00c0-\uffff][\w\u00c0-\uffff]*)\s*=(?!=)/y;
 
 /** Reads `name(args)` at `pos`; `end` is just past the closing parenthesis. */
-export function parsePythonCall(
-  text: string,
-  pos: number,
-  progress?: ParseProgress,
-  unwrapPrint = true,
-): ParsedPythonCall | undefined {
+export function parsePythonCall(text: string, pos: number, progress?: ParseProgress, unwrapPrint = true): ParsedPythonCall | undefined {
   CALL_NAME.lastIndex = pos;
   const m = CALL_NAME.exec(text);
   if (!m) return reached(progress, pos);

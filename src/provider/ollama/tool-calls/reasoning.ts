@@ -129,12 +129,7 @@ function harmonyHeaderStart(content: string, at: number, floor: number): { start
   return { start: at, addressed: false };
 }
 
-function findClose(
-  closes: MarkerFinder[],
-  block: ReasoningBlock,
-  from: number,
-  length: number,
-): { end: number; bodyEnd: number } {
+function findClose(closes: MarkerFinder[], block: ReasoningBlock, from: number, length: number): { end: number; bodyEnd: number } {
   let bodyEnd = length;
   let end = length;
   closes.forEach((find, k) => {

@@ -1,11 +1,18 @@
 import type { JsonSchema } from '../../llm-types';
 import { decodeTextValues } from './text-values';
 
-const schema: JsonSchema = { type: 'object', properties: { name: { type: 'string' }, n: { type: 'integer' }, maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] } } };
+const schema: JsonSchema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, n: { type: 'integer' }, maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+};
 
 describe('decodeTextValues', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
-    ['JSON values of untyped parameters', { a: '3', b: 'true', c: '[1, "x"]', d: '{"k": null}' }, { a: 3, b: true, c: [1, 'x'], d: { k: null } }],
+    [
+      'JSON values of untyped parameters',
+      { a: '3', b: 'true', c: '[1, "x"]', d: '{"k": null}' },
+      { a: 3, b: true, c: [1, 'x'], d: { k: null } },
+    ],
     ['words and dates stay text', { a: 'fast', b: '2024-06-27', c: 'two words' }, { a: 'fast', b: '2024-06-27', c: 'two words' }],
     ['a quoted string loses its quotes', { a: '"hi"' }, { a: 'hi' }],
     ['string parameters are never decoded', { name: '42', maybe: 'true' }, { name: '42', maybe: 'true' }],
@@ -15,7 +22,12 @@ describe('decodeTextValues', () => {
   });
 
   it('null mode turns only the word null into null', () => {
-    expect(decodeTextValues({ a: 'null', b: ' NULL ', c: 'nullable', d: '0' }, 'null', undefined)).toEqual({ a: null, b: null, c: 'nullable', d: '0' });
+    expect(decodeTextValues({ a: 'null', b: ' NULL ', c: 'nullable', d: '0' }, 'null', undefined)).toEqual({
+      a: null,
+      b: null,
+      c: 'nullable',
+      d: '0',
+    });
   });
 
   it('leaves values alone when the format writes no text values', () => {

@@ -44,5 +44,7 @@ function wantsString(schema: JsonSchema | undefined): boolean {
   if (!schema || typeof schema !== 'object') return false;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('string')) return true;
-  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some((s) => s && (s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'))));
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(
+    (s) => s && (s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'))),
+  );
 }

@@ -16,38 +16,48 @@ describe('Apertus calls', () => {
     [
       'parallel calls in the list',
       `${P}[{"search": {"query": "Alps"}}, {"get_weather": {"city": "Zermatt"}}]${S}`,
-      { calls: [['search', { query: 'Alps' }], ['get_weather', { city: 'Zermatt' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'Alps' }],
+          ['get_weather', { city: 'Zermatt' }],
+        ],
+        text: '',
+      },
     ],
     [
       'reasoning in the inner channel is taken out, and a call drafted there is no call',
       `<|inner_prefix|>maybe ${P}[{"search": {"query": "draft"}}]${S}<|inner_suffix|>Checking.${P}[{"search": {"query": "final"}}]${S}`,
       { calls: [['search', { query: 'final' }]], text: 'Checking.' },
     ],
-    [
-      'a call with no arguments',
-      `${P}[{"get_weather": {}}]${S}`,
-      { calls: [['get_weather', {}]], text: '' },
-    ],
+    ['a call with no arguments', `${P}[{"get_weather": {}}]${S}`, { calls: [['get_weather', {}]], text: '' }],
     [
       'a list the output cut off after its last whole call',
       `${P}[{"search": {"query": "a"}}, {"search": {"query": "b"}}`,
-      { calls: [['search', { query: 'a' }], ['search', { query: 'b' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'a' }],
+          ['search', { query: 'b' }],
+        ],
+        text: '',
+      },
     ],
     [
       'a malformed element does not sink its siblings',
       `${P}[{"search": {"query": "a"}}, {"search": {"query": }}, {"get_weather": {"city": "Chur"}}]${S}`,
-      { calls: [['search', { query: 'a' }], ['get_weather', { city: 'Chur' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'a' }],
+          ['get_weather', { city: 'Chur' }],
+        ],
+        text: '',
+      },
     ],
     [
       'the usual name and arguments object is read too',
       `${P}[{"name": "search", "arguments": {"query": "lakes"}}]${S}`,
       { calls: [['search', { query: 'lakes' }]], text: '' },
     ],
-    [
-      'an undeclared tool is dropped',
-      `${P}[{"format_disk": {"drive": "C"}}]${S}`,
-      { calls: [], text: '', dropped: ['format_disk'] },
-    ],
+    ['an undeclared tool is dropped', `${P}[{"format_disk": {"drive": "C"}}]${S}`, { calls: [], text: '', dropped: ['format_disk'] }],
     [
       'the end-of-turn token goes',
       `${P}[{"search": {"query": "q"}}]${S}<|assistant_end|>`,

@@ -37,7 +37,14 @@ function scanApertus(ctx: ScanContext): CallSpan[] {
     if (!calls || calls.length === 0) continue;
     const j = skipSpace(region, end);
     const closed = region.startsWith(CLOSE, j);
-    spans.push({ start: at, end: at + OPEN.length + (closed ? j + CLOSE.length : end), strategy: 'apertus', calls, explicit: true, closed });
+    spans.push({
+      start: at,
+      end: at + OPEN.length + (closed ? j + CLOSE.length : end),
+      strategy: 'apertus',
+      calls,
+      explicit: true,
+      closed,
+    });
   }
   return spans;
 }
@@ -50,7 +57,8 @@ function shortFormCalls(value: unknown): RawCall[] | undefined {
     const args = (value as Record<string, unknown>)[keys[0]];
     const usual = callsFromJson(value);
     if (usual) return usual; // {"function": {"name": …}} and the like
-    if (typeof args === 'object' && args !== null && !Array.isArray(args)) return [{ name: keys[0], arguments: args as Record<string, unknown> }];
+    if (typeof args === 'object' && args !== null && !Array.isArray(args))
+      return [{ name: keys[0], arguments: args as Record<string, unknown> }];
     return undefined;
   }
   return callsFromJson(value);

@@ -12,7 +12,7 @@ describe('calls named by an attribute', () => {
     ],
     [
       'single-quoted name and spacing around the body',
-      "<function name='search'>\n  {\"query\": \"calanques\"}\n</function>",
+      '<function name=\'search\'>\n  {"query": "calanques"}\n</function>',
       { calls: [['search', { query: 'calanques' }]], text: '' },
     ],
     [
@@ -30,15 +30,17 @@ describe('calls named by an attribute', () => {
       '<function name="search">{"query": }</function><function name="search">{"query": "ok"}</function>',
       { calls: [['search', { query: 'ok' }]] },
     ],
-    [
-      'a bare function element in prose is not a call',
-      'Wrap it in a <function> tag.',
-      { calls: [], text: 'Wrap it in a <function> tag.' },
-    ],
+    ['a bare function element in prose is not a call', 'Wrap it in a <function> tag.', { calls: [], text: 'Wrap it in a <function> tag.' }],
     [
       'DeepSeek V3.2: DSML invokes, string and JSON parameters',
       '<｜DSML｜function_calls>\n<｜DSML｜invoke name="set_flags">\n<｜DSML｜parameter name="tags" string="false">["a"]</｜DSML｜parameter>\n<｜DSML｜parameter name="options" string="false">{"k": 1}</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name="search">\n<｜DSML｜parameter name="query" string="true">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
-      { calls: [['set_flags', { tags: ['a'], options: { k: 1 } }], ['search', { query: '42' }]], text: '' },
+      {
+        calls: [
+          ['set_flags', { tags: ['a'], options: { k: 1 } }],
+          ['search', { query: '42' }],
+        ],
+        text: '',
+      },
     ],
     [
       'DeepSeek V3.2: a JSON body and a closing tag without its namespace',

@@ -47,7 +47,15 @@ function kindOf(spelling: string): TokenKind | undefined {
 const MAX_NAME = 200;
 
 export const barTokens: FormatScanner = {
-  triggers: ['<｜tool', '<|tool▁', '<|tool_call_begin|>', '<|tool_calls_section_begin|>', '<|tool_sep|>', '<|tool_calls_begin|>', '<|tool calls'],
+  triggers: [
+    '<｜tool',
+    '<|tool▁',
+    '<|tool_call_begin|>',
+    '<|tool_calls_section_begin|>',
+    '<|tool_sep|>',
+    '<|tool_calls_begin|>',
+    '<|tool calls',
+  ],
   scan: scanBarTokens,
 };
 
@@ -84,7 +92,14 @@ function scanBarTokens(ctx: ScanContext): CallSpan[] {
     const closer = bodyLimit.token;
     const closed = closer?.kind === 'call_end' && skipSpace(text, bodyEnd) === closer.start;
     if (closed) k = sepIndex + 1;
-    spans.push({ start: callStart, end: closed ? (closer as Token).end : bodyEnd, strategy: call.strategy, calls: call.calls, explicit: true, closed });
+    spans.push({
+      start: callStart,
+      end: closed ? (closer as Token).end : bodyEnd,
+      strategy: call.strategy,
+      calls: call.calls,
+      explicit: true,
+      closed,
+    });
   }
   return spans;
 }

@@ -4,7 +4,8 @@
 // and a dropped call-begin token. Written from the formats' descriptions.
 import { checkFamilyCase, type FamilyCase } from '../extraction.test-kit';
 
-const r1Call = (name: string, json: string) => `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${name}\n\`\`\`json\n${json}\n\`\`\`<｜tool▁call▁end｜>`;
+const r1Call = (name: string, json: string) =>
+  `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${name}\n\`\`\`json\n${json}\n\`\`\`<｜tool▁call▁end｜>`;
 const v31Call = (name: string, json: string) => `<｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${json}<｜tool▁call▁end｜>`;
 const END = '<｜tool▁calls▁end｜>';
 
@@ -18,7 +19,13 @@ describe('DeepSeek calls', () => {
     [
       'R1: two fenced calls',
       `<｜tool▁calls▁begin｜>${r1Call('search', '{"query": "a"}')}\n${r1Call('search', '{"query": "b"}')}${END}`,
-      { calls: [['search', { query: 'a' }], ['search', { query: 'b' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'a' }],
+          ['search', { query: 'b' }],
+        ],
+        text: '',
+      },
     ],
     ...(['<｜tool_calls_begin｜>', '<｜tool calls begin｜>', '<｜tool\\_calls\\_begin｜>', '<｜tool▁calls｜>'] as const).map(
       (opening): [string, string, FamilyCase] => [

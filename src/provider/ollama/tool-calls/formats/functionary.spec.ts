@@ -14,7 +14,13 @@ describe('Functionary v3.2 calls', () => {
     [
       'a reply that starts with a call, then another',
       'search\n{"query": "louvre hours"}>>>get_weather\n{"city": "Paris"}',
-      { calls: [['search', { query: 'louvre hours' }], ['get_weather', { city: 'Paris' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'louvre hours' }],
+          ['get_weather', { city: 'Paris' }],
+        ],
+        text: '',
+      },
     ],
     [
       'raw code for the python tool',
@@ -26,21 +32,13 @@ describe('Functionary v3.2 calls', () => {
       'all\nFirst this.>>>search\n{"query": "x"}>>>all\nThen that.',
       { calls: [['search', { query: 'x' }]], text: 'First this. Then that.' },
     ],
-    [
-      'a prose-only reply loses its recipient line',
-      'all\nThe answer is 42.',
-      { calls: [], text: 'The answer is 42.' },
-    ],
+    ['a prose-only reply loses its recipient line', 'all\nThe answer is 42.', { calls: [], text: 'The answer is 42.' }],
     [
       'a part whose JSON is broken does not sink the next',
       '>>>search\n{"query": }>>>get_weather\n{"city": "Nice"}',
       { calls: [['get_weather', { city: 'Nice' }]] },
     ],
-    [
-      'an undeclared tool is dropped',
-      '>>>book_flight\n{"to": "NYC"}',
-      { calls: [], text: '', dropped: ['book_flight'] },
-    ],
+    ['an undeclared tool is dropped', '>>>book_flight\n{"to": "NYC"}', { calls: [], text: '', dropped: ['book_flight'] }],
     [
       'a Python prompt in a code sample is not a part',
       'Try this:\n```\n>>> print(1)\n1\n```',
@@ -64,7 +62,13 @@ describe('Functionary v3.1 calls', () => {
     [
       'two function elements in a row',
       '<function=search>{"query": "a"}</function><function=search>{"query": "b"}</function>',
-      { calls: [['search', { query: 'a' }], ['search', { query: 'b' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'a' }],
+          ['search', { query: 'b' }],
+        ],
+        text: '',
+      },
     ],
     [
       'raw code after the python tag is a python call',
@@ -74,7 +78,13 @@ describe('Functionary v3.1 calls', () => {
     [
       'a function element followed by python code',
       '<function=search>{"query": "q"}</function>\n<|python_tag|>print(2 * 21)',
-      { calls: [['search', { query: 'q' }], ['python', { code: 'print(2 * 21)' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'q' }],
+          ['python', { code: 'print(2 * 21)' }],
+        ],
+        text: '',
+      },
     ],
     [
       'a Python-style call of a declared tool after the tag is that call, not code',

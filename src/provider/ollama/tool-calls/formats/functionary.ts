@@ -51,7 +51,14 @@ function scanFunctionary(ctx: ScanContext): CallSpan[] {
  * One part: its recipient line, then prose, code or JSON arguments up to `partEnd`.
  * `confident`: the reply is Functionary's (it has >>> parts); `marked`: this part has its >>>.
  */
-function readPart(ctx: ScanContext, markerStart: number, contentStart: number, partEnd: number, confident: boolean, marked: boolean): CallSpan | undefined {
+function readPart(
+  ctx: ScanContext,
+  markerStart: number,
+  contentStart: number,
+  partEnd: number,
+  confident: boolean,
+  marked: boolean,
+): CallSpan | undefined {
   const { text } = ctx;
   RECIPIENT.lastIndex = contentStart;
   const m = RECIPIENT.exec(text);
@@ -67,7 +74,14 @@ function readPart(ctx: ScanContext, markerStart: number, contentStart: number, p
     if (!marked && !(ctx.hasTools && ctx.isKnownName('python'))) return undefined;
     const code = text.slice(bodyStart, partEnd).trim();
     if (code === '') return undefined;
-    return { start: markerStart, end: partEnd, strategy: 'functionary', calls: [{ name: 'python', arguments: { code } }], explicit: true, closed: true };
+    return {
+      start: markerStart,
+      end: partEnd,
+      strategy: 'functionary',
+      calls: [{ name: 'python', arguments: { code } }],
+      explicit: true,
+      closed: true,
+    };
   }
   if (!confident || text[i] !== '{') return undefined;
   const v = readJsonValue(text.slice(i, partEnd), 0);

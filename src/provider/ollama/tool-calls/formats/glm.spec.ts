@@ -45,19 +45,11 @@ describe('GLM calls', () => {
     ],
     [
       'an escaped \\n between the name and the pairs',
-      '<tool_call>get_weather\\n<arg_key>city</arg_key>\\n<arg_value>Xi\'an</arg_value>\\n</tool_call>',
+      "<tool_call>get_weather\\n<arg_key>city</arg_key>\\n<arg_value>Xi'an</arg_value>\\n</tool_call>",
       { calls: [['get_weather', { city: "Xi'an" }]], text: '' },
     ],
-    [
-      'values are trimmed',
-      call('search', { query: '\n  terracotta  \n' }),
-      { calls: [['search', { query: 'terracotta' }]] },
-    ],
-    [
-      'a call with no arguments',
-      '<tool_call>get_weather\n</tool_call>',
-      { calls: [['get_weather', {}]], text: '' },
-    ],
+    ['values are trimmed', call('search', { query: '\n  terracotta  \n' }), { calls: [['search', { query: 'terracotta' }]] }],
+    ['a call with no arguments', '<tool_call>get_weather\n</tool_call>', { calls: [['get_weather', {}]], text: '' }],
     [
       'a block with a broken pair does not sink the next block',
       `<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>unclosed\n</tool_call>${call('get_weather', { city: 'Harbin' })}`,

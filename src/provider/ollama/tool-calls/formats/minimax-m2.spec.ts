@@ -18,7 +18,13 @@ describe('MiniMax-M2 calls', () => {
     [
       'parallel calls in one block',
       block(invoke('search', { query: 'rust', limit: '5' }), invoke('get_weather', { city: 'Chur' })),
-      { calls: [['search', { query: 'rust', limit: 5 }], ['get_weather', { city: 'Chur' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'rust', limit: 5 }],
+          ['get_weather', { city: 'Chur' }],
+        ],
+        text: '',
+      },
     ],
     [
       'values are trimmed, as the format writes them without padding',

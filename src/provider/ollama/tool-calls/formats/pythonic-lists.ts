@@ -12,7 +12,11 @@ const LIST_START = /\[[ \t]*([A-Za-z_\u00c0-\uffff][\w\-\u00c0-\uffff]*(?:\.[A-Z
 const OPERAND_BEFORE = /[\w.\])\u00c0-\uffff]/;
 
 /** `readUntil(pos)`: the end of a region already read around `pos` (skipped), or -1. */
-export function scanPythonicLists(text: string, isKnown: (call: RawCall) => boolean, readUntil: (pos: number) => number = () => -1): CallSpan[] {
+export function scanPythonicLists(
+  text: string,
+  isKnown: (call: RawCall) => boolean,
+  readUntil: (pos: number) => number = () => -1,
+): CallSpan[] {
   const spans: CallSpan[] = [];
   const progress: ParseProgress = { furthest: 0 };
   for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', Math.max(at + 1, progress.furthest))) {

@@ -8,7 +8,13 @@ describe('pythonic calls', () => {
     [
       'a list filling the reply',
       '[get_weather(city="Lima", days=2), search(query=\'ceviche\')]',
-      { calls: [['get_weather', { city: 'Lima', days: 2 }], ['search', { query: 'ceviche' }]], text: '' },
+      {
+        calls: [
+          ['get_weather', { city: 'Lima', days: 2 }],
+          ['search', { query: 'ceviche' }],
+        ],
+        text: '',
+      },
     ],
     [
       'a list after prose on the same line',
@@ -23,7 +29,13 @@ describe('pythonic calls', () => {
     [
       'a list in the middle of a paragraph',
       'First I need data.\nHere: [search(query="a"), search(query="b")] and then I summarise.',
-      { calls: [['search', { query: 'a' }], ['search', { query: 'b' }]], text: 'First I need data.\nHere: and then I summarise.' },
+      {
+        calls: [
+          ['search', { query: 'a' }],
+          ['search', { query: 'b' }],
+        ],
+        text: 'First I need data.\nHere: and then I summarise.',
+      },
     ],
     [
       'Python literals: True, None, nested dicts and lists',
@@ -33,23 +45,21 @@ describe('pythonic calls', () => {
     [
       'a malformed call in the list does not sink its siblings',
       '[search(query="a"), get_weather(city=), search(query="b")]',
-      { calls: [['search', { query: 'a' }], ['search', { query: 'b' }]], text: '' },
+      {
+        calls: [
+          ['search', { query: 'a' }],
+          ['search', { query: 'b' }],
+        ],
+        text: '',
+      },
     ],
     [
       'a list naming an undeclared tool is not a call',
       'Use [summon_dragon(color="red")] for that.',
       { calls: [], text: 'Use [summon_dragon(color="red")] for that.' },
     ],
-    [
-      'a list that is assigned in code is not a call',
-      'x = [search(query="a")]',
-      { calls: [], text: 'x = [search(query="a")]' },
-    ],
-    [
-      'a subscript in code is not a call',
-      'cache[search(query="a")] = 1',
-      { calls: [], text: 'cache[search(query="a")] = 1' },
-    ],
+    ['a list that is assigned in code is not a call', 'x = [search(query="a")]', { calls: [], text: 'x = [search(query="a")]' }],
+    ['a subscript in code is not a call', 'cache[search(query="a")] = 1', { calls: [], text: 'cache[search(query="a")] = 1' }],
     [
       'a markdown link is not a call',
       'See [the docs](https://example.com) first.',

@@ -33,7 +33,13 @@ describe('Seed-OSS calls', () => {
     [
       'two functions in one block',
       `<seed:tool_call>\n<function=get_weather>\n<parameter=city>\nNice\n</parameter>\n</function>\n<function=search>\n<parameter=query>\nbeaches\n</parameter>\n</function>\n</seed:tool_call>`,
-      { calls: [['get_weather', { city: 'Nice' }], ['search', { query: 'beaches' }]], text: '' },
+      {
+        calls: [
+          ['get_weather', { city: 'Nice' }],
+          ['search', { query: 'beaches' }],
+        ],
+        text: '',
+      },
     ],
     [
       'the word null is a null argument',

@@ -21,7 +21,13 @@ describe('Step-3 calls', () => {
     [
       'two calls in one section',
       `${B}${call(invoke('get_weather', { city: 'Oslo' }))}\n${call(invoke('search', { query: 'fjords', limit: '2' }))}${E}`,
-      { calls: [['get_weather', { city: 'Oslo' }], ['search', { query: 'fjords', limit: 2 }]], text: '' },
+      {
+        calls: [
+          ['get_weather', { city: 'Oslo' }],
+          ['search', { query: 'fjords', limit: 2 }],
+        ],
+        text: '',
+      },
     ],
     [
       'values written with spaces around them are trimmed',
