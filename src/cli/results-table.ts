@@ -137,6 +137,7 @@ export function toJsonReport(report: EvalRunReport): unknown {
     trialsPerCell: report.trialsPerCell,
     summary: { passed: report.passed, failed: report.failed, errored: report.errored, notRun: report.notRun, trials: report.trials.length },
     stoppedBy: report.stoppedBy ?? null,
+    storage: report.storage ?? null,
     statistics: report.summaries,
     comparison: report.comparison ?? null,
     trials: report.trials.map((t) => ({

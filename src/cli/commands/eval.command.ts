@@ -98,7 +98,14 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       if (opts.markdown) fs.writeFileSync(opts.markdown, reports.toMarkdown(report));
       const regressions = report.comparison ? reports.significantRegressions(report.comparison.result, { levels: ['run', 'model'] }) : [];
       for (const r of regressions) process.stderr.write(`REGRESSION ${r.level} ${r.key}: ${r.a.rate} → ${r.b.rate} (p = ${r.pValue})\n`);
-      setVerdict(report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length ? EXIT.FAILED : EXIT.OK);
+      const lost = report.storage?.mismatched.length ?? 0;
+      if (lost)
+        process.stderr.write(
+          `STORAGE MISMATCH: ${lost} session(s) in Postgres differ from what the journal recorded (see --json storage)\n`,
+        );
+      setVerdict(
+        report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length || lost ? EXIT.FAILED : EXIT.OK,
+      );
     });
   registerCompareCommand(evalCommand, getConfig);
 }
