@@ -22,7 +22,7 @@ const events: TableSpec = {
 };
 
 describe('batchStatement', () => {
-  it('writes every table as one CTE over unnest arrays, upserts updating all but the key, appends doing nothing on conflict', () => {
+  it('writes every table as one CTE reading one JSON parameter, upserts updating all but the key, appends doing nothing on conflict', () => {
     const at = new Date('2026-11-23T00:00:00Z');
     const st = batchStatement([
       { spec: sessions, rows: [{ id: 'a', config: { x: 1 }, startedAt: at }] },
@@ -36,22 +36,27 @@ describe('batchStatement', () => {
     ])!;
     expect(st.text).toBe(
       [
-        'WITH w0 AS (INSERT INTO sessions (id, config, started_at) SELECT * FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, started_at = EXCLUDED.started_at),',
-        'w1 AS (INSERT INTO events (session_id, seq, payload) SELECT * FROM unnest($4::uuid[], $5::int[], $6::jsonb[]) ON CONFLICT (session_id, seq) DO NOTHING)',
+        'WITH w0 AS (INSERT INTO sessions (id, config, started_at) SELECT "id", "config", "startedAt" FROM json_to_recordset($1::json) AS r("id" uuid, "config" jsonb, "startedAt" timestamptz) ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, started_at = EXCLUDED.started_at),',
+        'w1 AS (INSERT INTO events (session_id, seq, payload) SELECT "sessionId", "seq", "payload" FROM json_to_recordset($2::json) AS r("sessionId" uuid, "seq" int, "payload" jsonb) ON CONFLICT (session_id, seq) DO NOTHING)',
         'SELECT 1',
       ].join('\n'),
     );
-    // json as TypeORM stores it: the value's JSON text, a string as a JSON string
-    expect(st.values).toEqual([['a'], ['{"x":1}'], [at], ['a', 'a'], [0, 1], ['{"k":"v"}', '"text"']]);
+    expect(st.values.map((v) => JSON.parse(v))).toEqual([
+      [{ id: 'a', config: { x: 1 }, startedAt: '2026-11-23T00:00:00.000Z' }],
+      [
+        { sessionId: 'a', seq: 0, payload: { k: 'v' } },
+        { sessionId: 'a', seq: 1, payload: 'text' },
+      ],
+    ]);
   });
 
-  it('leaves out tables without rows, keeps nulls, and returns null for an empty batch', () => {
+  it('leaves out tables without rows, and returns null for an empty batch', () => {
     const st = batchStatement([
       { spec: sessions, rows: [] },
       { spec: events, rows: [{ sessionId: null, seq: 3, payload: null }] },
     ])!;
-    expect(st.text).toMatch(/^WITH w0 AS \(INSERT INTO events/);
-    expect(st.values).toEqual([[null], [3], [null]]);
+    expect(st.text).toMatch(/^WITH w0 AS \(INSERT INTO events .* json_to_recordset\(\$1::json\)/);
+    expect(st.values).toEqual(['[{"sessionId":null,"seq":3,"payload":null}]']);
     expect(batchStatement([{ spec: sessions, rows: [] }])).toBeNull();
   });
 });
