@@ -14,7 +14,7 @@ export const MCP_EVENTS = {
       renamed: z.array(z.object({ from: z.string(), to: z.string() })),
     },
   ),
-  mcp_server_failed: defineEvent('An external MCP server failed to connect in time; the session goes on without its tools.', {
+  mcp_server_failed: defineEvent('An external MCP server could not be connected (it failed to start, refused, or did not answer in time); the session goes on without its tools.', {
     name: z.string(),
     transport,
     command: z.string().optional(),
