@@ -11,7 +11,11 @@ export interface BehavioralExample {
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to dashes. */
 export function headingAnchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** The `### Scenario: …` headings under a spec's "Behavioral Examples" section. */
@@ -32,7 +36,10 @@ export interface CoverageRow {
   scenarios: string[];
 }
 
-export function exampleCoverage(examples: readonly BehavioralExample[], scenarios: ReadonlyArray<{ id: string; spec: string }>): CoverageRow[] {
+export function exampleCoverage(
+  examples: readonly BehavioralExample[],
+  scenarios: ReadonlyArray<{ id: string; spec: string }>,
+): CoverageRow[] {
   return examples.map((example) => ({
     example,
     scenarios: scenarios.filter((s) => s.spec === `${example.spec}#${example.anchor}`).map((s) => s.id),
