@@ -84,16 +84,13 @@ export function endChatSpan(span: Span, r: LlmCompletionResult, iterationSpan?: 
   span.end();
   const ended = span as Partial<Pick<ReadableSpan, 'startTime' | 'endTime'>>;
   if (!ended.startTime || !ended.endTime) return; // a non-recording span has no times to anchor to
-  const phases = ollamaPhaseTimeline(hrToMs(ended.startTime), hrToMs(ended.endTime), r.timings);
+  const phases = ollamaPhaseTimeline(hrToNs(ended.startTime), hrToNs(ended.endTime), r.timings);
   const parent = trace.setSpan(context.active(), span);
   for (const p of phases) {
+    const attributes = { [LOUPE_ATTR.OLLAMA_PHASE]: p.phase };
     getTracer()
-      .startSpan(
-        SPAN_NAMES.ollamaPhase(p.phase),
-        { kind: SpanKind.INTERNAL, startTime: p.startMs, attributes: { [LOUPE_ATTR.OLLAMA_PHASE]: p.phase } },
-        parent,
-      )
-      .end(p.endMs);
+      .startSpan(SPAN_NAMES.ollamaPhase(p.phase), { kind: SpanKind.INTERNAL, startTime: nsToHr(p.startNs), attributes }, parent)
+      .end(nsToHr(p.endNs));
   }
 }
 
@@ -108,7 +105,8 @@ function latencySplitAttributes(r: LlmCompletionResult): Attributes {
   return out;
 }
 
-const hrToMs = ([s, ns]: HrTime): number => s * 1000 + ns / 1e6;
+const hrToNs = ([s, ns]: HrTime): bigint => BigInt(s) * 1_000_000_000n + BigInt(ns);
+const nsToHr = (ns: bigint): HrTime => [Number(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)];
 
 /** The session's totals and how it ended, on its invoke_agent span, which this ends. */
 export function endSessionSpan(
