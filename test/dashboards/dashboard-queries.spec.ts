@@ -13,6 +13,7 @@ import { StandinServer } from '../../src/standin/standin-server';
 import { DEFAULT_STANDIN_CATALOG } from '../../src/standin/standin-catalog';
 import type { StandinModel } from '../../src/standin/standin-script';
 import { allPanels, dashboardFiles, loadDashboard, provisionedDatasources, variableQuery, type Dashboard, type Panel } from '../support/dashboards';
+import { wilson } from '../../src/eval/statistics/proportion';
 import { expandMacros, interpolateVariables, type TimeRange, type VariableValue } from '../support/grafana-sql';
 import { ROOT, runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
@@ -109,6 +110,21 @@ describe('dashboard queries on a scripted run (Grafana expansion, real Postgres)
     fs.writeFileSync(path.join(out, 'dashboard-queries.json'), `${JSON.stringify(rowCounts, null, 2)}\n`);
     const lines = Object.entries(rowCounts).flatMap(([dash, panels]) => Object.entries(panels).map(([p, n]) => `${String(n).padStart(5)}  ${dash} › ${p}`));
     process.stderr.write(`dashboard panels, rows returned on the scripted run:\n${lines.join('\n')}\n`);
+  });
+
+  it("gives the same 95% Wilson interval in SQL (loupe_wilson_lo/hi) as the eval's statistics", async () => {
+    const { rows } = await db.query<{ s: number; n: number; lo: number | null; hi: number | null }>(
+      'SELECT s, n, loupe_wilson_lo(s, n) AS lo, loupe_wilson_hi(s, n) AS hi FROM generate_series(0, 40) n, generate_series(0, n) s',
+    );
+    expect(rows.length).toBe(861);
+    for (const r of rows) {
+      const w = wilson(r.s, r.n);
+      if (r.n === 0) expect([r.lo, r.hi, w.lo, w.hi]).toEqual([null, null, null, null]);
+      else {
+        expect(r.lo).toBeCloseTo(w.lo!, 12);
+        expect(r.hi).toBeCloseTo(w.hi!, 12);
+      }
+    }
   });
 
   describe.each(dashboards.map((d) => [d.title, d] as [string, Dashboard]))('%s', (_title, d) => {
