@@ -8,6 +8,7 @@ import type { JsonSchema, LlmToolDefinition } from '../provider/llm-types';
 import type { McpTransport } from './external-mcp-config';
 import { errorText } from './external-mcp-transport';
 import type { McpServerDeath, ToolOutcome, ToolSource } from './tool-types';
+import { sharedSchemaValidator } from './shared-schema-validator';
 
 interface CallResultContent {
   type: string;
@@ -70,7 +71,7 @@ export class McpToolSource implements ToolSource {
   }
 
   static async connect(name: string, transport: Transport, opts: McpToolSourceOptions = {}): Promise<McpToolSource> {
-    const client = new Client({ name: 'loupe', version: '0.1.0' });
+    const client = new Client({ name: 'loupe', version: '0.1.0' }, { jsonSchemaValidator: sharedSchemaValidator() });
     const source = new McpToolSource(name, client, opts);
     const timeout = opts.timeoutMs ?? 10_000;
     await client.connect(transport, { timeout });

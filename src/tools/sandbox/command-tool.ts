@@ -39,6 +39,9 @@ function description(mode: CommandSandboxMode, limits: CommandLimits): string {
   );
 }
 
+// built once (zod compiles a schema's parser on first use)
+const COMMAND_INPUT = z.object({ command: z.string().min(1).describe('The shell command to run') });
+
 export function registerCommandTools(server: McpServer, root: string, names: readonly CommandToolName[], opts: CommandToolOptions): void {
   let plan: Promise<CommandPlan> | undefined = opts.plan && Promise.resolve(opts.plan);
   const handler = async ({ command }: { command: string }, extra: { signal: AbortSignal }) => {
@@ -53,7 +56,7 @@ export function registerCommandTools(server: McpServer, root: string, names: rea
       name,
       {
         description: description(opts.mode, opts.limits),
-        inputSchema: { command: z.string().min(1).describe('The shell command to run') },
+        inputSchema: COMMAND_INPUT,
       },
       handler,
     );

@@ -11,6 +11,7 @@ import type { CommandPlan, CommandSandboxMode } from '../sandbox/sandbox-plan';
 import type { SandboxProber } from '../sandbox/sandbox-probe';
 import { decodeFileText } from './file-text';
 import { resolveInWorkspace, toWorkspaceRelative, workspaceErrorText } from './workspace-paths';
+import { sharedSchemaValidator } from '../shared-schema-validator';
 
 /** Offered by default. The command tool (`execute_command`, alias `run_command`) only when a session's allow list names it. */
 export const WORKSPACE_TOOL_NAMES = ['read_file', 'write_file', 'list_files'] as const;
@@ -44,12 +45,20 @@ export interface WorkspaceToolOptions {
   sandboxProbe?: SandboxProber;
 }
 
+// built once: zod compiles a schema's parser on first use, so a schema per session would be compiled per session
+const READ_FILE_INPUT = z.object({ path: z.string().describe('File path relative to the workspace root') });
+const WRITE_FILE_INPUT = z.object({
+  path: z.string().describe('File path relative to the workspace root'),
+  content: z.string().describe('The full new content of the file'),
+});
+const LIST_FILES_INPUT = z.object({ path: z.string().optional().describe('Directory relative to the workspace root') });
+
 export function createWorkspaceToolServer(
   root: string,
   allow: readonly string[] = WORKSPACE_TOOL_NAMES,
   opts: WorkspaceToolOptions = {},
 ): McpServer {
-  const server = new McpServer({ name: 'loupe-workspace', version: '0.1.0' });
+  const server = new McpServer({ name: 'loupe-workspace', version: '0.1.0' }, { jsonSchemaValidator: sharedSchemaValidator() });
   const enabled = new Set(allow);
 
   if (enabled.has('read_file')) {
@@ -57,7 +66,7 @@ export function createWorkspaceToolServer(
       'read_file',
       {
         description: 'Read a text file from the workspace. Paths are relative to the workspace root.',
-        inputSchema: { path: z.string().describe('File path relative to the workspace root') },
+        inputSchema: READ_FILE_INPUT,
       },
       async ({ path: p }) =>
         guarded(p, async () => {
@@ -82,10 +91,7 @@ export function createWorkspaceToolServer(
       'write_file',
       {
         description: 'Create or overwrite a text file in the workspace. Parent directories are created.',
-        inputSchema: {
-          path: z.string().describe('File path relative to the workspace root'),
-          content: z.string().describe('The full new content of the file'),
-        },
+        inputSchema: WRITE_FILE_INPUT,
       },
       async ({ path: p, content }) =>
         guarded(p, async () => {
@@ -112,7 +118,7 @@ export function createWorkspaceToolServer(
       'list_files',
       {
         description: 'List files and directories (directories end with "/"). Defaults to the workspace root.',
-        inputSchema: { path: z.string().optional().describe('Directory relative to the workspace root') },
+        inputSchema: LIST_FILES_INPUT,
       },
       async ({ path: p }) =>
         guarded(p ?? '.', async () => {
