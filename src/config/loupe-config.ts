@@ -162,7 +162,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     },
     journal: {
       flushIntervalMs: ms('LOUPE_JOURNAL_FLUSH_MS', 50),
-      maxBatch: int('LOUPE_JOURNAL_MAX_BATCH', 500, 1, 100_000),
+      // a backlog goes out in statements of up to this many entries (one commit each): fewer, larger commits under load
+      maxBatch: int('LOUPE_JOURNAL_MAX_BATCH', 2000, 1, 100_000),
     },
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     embeddedPostgresRestartMs: ms('LOUPE_PG_RESTART_TIMEOUT_MS', 30_000),
