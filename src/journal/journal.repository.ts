@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import {
   EvalCellEntity,
+  EvalExchangeEntity,
   EvalRunEntity,
   EvalTrialEntity,
   IterationEntity,
@@ -44,6 +45,11 @@ export class JournalRepository {
         m,
         EvalCellEntity,
         batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])),
+      );
+      await this.upsert(
+        m,
+        EvalExchangeEntity,
+        batch.evalExchanges.map((r) => toStorableRow(r, ['request', 'chunks', 'error', 'model', 'path'])),
       );
       await this.upsert(
         m,
