@@ -86,6 +86,8 @@ export interface EvalRunOptions {
   replay?: ReplaySettings;
   /** the scenario paths the run was given (kept, so a resume finds its scenarios) */
   paths?: string[];
+  /** the run's id, as soon as it is recorded (to resume it if it is killed) */
+  onRunStarted?: (runId: string) => void;
   onTrialStarted?: (total: number) => void;
   onTrialFinished?: (t: TrialReport) => void;
 }

@@ -52,6 +52,7 @@ export class ScenarioRunner {
     const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
     const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: loupeRevision() });
     const recorder = new EvalRunRecorder(this.journal, { id: randomUUID(), ...plan.run });
+    options.onRunStarted?.(recorder.runId);
     return this.execute(
       plan,
       recorder,

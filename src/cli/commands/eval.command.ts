@@ -133,6 +133,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
             judge: opts.judge as 'auto' | 'success',
             record: opts.record,
             replay,
+            onRunStarted: (id: string) => process.stderr.write(`run ${id} (if it is killed: loupe eval resume ${id})\n`),
             onTrialStarted: (n: number) => progress.started(n),
             onTrialFinished: (t: Parameters<typeof progress.finished>[0]) => progress.finished(t),
           };
