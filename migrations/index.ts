@@ -5,6 +5,7 @@ import { ExactTextAndOwners1763900000000 } from './1763900000000-exact-text-and-
 import { McpServers1764000000000 } from './1764000000000-mcp-servers';
 import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 import { EvalEvidence1764200000000 } from './1764200000000-eval-evidence';
+import { DashboardViews1764400000000 } from './1764400000000-dashboard-views';
 import { RecordResumeWorkers1764500000000 } from './1764500000000-record-resume-workers';
 
 export const MIGRATIONS = [
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   McpServers1764000000000,
   ApprovalWaits1764100000000,
   EvalEvidence1764200000000,
+  DashboardViews1764400000000,
   RecordResumeWorkers1764500000000,
 ];

@@ -15,7 +15,7 @@ export async function bootstrapServer(config: LoupeConfig): Promise<INestApplica
     await close();
     await telemetry.shutdown();
   };
-  await app.listen(config.port, '127.0.0.1');
+  await app.listen(config.port, config.listenAddress);
   logger.log(`Loupe listening on ${await app.getUrl()}`, 'Bootstrap');
   return app;
 }

@@ -5,6 +5,7 @@ describe('loadConfig', () => {
     const c = loadConfig({}, '/work');
     expect(c.home).toBe('/work/.loupe');
     expect(c.port).toBe(3000);
+    expect(c.listenAddress).toBe('127.0.0.1');
     expect(c.databaseUrl).toBeUndefined();
     expect(c.ollama).toEqual(
       expect.objectContaining({
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       {
         LOUPE_HOME: 'data',
         LOUPE_PORT: '8080',
+        LOUPE_LISTEN_ADDRESS: '0.0.0.0',
         DATABASE_URL: 'postgres://u:p@db:5432/x',
         OLLAMA_HOST: 'http://gpu:11434',
         OLLAMA_REQUEST_TIMEOUT: '1000',
@@ -40,6 +42,7 @@ describe('loadConfig', () => {
     );
     expect(c.home).toBe('/w/data');
     expect(c.port).toBe(8080);
+    expect(c.listenAddress).toBe('0.0.0.0');
     expect(c.databaseUrl).toBe('postgres://u:p@db:5432/x');
     expect(c.ollama.host).toBe('http://gpu:11434');
     expect(c.ollama.requestTimeoutMs).toBe(1000);
@@ -78,6 +81,7 @@ describe('loadConfig', () => {
     ['OLLAMA_NUM_GPU', '1.5', /OLLAMA_NUM_GPU="1.5"/],
     ['LOUPE_RETRY_DELAY_SCALE', '1e9', /LOUPE_RETRY_DELAY_SCALE/],
     ['LOUPE_PORT', '70000', /LOUPE_PORT="70000"/],
+    ['LOUPE_LISTEN_ADDRESS', 'http://0.0.0.0', /LOUPE_LISTEN_ADDRESS="http:\/\/0.0.0.0": expected an IP address/],
   ])('rejects %s=%s with a line naming the variable', (name, value, want) => {
     expect(() => loadConfig({ [name]: value })).toThrow(want);
   });

@@ -1,5 +1,6 @@
 // One place for configuration: the environment is read and validated once, into a typed object.
 // Pure: takes an env record, returns a config or throws ConfigError listing every bad variable.
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export interface LoupeConfig {
@@ -7,6 +8,8 @@ export interface LoupeConfig {
   home: string;
   /** HTTP port for `npm start` */
   port: number;
+  /** address the HTTP server binds: loopback unless set (a container sets 0.0.0.0; the admin API needs its token either way) */
+  listenAddress: string;
   /** bearer token of the admin API; when unset one is generated once and kept in <home>/admin-token */
   adminToken?: string;
   databaseUrl?: string;
@@ -135,6 +138,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     problems.push(`DATABASE_URL: expected a postgres://user:password@host:port/database URL`);
   }
+  const listenAddress = env.LOUPE_LISTEN_ADDRESS || '127.0.0.1';
+  if (!isIP(listenAddress) && !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(listenAddress)) {
+    problems.push(`LOUPE_LISTEN_ADDRESS=${JSON.stringify(listenAddress)}: expected an IP address (127.0.0.1, 0.0.0.0, ::) or a host name`);
+  }
   const logLevel = (env.LOUPE_LOG_LEVEL || undefined) as LoupeConfig['logLevel'];
   if (logLevel !== undefined && !['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     problems.push(`LOUPE_LOG_LEVEL=${JSON.stringify(env.LOUPE_LOG_LEVEL)}: expected error, warn, log or debug`);
@@ -142,6 +149,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   const config: LoupeConfig = {
     home: path.resolve(cwd, env.LOUPE_HOME || '.loupe'),
     port: int('LOUPE_PORT', 3000, 0, 65535),
+    listenAddress,
     adminToken: env.LOUPE_ADMIN_TOKEN || undefined,
     databaseUrl,
     ollama: {

@@ -28,6 +28,7 @@ import { compareRuns } from './statistics/compare';
 import type { TrialOutcome } from './statistics/statistics-types';
 import { summarizeAll } from './statistics/summarize';
 import { TrialRunner, type TrialContext } from './trials/trial-runner.service';
+import { SessionQueryRepository } from '../journal/session-query.repository';
 import type { TrialMode } from './trials/trial-verdict';
 
 type Result = { report: TrialReport; outcome: TrialOutcome };
@@ -44,6 +45,7 @@ export class ScenarioRunner {
     private readonly results: EvalRepository,
     private readonly recordings: RecordingRepository,
     private readonly providers: OllamaProviderFactory,
+    private readonly sessions: SessionQueryRepository,
   ) {}
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
@@ -128,6 +130,7 @@ export class ScenarioRunner {
       liveHost: this.config.ollama.host,
       record: options.record || Boolean(options.replay?.allowNew),
       replay: options.replay ? this.runReplay(options.replay, mode) : undefined,
+      recordedEvents: new Map<string, number>(),
     };
     const results: Result[] = new Array(jobs.length);
     for (const k of kept) results[k.index] = k.result;
@@ -154,7 +157,13 @@ export class ScenarioRunner {
     } finally {
       onFailure.unsubscribe();
     }
-    return this.conclude(plan, recorder, results, options, { started, stoppedBy, replayed: Boolean(ctx.replay), write: true });
+    return this.conclude(plan, recorder, results, options, {
+      started,
+      stoppedBy,
+      replayed: Boolean(ctx.replay),
+      write: true,
+      recordedEvents: ctx.recordedEvents,
+    });
   }
 
   /**
@@ -180,7 +189,7 @@ export class ScenarioRunner {
     recorder: EvalRunRecorder,
     results: Result[],
     options: EvalRunOptions,
-    at: { started: number; stoppedBy?: string; replayed: boolean; write: boolean },
+    at: { started: number; stoppedBy?: string; replayed: boolean; write: boolean; recordedEvents?: Map<string, number> },
   ): Promise<EvalRunReport> {
     const { jobs, mode, trialsPerCell, configs, models } = plan;
     const stoppedBy = at.stoppedBy;
@@ -232,10 +241,34 @@ export class ScenarioRunner {
       { trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored },
       { run: summaries.run, models: summaries.models, configs: summaries.configs },
     );
-    await this.journal
-      .flush(10_000)
-      .catch((e: Error) => this.logger.warn(`the run's statistics are queued, not yet written: ${e.message}`));
+    const flushed = await this.journal.flush(10_000).then(
+      () => true,
+      (e: Error) => {
+        this.logger.warn(`the run's statistics are queued, not yet written: ${e.message}`);
+        return false;
+      },
+    );
+    // trials were judged from the journal's stream; Postgres must hold what it recorded
+    if (flushed && at.recordedEvents) report.storage = await this.crossCheck(at.recordedEvents);
     return report;
+  }
+
+  /** Sessions whose stored events differ in number from what the journal recorded (a loss would show here). */
+  private async crossCheck(recorded: Map<string, number>): Promise<NonNullable<EvalRunReport['storage']>> {
+    try {
+      const stored = await this.sessions.eventCounts([...recorded.keys()]);
+      const mismatched = [...recorded]
+        .filter(([id, n]) => (stored.get(id) ?? 0) !== n)
+        .map(([id, n]) => ({ sessionId: id, recorded: n, stored: stored.get(id) ?? 0 }));
+      if (mismatched.length)
+        this.logger.error(
+          `${mismatched.length} session(s) in Postgres differ from what the journal recorded: ${JSON.stringify(mismatched.slice(0, 5))}`,
+        );
+      return { sessionsChecked: recorded.size, mismatched };
+    } catch (e) {
+      this.logger.warn(`could not cross-check the stored sessions: ${(e as Error).message}`);
+      return { sessionsChecked: 0, mismatched: [] };
+    }
   }
 
   /** Against a real Ollama a model is loaded once, before its first timed trial. */
