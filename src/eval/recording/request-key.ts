@@ -1,6 +1,6 @@
 // What makes two model requests "the same request" for a recording: the body as sent, with what
 // legitimately differs between a run and its replay taken out — tool-call ids (random per reply
-// when the server sends none), the session's workspace path and its session id. Keys are sorted, so
+// when the server sends none; renamed in order of appearance), the session's workspace path and its session id. Keys are sorted, so
 // the hash is of the content, not of the serialization. Pure.
 import { createHash } from 'node:crypto';
 
@@ -25,12 +25,16 @@ export function normalizeRequest(body: unknown, context: RequestContext = {}): u
   if (context.workspaceDir) replacements.push([context.workspaceDir, WORKSPACE]);
   if (context.sessionId) replacements.push([context.sessionId, SESSION]);
   const text = (s: string) => replacements.reduce((acc, [from, to]) => acc.split(from).join(to), s);
-  const walk = (value: unknown, key?: string): unknown => {
-    if (typeof value === 'string') return (key === 'id' || key === 'tool_call_id') && value ? idOf(value) : text(value);
+  // an id is a tool call's (`{id, function}`) or a tool result's reference to one; an `id` inside a
+  // tool's arguments is content and stays
+  const walk = (value: unknown, isId = false): unknown => {
+    if (typeof value === 'string') return isId && value ? idOf(value) : text(value);
     if (Array.isArray(value)) return value.map((v) => walk(v));
     if (value === null || typeof value !== 'object') return value;
+    const record = value as Record<string, unknown>;
+    const isToolCall = 'function' in record;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) out[k] = walk((value as Record<string, unknown>)[k], k);
+    for (const k of Object.keys(record).sort()) out[k] = walk(record[k], (k === 'id' && isToolCall) || k === 'tool_call_id');
     return out;
   };
   return walk(body);
