@@ -68,7 +68,8 @@ expect:
   - final_answer_contains: Hello
 `;
 
-const json = (stdout: string) => JSON.parse(stdout) as { runId: string; summary: Record<string, number>; trials: TrialJson[] };
+const json = (stdout: string) =>
+  JSON.parse(stdout) as { runId: string; replayOf: string | null; summary: Record<string, number>; trials: TrialJson[] };
 interface TrialJson {
   scenarioId: string;
   trial: number;
@@ -168,6 +169,8 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     expect(run.code).toBe(0);
     const report = json(run.stdout);
     expect(report.summary).toEqual(expect.objectContaining({ passed: 26, trials: 26 }));
+    expect(report.replayOf).toBe(recordedRun);
+    expect(run.stderr + run.stdout).not.toContain('replay miss');
     expectSameSessions(recorded, await runSignatures(db, report.runId));
     // a replay reaches no model and records nothing of its own
     expect((await db.query(`SELECT count(*)::int AS n FROM eval_exchanges WHERE run_id = $1`, [report.runId])).rows[0].n).toBe(0);
@@ -268,6 +271,7 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
         /request 1 of the session differs from the recording at messages\[\d+\]\.content: recorded "[^"]*Say hello\.", sent "[^"]*in French\."/,
       );
       expect(out).not.toMatch(/✓ rr\/paced/);
+      expect(run.stdout).toContain(`(1 trials, replay of run ${pacedRun})`);
     }, 60_000);
 
     it('with --allow-new the miss goes to OLLAMA_HOST and is recorded', async () => {
@@ -289,6 +293,57 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
       }
     }, 60_000);
   });
+
+  it('a run recorded against a real host (OLLAMA_HOST) replays without one, judged as it was', async () => {
+    const host = new StandinServer({
+      script: {
+        turns: {
+          '*': [
+            { content: "I'll check the notes file now." },
+            { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+            { content: 'It says to ship on Friday.' },
+          ],
+        },
+        loop: true,
+      },
+    });
+    const { url } = await host.start();
+    let live: ReturnType<typeof json>;
+    try {
+      // one trial at a time: the host's script is one conversation after another
+      const rec = await runCli(['eval', S('nudges/promised-action.yaml'), '-t', '2', '-c', '1', '--record', '--json'], {
+        ...env,
+        OLLAMA_HOST: url,
+      });
+      expect(rec.code).toBe(0);
+      live = json(rec.stdout);
+    } finally {
+      await host.stop();
+    }
+    expect(live).toEqual(expect.objectContaining({ mode: 'live', summary: expect.objectContaining({ passed: 4, trials: 4 }) }));
+    // the host is gone: everything comes from the recording
+    const replay = await runCli(['eval', '--replay', live.runId, '--json'], env);
+    expect(replay.code).toBe(0);
+    const report = json(replay.stdout);
+    expect(report).toEqual(expect.objectContaining({ mode: 'live', summary: expect.objectContaining({ passed: 4, trials: 4 }) }));
+    expectSameSessions(await runSignatures(db, live.runId), await runSignatures(db, report.runId));
+  }, 60_000);
+
+  it('bad input: a file that is not a recording, a run that was not recorded', async () => {
+    const notRecording = path.join(tmp, 'not-a-recording.jsonl');
+    fs.writeFileSync(notRecording, '{"hello":"world"}\n');
+    const imp = await runCli(['eval', 'import', notRecording], env);
+    expect(imp.code).toBe(2);
+    expect(imp.stderr).toContain(`${notRecording}: not a Loupe recording`);
+    const plain = await runCli(['eval', dirs.repeated, '--json'], env);
+    const runId = json(plain.stdout).runId;
+    const replay = await runCli(['eval', '--replay', runId], env);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(`run ${runId} was not recorded (run it with --record)`);
+    const nonsense = await runCli(['eval', '--replay', 'no-such-thing'], env);
+    expect(nonsense.code).toBe(2);
+    expect(nonsense.stderr).toContain('--replay no-such-thing: neither a recording file nor a run id');
+  }, 60_000);
 
   it('export --scenarios: recorded trials become scripted scenarios that load and pass', async () => {
     const out = path.join(tmp, 'exported');
