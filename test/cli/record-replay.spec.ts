@@ -340,6 +340,11 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     const replay = await runCli(['eval', '--replay', runId], env);
     expect(replay.code).toBe(2);
     expect(replay.stderr).toContain(`run ${runId} was not recorded (run it with --record)`);
+    const out = path.join(tmp, 'not-recorded.loupe.jsonl.gz');
+    const exp = await runCli(['eval', 'export', runId, '-o', out], env);
+    expect(exp.code).toBe(2);
+    expect(exp.stderr).toContain(`run ${runId} was not recorded`);
+    expect(fs.existsSync(out)).toBe(false);
     const nonsense = await runCli(['eval', '--replay', 'no-such-thing'], env);
     expect(nonsense.code).toBe(2);
     expect(nonsense.stderr).toContain('--replay no-such-thing: neither a recording file nor a run id');

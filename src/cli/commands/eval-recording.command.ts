@@ -34,6 +34,8 @@ export function registerRecordingCommands(evalCommand: Command, getConfig: () =>
             const n = await transfer.exportRun(runId, out);
             process.stderr.write(`run ${runId}: ${n} exchanges exported${opts.out ? ` to ${opts.out}` : ''}\n`);
           } catch (e) {
+            // no half-written or empty file left behind under the name asked for
+            if (opts.out) fs.rmSync(opts.out, { force: true });
             if (e instanceof RecordingFileError) throw new UsageError((e as Error).message);
             throw e;
           }
