@@ -1,10 +1,11 @@
 // What "the same session" means for a replay: the same sequence of journal event types, and the
 // same decision payloads — with what a replay cannot and should not reproduce taken out: wall-clock
 // measurements (fields in ms, except a server's Retry-After), process ids, host URLs (each trial
-// gets its own stand-in port), and tool-call ids (renamed by order of appearance, as request hashes do).
+// gets its own stand-in port), workspace paths, and tool-call ids (renamed by order of appearance, as request hashes do).
 import { Client } from 'pg';
 
 const VOLATILE = new Set(['pid', 'host', 'url', 'traceId', 'spanId']);
+const WORKSPACE = /workspaces\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 export function normalizePayload(value: unknown, ids = new Map<string, string>(), key?: string): unknown {
   if (typeof value === 'string') {
@@ -12,7 +13,8 @@ export function normalizePayload(value: unknown, ids = new Map<string, string>()
       if (!ids.has(value)) ids.set(value, `call#${ids.size + 1}`);
       return ids.get(value);
     }
-    return value;
+    // each trial works in its own workspace (an MCP server's stderr, a tool's error may name it)
+    return value.replace(WORKSPACE, 'workspaces/<workspace>');
   }
   if (Array.isArray(value)) return value.map((v) => normalizePayload(v, ids));
   if (value === null || typeof value !== 'object') return value;
