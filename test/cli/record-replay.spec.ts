@@ -242,24 +242,31 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
 
   describe('a small recording with a slow first byte', () => {
     let pacedRun: string;
-    let recordedMs: number;
+    /** when the recorded reply's first byte came, ms after the request went out */
+    let recordedFirstByteMs: number;
     beforeAll(async () => {
       const rec = await runCli(['eval', dirs.paced, '--record', '--json'], env);
       expect(rec.code).toBe(0);
       const report = json(rec.stdout);
       pacedRun = report.runId;
-      recordedMs = report.trials[0].durationMs;
-      expect(recordedMs).toBeGreaterThanOrEqual(1200);
+      const chat = await db.query(`SELECT headers_at_ms, chunks FROM eval_exchanges WHERE run_id = $1 AND kind = 'chat'`, [pacedRun]);
+      expect(chat.rows).toHaveLength(1);
+      recordedFirstByteMs = chat.rows[0].headers_at_ms;
+      expect(recordedFirstByteMs).toBeGreaterThanOrEqual(1200);
+      // the chunks came after the headers, each with its time
+      const times = (chat.rows[0].chunks as Array<[number, string]>).map(([ms]) => ms);
+      expect(times[0]).toBeGreaterThanOrEqual(recordedFirstByteMs);
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
     }, 60_000);
 
     it('--replay-pace recorded follows the recorded timing; fast does not wait', async () => {
       const paced = await runCli(['eval', '--replay', pacedRun, '--replay-pace', 'recorded', '--json'], env);
       expect(paced.code).toBe(0);
       const pacedMs = json(paced.stdout).trials[0].durationMs;
-      expect(pacedMs).toBeGreaterThanOrEqual(0.8 * recordedMs);
+      expect(pacedMs).toBeGreaterThanOrEqual(0.9 * recordedFirstByteMs);
       const fast = await runCli(['eval', '--replay', pacedRun, '--json'], env);
       expect(fast.code).toBe(0);
-      expect(json(fast.stdout).trials[0].durationMs).toBeLessThan(1000);
+      expect(json(fast.stdout).trials[0].durationMs).toBeLessThan(0.75 * recordedFirstByteMs);
     }, 60_000);
 
     it('a request missing from the recording fails its trial loudly, naming the first difference', async () => {
