@@ -45,6 +45,12 @@ function suites(): BenchSuite[] {
       run: () => (require('./eval.bench') as typeof import('./eval.bench')).benchEval(),
     },
     {
+      name: 'replay',
+      description:
+        'the built CLI: trials per second replaying a recorded run (--replay, fast) vs the same scenarios on the scripted stand-in, and while recording',
+      run: () => (require('./replay.bench') as typeof import('./replay.bench')).benchReplay(),
+    },
+    {
       name: 'trial-cost',
       description:
         'marginal cost of a single-turn eval trial (built CLI, external zero-latency stand-in) at -c 1 and -c 4 with Postgres CPU per trial, heap over 2,000 trials, first run on a fresh home',

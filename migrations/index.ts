@@ -6,6 +6,7 @@ import { McpServers1764000000000 } from './1764000000000-mcp-servers';
 import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 import { EvalEvidence1764200000000 } from './1764200000000-eval-evidence';
 import { DashboardViews1764400000000 } from './1764400000000-dashboard-views';
+import { RecordResumeWorkers1764500000000 } from './1764500000000-record-resume-workers';
 import { EventsWithoutSessionFk1764600000000 } from './1764600000000-events-without-session-fk';
 
 export const MIGRATIONS = [
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   ApprovalWaits1764100000000,
   EvalEvidence1764200000000,
   DashboardViews1764400000000,
+  RecordResumeWorkers1764500000000,
   EventsWithoutSessionFk1764600000000,
 ];

@@ -12,6 +12,14 @@ export const lazy = {
   models: () => require('../provider/models.service') as typeof import('../provider/models.service'),
   scenarioSchema: () => require('../eval/scenario/scenario-json-schema') as typeof import('../eval/scenario/scenario-json-schema'),
   evalRepository: () => require('../eval/eval.repository') as typeof import('../eval/eval.repository'),
+  recordings: () => require('../eval/recording/recording.repository') as typeof import('../eval/recording/recording.repository'),
+  recordingTransfer: () =>
+    require('../eval/recording/recording-transfer.service') as typeof import('../eval/recording/recording-transfer.service'),
+  recordingFile: () => require('../eval/recording/recording-file') as typeof import('../eval/recording/recording-file'),
+  runResume: () => require('../eval/run-resume') as typeof import('../eval/run-resume'),
+  queue: () => require('../eval/queue/queued-runs.service') as typeof import('../eval/queue/queued-runs.service'),
+  worker: () => require('../eval/queue/worker.service') as typeof import('../eval/queue/worker.service'),
+  runStatus: () => require('../eval/queue/run-status.repository') as typeof import('../eval/queue/run-status.repository'),
   reports: () => ({
     ...(require('../eval/reports/junit-report') as typeof import('../eval/reports/junit-report')),
     ...(require('../eval/reports/markdown-report') as typeof import('../eval/reports/markdown-report')),

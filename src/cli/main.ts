@@ -14,6 +14,7 @@ import { registerServeCommand } from './commands/serve.command';
 import { registerSessionsCommand } from './commands/sessions.command';
 import { registerStandinCommand } from './commands/standin.command';
 import { registerToolsCommand } from './commands/tools.command';
+import { registerWorkerCommand } from './commands/worker.command';
 import { currentVerdict, EXIT, pinExitCode, setVerdict } from './exit-codes';
 
 export function buildProgram(): Command {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerEventsCommand(program);
   registerProfilesCommand(program);
   registerSchemaCommand(program);
+  registerWorkerCommand(program, getConfig);
   registerBenchCommand(program, getConfig);
   registerServeCommand(program, getConfig);
   return program;

@@ -106,7 +106,11 @@ export function formatResultsTable(report: EvalRunReport): string {
     );
   }
   out.push('');
-  const backend = report.backend.kind === 'standin' ? 'Ollama stand-in' : `Ollama at ${report.backend.host}`;
+  const backend = report.replayOf
+    ? `replay of run ${report.replayOf}`
+    : report.backend.kind === 'standin'
+      ? 'Ollama stand-in'
+      : `Ollama at ${report.backend.host}`;
   const notRun = report.notRun ? `, ${report.notRun} not run` : '';
   out.push(
     `${report.passed} passed, ${report.failed} failed, ${report.errored} errors${notRun} (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`,
@@ -143,6 +147,7 @@ export function toJsonReport(report: EvalRunReport): unknown {
     storage: report.storage ?? null,
     statistics: report.summaries,
     comparison: report.comparison ?? null,
+    replayOf: report.replayOf ?? null,
     trials: report.trials.map((t) => ({
       scenarioId: t.scenarioId,
       title: t.title,

@@ -39,6 +39,17 @@ export interface LoupeConfig {
     flushIntervalMs: number;
     maxBatch: number;
   };
+  /** `loupe worker` processes and the queue of trials they share */
+  worker: {
+    /** how often a worker records that it is alive (ms) */
+    heartbeatMs: number;
+    /** a worker silent this long is dead: its trials are released to the others (ms) */
+    staleMs: number;
+    /** how often an idle worker looks for trials (ms) */
+    pollMs: number;
+    /** the queue's safety net: a trial held this long without its worker closing it is released (s) */
+    jobExpireSeconds: number;
+  };
   otlpEndpoint?: string;
   /** how long a dead embedded Postgres may take to come back before the run stops (ms) */
   embeddedPostgresRestartMs: number;
@@ -165,10 +176,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       // a backlog goes out in statements of up to this many entries (one commit each): fewer, larger commits under load
       maxBatch: int('LOUPE_JOURNAL_MAX_BATCH', 2000, 1, 100_000),
     },
+    worker: {
+      heartbeatMs: ms('LOUPE_WORKER_HEARTBEAT_MS', 5_000),
+      staleMs: ms('LOUPE_WORKER_STALE_MS', 30_000),
+      pollMs: ms('LOUPE_WORKER_POLL_MS', 500),
+      jobExpireSeconds: int('LOUPE_QUEUE_JOB_EXPIRE_S', 4 * 3600, 60, 24 * 3600 * 7),
+    },
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     embeddedPostgresRestartMs: ms('LOUPE_PG_RESTART_TIMEOUT_MS', 30_000),
     logLevel,
   };
+  if (config.worker.staleMs <= config.worker.heartbeatMs)
+    problems.push(`LOUPE_WORKER_STALE_MS=${config.worker.staleMs}: must exceed LOUPE_WORKER_HEARTBEAT_MS (${config.worker.heartbeatMs})`);
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -8,7 +8,8 @@ export type NewRun = Pick<EvalRunRow, 'id' | 'scenarioCount' | 'options' | 'loup
 export type NewTrial = Pick<
   EvalTrialRow,
   'id' | 'scenarioId' | 'scenarioTitle' | 'scenarioFile' | 'scenarioHash' | 'model' | 'trialIndex' | 'configKey' | 'config' | 'mode'
->;
+> &
+  Partial<Pick<EvalTrialRow, 'attempt' | 'workerId'>>;
 export type TrialResult = Pick<
   EvalTrialRow,
   | 'sessionId'
@@ -28,11 +29,24 @@ export class EvalRunRecorder {
   private readonly run: EvalRunRow;
   private readonly trials = new Map<string, EvalTrialRow>();
 
+  /**
+   * A new run (written at once), or — with `existing` — a run recorded earlier that this process
+   * takes over: a resumed run (written as running again, owned by this process) or a queued run whose
+   * trials a worker runs (the run row is left to whoever closes it).
+   */
   constructor(
     private readonly sink: JournalSink,
-    init: NewRun,
+    init: NewRun | { existing: EvalRunRow; resume: boolean },
     private readonly now = () => new Date(),
   ) {
+    if ('existing' in init) {
+      this.run = { ...init.existing };
+      if (init.resume) {
+        Object.assign(this.run, { status: 'running', finishedAt: null, ownerPid: process.pid, ownerHost: hostname() });
+        this.sink.append({ kind: 'eval_run', row: { ...this.run } });
+      }
+      return;
+    }
     this.run = {
       ...init,
       status: 'running',
@@ -47,6 +61,10 @@ export class EvalRunRecorder {
       statistics: null,
     };
     this.sink.append({ kind: 'eval_run', row: { ...this.run } });
+  }
+
+  get row(): EvalRunRow {
+    return { ...this.run };
   }
 
   get runId(): string {
@@ -70,6 +88,9 @@ export class EvalRunRecorder {
       metadata: {},
       outcome: null,
       invariantViolations: [],
+      attempt: trial.attempt ?? 1,
+      replacedBy: null,
+      workerId: trial.workerId ?? null,
     };
     this.trials.set(trial.id, row);
     this.sink.append({ kind: 'eval_trial', row: { ...row } });
@@ -81,6 +102,11 @@ export class EvalRunRecorder {
     Object.assign(row, result, { finishedAt: this.now() });
     this.trials.delete(id);
     this.sink.append({ kind: 'eval_trial', row: { ...row } });
+  }
+
+  /** A trial whose result this process must not write (someone else has it now). */
+  forget(id: string): void {
+    this.trials.delete(id);
   }
 
   cells(cells: Array<Omit<EvalCellRow, 'runId'>>): void {

@@ -3,6 +3,7 @@ import type { InvariantViolation } from './invariants/check-invariants';
 import type { Configuration } from './run-plan';
 import type { RunComparison } from './statistics/compare';
 import type { RunSummaries } from './statistics/summarize';
+import type { ReplaySettings } from './recording/run-replay';
 
 export type TrialStatus = 'passed' | 'failed' | 'error';
 
@@ -58,6 +59,16 @@ export interface EvalRunReport {
   summaries: RunSummaries;
   /** against `--baseline RUN`, when given (a = the baseline, b = this run) */
   comparison?: { baselineRunId: string; result: RunComparison };
+  /** the recorded run this one replayed */
+  replayOf?: string;
+}
+
+/** Given by callers that must know a trial's ids before it starts (workers, resume). */
+export interface TrialIds {
+  trialId?: string;
+  sessionId?: string;
+  /** a rerun of an interrupted trial: 2, 3… */
+  attempt?: number;
 }
 
 export interface EvalRunOptions {
@@ -71,6 +82,14 @@ export interface EvalRunOptions {
   judge?: 'auto' | 'success';
   /** `--baseline RUN`: compare with that run when done */
   baselineRunId?: string;
+  /** `--record`: keep every model request and response (eval_exchanges), for replay and export */
+  record?: boolean;
+  /** `--replay RUN`: serve each trial from that recorded run */
+  replay?: ReplaySettings;
+  /** the scenario paths the run was given (kept, so a resume finds its scenarios) */
+  paths?: string[];
+  /** the run's id, as soon as it is recorded (to resume it if it is killed) */
+  onRunStarted?: (runId: string) => void;
   onTrialStarted?: (total: number) => void;
   onTrialFinished?: (t: TrialReport) => void;
 }

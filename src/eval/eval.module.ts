@@ -3,12 +3,39 @@ import { ProcessModule } from '../process/process.module';
 import { ProviderModule } from '../provider/provider.module';
 import { ToolsModule } from '../tools/tools.module';
 import { EvalRepository } from './eval.repository';
+import { RecordingRepository } from './recording/recording.repository';
+import { RecordingTransfer } from './recording/recording-transfer.service';
+import { QueuedRuns } from './queue/queued-runs.service';
+import { RunStatusRepository } from './queue/run-status.repository';
+import { TrialQueue } from './queue/trial-queue';
+import { TrialWorker } from './queue/worker.service';
+import { WorkersRepository } from './queue/workers.repository';
 import { ScenarioRunner } from './scenario-runner.service';
 import { TrialRunner } from './trials/trial-runner.service';
 
 @Module({
   imports: [ProcessModule, ProviderModule, ToolsModule],
-  providers: [EvalRepository, ScenarioRunner, TrialRunner],
-  exports: [ScenarioRunner, EvalRepository],
+  providers: [
+    EvalRepository,
+    RecordingRepository,
+    RecordingTransfer,
+    ScenarioRunner,
+    TrialRunner,
+    TrialQueue,
+    WorkersRepository,
+    QueuedRuns,
+    TrialWorker,
+    RunStatusRepository,
+  ],
+  exports: [
+    ScenarioRunner,
+    EvalRepository,
+    RecordingRepository,
+    RecordingTransfer,
+    TrialRunner,
+    QueuedRuns,
+    TrialWorker,
+    RunStatusRepository,
+  ],
 })
 export class EvalModule {}

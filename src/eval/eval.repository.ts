@@ -4,6 +4,7 @@ import { EvalCellEntity, EvalRunEntity, EvalTrialEntity } from '../database/enti
 import type { Recorded } from '../journal/session-query.repository';
 import { restoreOriginals } from '../journal/storable-text';
 import type { TrialOutcome } from './statistics/statistics-types';
+import { isFinal, outcomeFromRow } from './trial-rows';
 
 /** Read side of eval runs (written through the journal by EvalRunRecorder). */
 @Injectable()
@@ -30,25 +31,19 @@ export class EvalRepository {
     return cells.map(restoreOriginals);
   }
 
-  /** The outcomes of a finished run's trials, for comparisons (a run that does not exist has none). */
+  /** The outcomes of a run's trials that reached a verdict (interrupted and running ones have none). */
   async outcomesOf(runId: string): Promise<TrialOutcome[]> {
     const trials = await this.dataSource.getRepository(EvalTrialEntity).find({ where: { runId } });
-    return trials
-      .filter((t) => t.status !== 'running')
-      .map((t) => {
-        const o = (t.outcome ?? {}) as Partial<TrialOutcome>;
-        return {
-          scenarioId: t.scenarioId,
-          model: t.model,
-          configKey: t.configKey,
-          trial: t.trialIndex,
-          status: t.status as TrialOutcome['status'],
-          terminationReason: o.terminationReason ?? null,
-          pathologies: o.pathologies ?? {},
-          tokens: o.tokens ?? { input: 0, output: 0 },
-          iterations: t.iterations,
-          latency: o.latency ?? { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 },
-        };
-      });
+    return trials.filter(isFinal).map(outcomeFromRow);
+  }
+
+  /** An interrupted trial rerun as a new attempt: the two are linked, and the old one stays interrupted. */
+  async markReplaced(trialId: string, replacedBy: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE eval_trials SET status = 'interrupted', replaced_by = $2,
+              error = COALESCE(error, 'interrupted'), finished_at = COALESCE(finished_at, now())
+        WHERE id = $1 AND status IN ('running', 'interrupted')`,
+      [trialId, replacedBy],
+    );
   }
 }

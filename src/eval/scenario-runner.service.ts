@@ -1,10 +1,15 @@
 // Runs an eval: scenarios × models × configurations × trials, grouped by model (each model warmed
 // before its trials are timed against a real Ollama), through a pool of `concurrency` workers. Scripted
 // runs replay each scenario's script on a fresh stand-in and check its exact expectations; live runs
-// (OLLAMA_HOST) check success criteria; every trial checks the invariants. The statistics per cell
-// and rolled up per model, configuration and run are computed and stored with the run.
+// (OLLAMA_HOST) check success criteria; replayed runs serve a recorded run's trials and judge them as
+// it did; every trial checks the invariants. A killed run is resumed: its finished trials are kept,
+// interrupted ones rerun as new attempts, the rest run. The statistics per cell and rolled up per
+// model, configuration and run are computed and stored with the run.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { processAlive } from '../common/process-alive';
+import type { EvalRunRow } from '../journal/journal-entry';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DatabaseHealth } from '../database/database-health';
@@ -14,15 +19,19 @@ import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factor
 import { EvalRunRecorder } from './eval-recorder';
 import type { EvalRunOptions, EvalRunReport, TrialReport } from './eval-types';
 import { loupeRevision } from './loupe-revision';
-import { configurations as noAxes, planJobs, type Job } from './run-plan';
+import { RecordingRepository } from './recording/recording.repository';
+import { RunReplay, type ReplaySettings } from './recording/run-replay';
+import { planRun, resumePlan, ResumeError, type PlannedTrial, type RunPlan } from './run-resume';
 import { EvalRepository } from './eval.repository';
 import type { Scenario } from './scenario/scenario';
 import { compareRuns } from './statistics/compare';
 import type { TrialOutcome } from './statistics/statistics-types';
 import { summarizeAll } from './statistics/summarize';
-import { TrialRunner } from './trials/trial-runner.service';
+import { TrialRunner, type TrialContext } from './trials/trial-runner.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import type { TrialMode } from './trials/trial-verdict';
+
+type Result = { report: TrialReport; outcome: TrialOutcome };
 
 @Injectable()
 export class ScenarioRunner {
@@ -34,40 +43,97 @@ export class ScenarioRunner {
     private readonly health: DatabaseHealth,
     private readonly trials: TrialRunner,
     private readonly results: EvalRepository,
+    private readonly recordings: RecordingRepository,
     private readonly providers: OllamaProviderFactory,
     private readonly sessions: SessionQueryRepository,
   ) {}
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
-    const started = Date.now();
-    const trialsPerCell = Math.max(1, options.trials ?? 1);
     const realHost = this.config.ollama.host;
-    const mode: TrialMode = realHost ? 'live' : 'scripted';
-    const configs = options.configurations?.length ? options.configurations : noAxes([]);
-    const jobs = planJobs(scenarios, { models: options.models, configs, trials: trialsPerCell });
-    const models = [...new Set(jobs.map((j) => j.model))];
-    const revision = loupeRevision();
-    const recorder = new EvalRunRecorder(this.journal, {
-      id: randomUUID(),
-      scenarioCount: scenarios.length,
-      loupeVersion: process.env.npm_package_version ?? null,
-      options: {
-        models: options.models ?? null,
-        trials: trialsPerCell,
-        backend: realHost ?? 'standin',
-        scenarios: scenarios.map((s) => s.id),
-      },
-      config: {
-        mode,
-        judge: options.judge ?? 'auto',
-        models,
-        configurations: configs,
-        trialsPerCell,
-        concurrency: options.concurrency ?? 1,
-        loupeRevision: revision,
-      },
-    });
-    const results: Array<{ report: TrialReport; outcome: TrialOutcome }> = new Array(jobs.length);
+    const replayMode = options.replay ? await this.replayMode(options.replay.runId) : undefined;
+    const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
+    const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: loupeRevision() });
+    const recorder = new EvalRunRecorder(this.journal, { id: randomUUID(), ...plan.run });
+    options.onRunStarted?.(recorder.runId);
+    return this.execute(
+      plan,
+      recorder,
+      plan.jobs.map((job, index) => ({ index, job })),
+      [],
+      options,
+    );
+  }
+
+  /**
+   * Finishes a run that was killed or stopped: nothing finished is redone, nothing is lost, each
+   * interrupted trial is rerun as a new attempt (its partial session kept). `force`: the run's owner
+   * is on another host and known to be gone.
+   */
+  async resume(
+    runId: string,
+    scenarios: Scenario[],
+    options: Pick<EvalRunOptions, 'onTrialStarted' | 'onTrialFinished' | 'concurrency'> & { force?: boolean } = {},
+  ): Promise<EvalRunReport> {
+    const run = (await this.results.getRun(runId)) as EvalRunRow | null;
+    if (!run) throw new ResumeError(`no eval run ${runId}`);
+    if (run.status === 'queued') throw new ResumeError(`run ${runId} is queued: \`loupe worker\` processes finish it`);
+    if (run.status === 'running' && !options.force) {
+      if (run.ownerHost !== hostname())
+        throw new ResumeError(
+          `run ${runId} is running on ${run.ownerHost} (pid ${run.ownerPid}); if that process is gone, resume with --force`,
+        );
+      if (processAlive(run.ownerPid)) throw new ResumeError(`run ${runId} is still running (pid ${run.ownerPid})`);
+    }
+    const rows = await this.results.trialsOf(runId);
+    const resumed = resumePlan(run, rows, scenarios);
+    if (options.concurrency) resumed.options.concurrency = options.concurrency;
+    const recorder = new EvalRunRecorder(this.journal, { existing: resumed.runRow, resume: true });
+    for (const t of resumed.todo) if (t.replaces) await this.results.markReplaced(t.replaces, t.ids!.trialId!);
+    this.logger.log(
+      `resuming run ${runId}: ${resumed.kept.length} finished trial(s) kept, ${resumed.todo.filter((t) => t.replaces).length} interrupted one(s) rerun, ${resumed.todo.filter((t) => !t.replaces).length} to run`,
+    );
+    return this.execute(resumed.plan, recorder, resumed.todo, resumed.kept, { ...resumed.options, ...options });
+  }
+
+  private async replayMode(runId: string): Promise<TrialMode> {
+    const source = await this.results.getRun(runId);
+    if (!source) throw new Error(`replay: no eval run ${runId}`);
+    if (!(await this.recordings.exchangeCount(runId))) throw new Error(`replay: run ${runId} was not recorded (run it with --record)`);
+    return ((source.config as { mode?: TrialMode }).mode ?? 'scripted') as TrialMode;
+  }
+
+  private runReplay(settings: ReplaySettings, mode: TrialMode): RunReplay {
+    const host = this.config.ollama.host;
+    return new RunReplay(
+      settings,
+      mode,
+      (runId, t) => this.recordings.recordedTrial(runId, t),
+      host ? { main: host, local: this.config.ollama.localHost } : undefined,
+    );
+  }
+
+  private async execute(
+    plan: RunPlan,
+    recorder: EvalRunRecorder,
+    todo: PlannedTrial[],
+    kept: Array<{ index: number; result: Result }>,
+    options: EvalRunOptions,
+  ): Promise<EvalRunReport> {
+    const started = Date.now();
+    const { jobs, mode } = plan;
+    if (options.replay?.allowNew && !this.config.ollama.host) throw new Error('--allow-new sends misses to OLLAMA_HOST: set it');
+    const ctx: Omit<TrialContext, 'running'> = {
+      recorder,
+      mode,
+      judge: options.judge,
+      loupeRevision: plan.loupeRevision,
+      liveHost: this.config.ollama.host,
+      record: options.record || Boolean(options.replay?.allowNew),
+      replay: options.replay ? this.runReplay(options.replay, mode) : undefined,
+      recordedEvents: new Map<string, number>(),
+    };
+    const results: Result[] = new Array(jobs.length);
+    for (const k of kept) results[k.index] = k.result;
     // a database that died for good stops the run: nothing new starts, what runs is stopped
     let stoppedBy: string | undefined;
     const running = new Set<SessionHandle>();
@@ -76,33 +142,68 @@ export class ScenarioRunner {
       for (const h of running) h.kill('database failed');
     });
     const warmed = new Map<string, Promise<void>>();
-    const recordedEvents = new Map<string, number>();
     let next = 0;
     const worker = async () => {
-      while (next < jobs.length && !stoppedBy) {
-        const i = next++;
-        const job = jobs[i];
-        if (mode === 'live') await this.warm(job, warmed);
-        options.onTrialStarted?.(jobs.length);
-        results[i] = await this.trials.run(job, { recorder, running, mode, judge: options.judge, recordedEvents, loupeRevision: revision });
-        options.onTrialFinished?.(results[i].report);
+      while (next < todo.length && !stoppedBy) {
+        const { index, job, ids } = todo[next++];
+        if (mode === 'live' && !ctx.replay) await this.warm(job.model, warmed);
+        options.onTrialStarted?.(todo.length);
+        results[index] = await this.trials.run(job, { ...ctx, running }, ids);
+        options.onTrialFinished?.(results[index].report);
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, jobs.length)) }, worker));
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, todo.length)) }, worker));
     } finally {
       onFailure.unsubscribe();
     }
+    return this.conclude(plan, recorder, results, options, {
+      started,
+      stoppedBy,
+      replayed: Boolean(ctx.replay),
+      write: true,
+      recordedEvents: ctx.recordedEvents,
+    });
+  }
+
+  /**
+   * A run's report from what is recorded — the trials of a queued run, which workers ran — with its
+   * statistics computed exactly as a run computes them. `close`: write them and finish the run.
+   */
+  async reportFromRecord(runId: string, scenarios: Scenario[], opts: { close: boolean }): Promise<EvalRunReport> {
+    const run = (await this.results.getRun(runId)) as EvalRunRow | null;
+    if (!run) throw new ResumeError(`no eval run ${runId}`);
+    const resumed = resumePlan(run, await this.results.trialsOf(runId), scenarios);
+    const recorder = new EvalRunRecorder(this.journal, { existing: resumed.runRow, resume: false });
+    const results: Result[] = new Array(resumed.plan.jobs.length);
+    for (const k of resumed.kept) results[k.index] = k.result;
+    return this.conclude(resumed.plan, recorder, results, resumed.options, {
+      started: run.startedAt.getTime(),
+      replayed: Boolean(resumed.options.replay),
+      write: opts.close,
+    });
+  }
+
+  private async conclude(
+    plan: RunPlan,
+    recorder: EvalRunRecorder,
+    results: Result[],
+    options: EvalRunOptions,
+    at: { started: number; stoppedBy?: string; replayed: boolean; write: boolean; recordedEvents?: Map<string, number> },
+  ): Promise<EvalRunReport> {
+    const { jobs, mode, trialsPerCell, configs, models } = plan;
+    const stoppedBy = at.stoppedBy;
     const done = results.filter(Boolean); // in job order; a stopped run has gaps
     const reports = done.map((r) => r.report);
     const outcomes = done.map((r) => r.outcome);
     const summaries = summarizeAll(outcomes, { ks: [1, trialsPerCell].filter((k, i, a) => a.indexOf(k) === i) });
     const count = (s: TrialReport['status']) => reports.filter((r) => r.status === s).length;
+    const realHost = this.config.ollama.host;
     const report: EvalRunReport = {
       runId: recorder.runId,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      backend: realHost ? { kind: 'ollama', host: realHost } : { kind: 'standin' },
+      startedAt: recorder.row.startedAt.toISOString(),
+      durationMs: Date.now() - at.started,
+      backend: realHost && mode === 'live' && !at.replayed ? { kind: 'ollama', host: realHost } : { kind: 'standin' },
       passed: count('passed'),
       failed: count('failed'),
       errored: count('error'),
@@ -114,11 +215,13 @@ export class ScenarioRunner {
       configurations: configs,
       trialsPerCell,
       summaries,
+      ...(options.replay ? { replayOf: options.replay.runId } : {}),
     };
     if (options.baselineRunId) {
       const baseline = await this.results.outcomesOf(options.baselineRunId);
       report.comparison = { baselineRunId: options.baselineRunId, result: compareRuns(baseline, outcomes) };
     }
+    if (!at.write) return report;
     recorder.cells(
       summaries.cells.map((c) => ({
         key: c.key,
@@ -136,11 +239,7 @@ export class ScenarioRunner {
     recorder.finish(
       stoppedBy ? 'failed' : 'finished',
       { trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored },
-      {
-        run: summaries.run,
-        models: summaries.models,
-        configs: summaries.configs,
-      },
+      { run: summaries.run, models: summaries.models, configs: summaries.configs },
     );
     const flushed = await this.journal.flush(10_000).then(
       () => true,
@@ -150,7 +249,7 @@ export class ScenarioRunner {
       },
     );
     // trials were judged from the journal's stream; Postgres must hold what it recorded
-    if (flushed) report.storage = await this.crossCheck(recordedEvents);
+    if (flushed && at.recordedEvents) report.storage = await this.crossCheck(at.recordedEvents);
     return report;
   }
 
@@ -173,12 +272,12 @@ export class ScenarioRunner {
   }
 
   /** Against a real Ollama a model is loaded once, before its first timed trial. */
-  private warm(job: Job, warmed: Map<string, Promise<void>>): Promise<void> {
-    let w = warmed.get(job.model);
+  private warm(model: string, warmed: Map<string, Promise<void>>): Promise<void> {
+    let w = warmed.get(model);
     if (!w) {
       const provider = this.providers.forHost(this.config.ollama.host!);
-      w = provider.warm(job.model).catch((e: Error) => this.logger.warn(`could not warm ${job.model}: ${e.message}`));
-      warmed.set(job.model, w);
+      w = provider.warm(model).catch((e: Error) => this.logger.warn(`could not warm ${model}: ${e.message}`));
+      warmed.set(model, w);
     }
     return w;
   }

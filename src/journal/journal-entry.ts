@@ -105,7 +105,8 @@ export interface EventRow extends TraceIds {
 
 export interface EvalRunRow {
   id: string;
-  status: 'running' | 'finished' | 'interrupted' | 'failed';
+  /** queued: its trials are jobs for `loupe worker` processes; the last one to finish a trial closes the run */
+  status: 'running' | 'queued' | 'finished' | 'interrupted' | 'failed';
   startedAt: Date;
   finishedAt: Date | null;
   scenarioCount: number;
@@ -131,7 +132,8 @@ export interface EvalTrialRow {
   model: string;
   trialIndex: number;
   sessionId: string | null;
-  status: 'running' | 'passed' | 'failed' | 'error';
+  /** interrupted: its process or worker died mid-trial; the session is kept (marked interrupted) and the trial is rerun as a new attempt */
+  status: 'running' | 'passed' | 'failed' | 'error' | 'interrupted';
   expectations: unknown[];
   failedExpectations: unknown[];
   iterations: number;
@@ -146,6 +148,36 @@ export interface EvalTrialRow {
   metadata: Record<string, unknown>;
   outcome: Record<string, unknown> | null;
   invariantViolations: unknown[];
+  /** 1, then 2, 3… for reruns of an interrupted trial */
+  attempt: number;
+  /** an interrupted trial: the attempt that reran it */
+  replacedBy: string | null;
+  /** the `loupe worker` that ran it; null: the eval process itself */
+  workerId: string | null;
+}
+
+/** One model request and its response as they crossed the wire (see eval/recording). */
+export interface EvalExchangeRow {
+  trialId: string;
+  upstream: 'main' | 'local';
+  kind: 'chat' | 'other';
+  position: number;
+  runId: string;
+  trialIndex: number;
+  model: string;
+  modelDigest: string | null;
+  method: string;
+  path: string;
+  request: unknown;
+  requestHash: string;
+  status: number | null;
+  headers: Record<string, string>;
+  headersAtMs: number | null;
+  chunks: Array<[number, string]>;
+  ending: 'complete' | 'dropped' | 'client_aborted' | 'upstream_error';
+  endedAtMs: number;
+  error: string | null;
+  recordedAt: Date;
 }
 
 export interface EvalCellRow {
@@ -166,6 +198,7 @@ export type JournalEntry =
   | { kind: 'eval_run'; row: EvalRunRow }
   | { kind: 'eval_trial'; row: EvalTrialRow }
   | { kind: 'eval_cell'; row: EvalCellRow }
+  | { kind: 'eval_exchange'; row: EvalExchangeRow }
   | { kind: 'session'; row: SessionRow }
   | { kind: 'message'; row: MessageRow }
   | { kind: 'iteration'; row: IterationRow }
@@ -178,6 +211,7 @@ export interface JournalBatch {
   evalRuns: EvalRunRow[];
   evalTrials: EvalTrialRow[];
   evalCells: EvalCellRow[];
+  evalExchanges: EvalExchangeRow[];
   sessions: SessionRow[];
   messages: MessageRow[];
   iterations: IterationRow[];
@@ -191,6 +225,7 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
   const evalRuns = new Map<string, EvalRunRow>();
   const evalTrials = new Map<string, EvalTrialRow>();
   const evalCells = new Map<string, EvalCellRow>();
+  const evalExchanges = new Map<string, EvalExchangeRow>();
   const sessions = new Map<string, SessionRow>();
   const messages = new Map<string, MessageRow>();
   const iterations = new Map<string, IterationRow>();
@@ -207,6 +242,9 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
         break;
       case 'eval_cell':
         evalCells.set(`${e.row.runId}/${e.row.key}`, e.row);
+        break;
+      case 'eval_exchange':
+        evalExchanges.set(`${e.row.trialId}/${e.row.upstream}/${e.row.kind}/${e.row.position}`, e.row);
         break;
       case 'session':
         sessions.set(e.row.id, e.row);
@@ -232,6 +270,7 @@ export function toBatch(entries: JournalEntry[]): JournalBatch {
     evalRuns: [...evalRuns.values()],
     evalTrials: [...evalTrials.values()],
     evalCells: [...evalCells.values()],
+    evalExchanges: [...evalExchanges.values()],
     sessions: [...sessions.values()],
     messages: [...messages.values()],
     iterations: [...iterations.values()],

@@ -8,6 +8,6 @@ import { StaleSessionsRepository } from './stale-sessions.repository';
 @Global()
 @Module({
   providers: [JournalRepository, JournalService, SessionQueryRepository, StaleSessionsRepository, StartupRecovery],
-  exports: [JournalService, SessionQueryRepository],
+  exports: [JournalService, SessionQueryRepository, StaleSessionsRepository],
 })
 export class JournalModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import {
   EvalCellEntity,
+  EvalExchangeEntity,
   EvalRunEntity,
   EvalTrialEntity,
   EventEntity,
@@ -36,6 +37,7 @@ export class JournalRepository {
         rows: batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])),
       },
       { spec: t.evalCells, rows: batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])) },
+      { spec: t.evalExchanges, rows: batch.evalExchanges.map((r) => toStorableRow(r, ['request', 'chunks', 'error', 'model', 'path'])) },
       {
         spec: t.messages,
         rows: batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])),
@@ -78,6 +80,7 @@ export class JournalRepository {
       sessions: spec(SessionEntity, 'update'),
       evalTrials: spec(EvalTrialEntity, 'update'),
       evalCells: spec(EvalCellEntity, 'update'),
+      evalExchanges: spec(EvalExchangeEntity, 'update'),
       messages: spec(MessageEntity, 'update'),
       iterations: spec(IterationEntity, 'update'),
       toolCalls: spec(ToolCallEntity, 'update'),

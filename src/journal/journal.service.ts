@@ -207,7 +207,7 @@ export class JournalService implements BeforeApplicationShutdown {
     const sessionId =
       entry.kind === 'message_compacted'
         ? entry.sessionId
-        : entry.kind === 'eval_run' || entry.kind === 'eval_cell'
+        : entry.kind === 'eval_run' || entry.kind === 'eval_cell' || entry.kind === 'eval_exchange'
           ? null
           : entry.kind === 'session'
             ? entry.row.id

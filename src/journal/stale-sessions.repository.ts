@@ -33,16 +33,17 @@ export class StaleSessionsRepository {
   async markEvalRunInterrupted(id: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       await m.query(
-        `UPDATE eval_trials SET status = 'error', error = 'interrupted: the Loupe process running it exited', finished_at = now()
+        `UPDATE eval_trials SET status = 'interrupted', error = 'interrupted: the Loupe process running it exited', finished_at = now()
                       WHERE run_id = $1 AND status = 'running'`,
         [id],
       );
       await m.query(
         `UPDATE eval_runs r SET status = 'interrupted', finished_at = now(),
-                       trial_count = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id),
+                       trial_count = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.replaced_by IS NULL),
                        passed = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'passed'),
                        failed = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'failed'),
-                       errored = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'error')
+                       -- an interrupted trial counts as errored until loupe eval resume reruns it
+                       errored = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.replaced_by IS NULL AND t.status IN ('error', 'interrupted'))
                       WHERE id = $1`,
         [id],
       );

@@ -18,6 +18,7 @@ import { handleDelete, handlePs, handleRoot, handleShow, handleTags, handleVersi
 import { handleChat, handleGenerate } from './standin-inference-handler';
 import { handlePull } from './standin-pull-handler';
 import { isAbortError } from './standin-async';
+import { serveRecorded, type StandinReplaySource } from './standin-replay';
 
 export const DEFAULT_STANDIN_VERSION = '0.17.5';
 export const DEFAULT_MAX_QUEUE = 512;
@@ -59,8 +60,11 @@ export class StandinServer {
   private readonly inflight = new Set<AbortController>();
   private server?: Server;
   private address?: StandinAddress;
+  /** a recording served instead of the script (see standin-replay.ts) */
+  private readonly replay?: StandinReplaySource;
 
-  constructor(options: StandinOptions = {}) {
+  constructor(options: StandinOptions & { replay?: StandinReplaySource } = {}) {
+    this.replay = options.replay;
     const keepAlive = parseKeepAlive(options.defaultKeepAlive ?? '5m');
     if (keepAlive && !keepAlive.ok) throw new Error(`stand-in defaultKeepAlive: ${keepAlive.error}`);
     const defaultKeepAliveMs = keepAlive ? keepAlive.value : 5 * 60_000;
@@ -153,6 +157,34 @@ export class StandinServer {
     });
   }
 
+  /** Answers from the recording; false leaves the request to the stand-in's own handlers. */
+  private async answerFromRecording(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: StandinRequestRecord,
+    rawBody: string,
+    method: string,
+    path: string,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const answer = this.replay!.answer({ method, path, body: record.body, rawBody });
+    const body = record.body as { model?: unknown } | undefined;
+    if (typeof body?.model === 'string') record.model = body.model;
+    switch (answer.kind) {
+      case 'own':
+        return false;
+      case 'refuse':
+        sendError(res, answer.status, answer.message);
+        return true;
+      case 'delegate':
+        await answer.handle(req, res, rawBody, signal);
+        return true;
+      case 'recorded':
+        await serveRecorded(res, answer.response, this.replay!.pace, signal);
+        return true;
+    }
+  }
+
   /** Ends in-flight requests on our side (not logged as client cancellations). */
   private abortInflight(): void {
     const controllers = [...this.inflight];
@@ -192,6 +224,7 @@ export class StandinServer {
     try {
       const rawBody = await readBody(req);
       record.body = parseLoggedBody(rawBody);
+      if (this.replay && (await this.answerFromRecording(req, res, record, rawBody, method, path, controller.signal))) return;
       const match = this.router.match(method, path);
       if (match.kind !== 'handler') {
         const headers: Record<string, string> = {};

@@ -64,7 +64,8 @@ describe('a session whose Loupe process was killed', () => {
       const [run] = (await db.query(`SELECT status, errored FROM eval_runs`)).rows;
       expect(run).toEqual({ status: 'interrupted', errored: 1 });
       const [trial] = (await db.query(`SELECT status, error FROM eval_trials`)).rows;
-      expect(trial).toEqual({ status: 'error', error: expect.stringMatching(/interrupted/) });
+      // interrupted, not a verdict: `loupe eval resume` reruns it
+      expect(trial).toEqual({ status: 'interrupted', error: expect.stringMatching(/interrupted/) });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await db.end().catch(() => undefined);

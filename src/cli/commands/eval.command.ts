@@ -9,8 +9,14 @@ import { evalProgress } from '../eval-progress';
 import { EXIT, setVerdict } from '../exit-codes';
 import { lazy } from '../lazy';
 import { formatResultsTable, toJsonReport } from '../results-table';
+import type { EvalRunReport } from '../../eval/eval-types';
+import type { ReplaySettings } from '../../eval/recording/run-replay';
 import { registerCompareCommand } from './eval-compare.command';
 import { printCoverage } from './eval-coverage';
+import { registerRecordingCommands } from './eval-recording.command';
+import { registerResumeCommand } from './eval-resume.command';
+import { registerStatusCommand } from './eval-status.command';
+import { replaySource } from './eval-replay-source';
 
 interface EvalFlags {
   json?: boolean;
@@ -26,6 +32,12 @@ interface EvalFlags {
   coverage?: boolean;
   specs?: string;
   writeCatalogue?: boolean;
+  record?: boolean;
+  replay?: string;
+  replayPace: string;
+  allowNew?: boolean;
+  queue?: boolean;
+  wait?: boolean;
 }
 
 export function registerEvalCommand(program: Command, getConfig: () => LoupeConfig): void {
@@ -74,11 +86,30 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
     .option('--coverage', "list the specs' Behavioral Examples with and without a scenario, and run nothing")
     .option('--specs <dir>', 'with --coverage: read the examples from this directory of specs instead of specs/behavioral-examples.json')
     .option('--write-catalogue', 'with --coverage --specs: rewrite specs/behavioral-examples.json from the specs')
-    .action(async (paths: string[], opts: EvalFlags) => {
-      // Bad input stops everything before anything runs (exit 2).
-      const scenarios = loadScenarios(paths);
+    .option('--record', 'keep every model request and response (for --replay, `eval export`, `eval export --scenarios`)')
+    .option(
+      '--replay <run|file>',
+      "serve every trial from a recorded run (its id, or a file from `eval export`): the run's own scenarios, models, configurations and trials",
+    )
+    .option('--replay-pace <pace>', 'fast (as fast as possible) or recorded (at the recorded chunk timing)', 'fast')
+    .option(
+      '--allow-new',
+      'with --replay: a request missing from the recording goes to OLLAMA_HOST (and is recorded) instead of failing its trial',
+    )
+    .option('--queue', 'enqueue the trials for `loupe worker` processes (sharing this database) instead of running them here')
+    .option('--wait', 'with --queue: wait until the workers have finished the run, then report it')
+    .action(async (paths: string[], opts: EvalFlags, command: Command) => {
+      const explicitPaths = command.args.length > 0;
+      if (opts.replayPace !== 'fast' && opts.replayPace !== 'recorded')
+        throw new UsageError(`--replay-pace ${opts.replayPace}: expected fast or recorded`);
+      if (opts.allowNew && !opts.replay) throw new UsageError('--allow-new applies to --replay');
+      if (opts.wait && !opts.queue) throw new UsageError('--wait applies to --queue');
+      if (opts.replay && (opts.model || opts.set.length || opts.trials !== 1))
+        throw new UsageError("--replay replays the recorded run's models, configurations and trials: leave out -m, --set and -t");
+      // Bad input stops everything before anything runs (exit 2); a replay may take its scenario paths from the recording
+      let scenarios = opts.replay && !explicitPaths ? undefined : loadScenarios(paths);
       if (opts.coverage) {
-        setVerdict(printCoverage(scenarios, opts) ? EXIT.OK : EXIT.FAILED);
+        setVerdict(printCoverage(scenarios ?? loadScenarios(paths), opts) ? EXIT.OK : EXIT.FAILED);
         return;
       }
       opts.model = opts.model || opts.models ? [...new Set([...(opts.model ?? []), ...(opts.models ?? [])])] : undefined;
@@ -86,7 +117,9 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       const axes = parseAxes(opts.set);
       if (axes.problems.length) throw new UsageError(axes.problems.join('\n'));
       const config = getConfig();
-      if (!config.ollama.host) {
+      if (opts.allowNew && !config.ollama.host)
+        throw new UsageError('--allow-new sends requests missing from the recording to OLLAMA_HOST: set it');
+      if (!config.ollama.host && scenarios && !opts.replay) {
         const problems = standinModelProblems(scenarios, opts.model);
         if (problems.length) throw new ScenarioLoadError(problems);
       }
@@ -99,34 +132,68 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
           if (opts.baseline && !(await app.get(lazy.evalRepository().EvalRepository).getRun(opts.baseline))) {
             throw new UsageError(`--baseline ${opts.baseline}: no such eval run`);
           }
-          return app.get(ScenarioRunner).run(scenarios, {
+          let runOptions: { models?: string[]; trials: number; configurations: ReturnType<typeof configurations>; paths?: string[] } = {
             models: opts.model,
             trials: opts.trials,
-            concurrency: opts.concurrency,
             configurations: configurations(axes.axes),
+            paths: explicitPaths ? paths : undefined,
+          };
+          let replay: ReplaySettings | undefined;
+          if (opts.replay) {
+            const source = await replaySource(app, opts.replay, explicitPaths ? scenarios : undefined);
+            scenarios = source.scenarios;
+            runOptions = source.options;
+            replay = { runId: source.runId, pace: opts.replayPace as 'fast' | 'recorded', allowNew: Boolean(opts.allowNew) };
+          }
+          const options = {
+            ...runOptions,
+            concurrency: opts.concurrency,
             baselineRunId: opts.baseline,
             judge: opts.judge as 'auto' | 'success',
-            onTrialStarted: (n) => progress.started(n),
-            onTrialFinished: (t) => progress.finished(t),
-          });
+            record: opts.record,
+            replay,
+            onRunStarted: (id: string) => process.stderr.write(`run ${id} (if it is killed: loupe eval resume ${id})\n`),
+            onTrialStarted: (n: number) => progress.started(n),
+            onTrialFinished: (t: Parameters<typeof progress.finished>[0]) => progress.finished(t),
+          };
+          if (opts.queue) {
+            const queued = app.get(lazy.queue().QueuedRuns);
+            const runId = await queued.enqueue(scenarios!, options);
+            process.stderr.write(
+              `run ${runId} queued: ${await queued.jobCount(runId)} trials for \`loupe worker\` processes (progress: loupe eval status ${runId})\n`,
+            );
+            if (!opts.wait) {
+              process.stdout.write(opts.json ? `${JSON.stringify({ runId, queued: true })}\n` : `${runId}\n`);
+              return undefined;
+            }
+            return queued.waitForReport(runId, scenarios!, {
+              onTrialFinished: options.onTrialFinished,
+              onTrialStarted: options.onTrialStarted,
+            });
+          }
+          return app.get(ScenarioRunner).run(scenarios!, options);
         })
         .finally(() => progress.stop());
-      process.stdout.write(opts.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : `${formatResultsTable(report)}\n`);
-      const reports = lazy.reports();
-      if (opts.junit) fs.writeFileSync(opts.junit, reports.toJUnit(report));
-      if (opts.markdown) fs.writeFileSync(opts.markdown, reports.toMarkdown(report));
-      const regressions = report.comparison ? reports.significantRegressions(report.comparison.result, { levels: ['run', 'model'] }) : [];
-      for (const r of regressions) process.stderr.write(`REGRESSION ${r.level} ${r.key}: ${r.a.rate} → ${r.b.rate} (p = ${r.pValue})\n`);
-      const lost = report.storage?.mismatched.length ?? 0;
-      if (lost)
-        process.stderr.write(
-          `STORAGE MISMATCH: ${lost} session(s) in Postgres differ from what the journal recorded (see --json storage)\n`,
-        );
-      setVerdict(
-        report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length || lost ? EXIT.FAILED : EXIT.OK,
-      );
+      if (report) printRunReport(report, opts);
     });
   registerCompareCommand(evalCommand, getConfig);
+  registerRecordingCommands(evalCommand, getConfig);
+  registerResumeCommand(evalCommand, getConfig);
+  registerStatusCommand(evalCommand, getConfig);
+}
+
+/** The result on stdout (JSON or the table), the reports asked for, regressions on stderr, and the verdict. */
+export function printRunReport(report: EvalRunReport, opts: { json?: boolean; junit?: string; markdown?: string }): void {
+  process.stdout.write(opts.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : `${formatResultsTable(report)}\n`);
+  const reports = lazy.reports();
+  if (opts.junit) fs.writeFileSync(opts.junit, reports.toJUnit(report));
+  if (opts.markdown) fs.writeFileSync(opts.markdown, reports.toMarkdown(report));
+  const regressions = report.comparison ? reports.significantRegressions(report.comparison.result, { levels: ['run', 'model'] }) : [];
+  for (const r of regressions) process.stderr.write(`REGRESSION ${r.level} ${r.key}: ${r.a.rate} → ${r.b.rate} (p = ${r.pValue})\n`);
+  const lost = report.storage?.mismatched.length ?? 0;
+  if (lost)
+    process.stderr.write(`STORAGE MISMATCH: ${lost} session(s) in Postgres differ from what the journal recorded (see --json storage)\n`);
+  setVerdict(report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length || lost ? EXIT.FAILED : EXIT.OK);
 }
 
 export class UsageError extends Error {}

@@ -29,6 +29,12 @@ export class EvalTrialEntity {
   /** pathologies, tokens and latency split, for the statistics */
   @Column('jsonb', { nullable: true }) outcome!: Record<string, unknown> | null;
   @Column('jsonb', { name: 'invariant_violations' }) invariantViolations!: unknown[];
+  /** 1 for a trial's first run; a rerun of an interrupted trial (resume, a released worker job) counts on */
+  @Column('int') attempt!: number;
+  /** an interrupted trial: the attempt that reran it */
+  @Column('uuid', { name: 'replaced_by', nullable: true }) replacedBy!: string | null;
+  /** the `loupe worker` that ran it (null: the `loupe eval` process itself) */
+  @Column('uuid', { name: 'worker_id', nullable: true }) workerId!: string | null;
   /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */
   @Column('text', { nullable: true }) originals!: string | null;
 }

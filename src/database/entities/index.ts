@@ -1,6 +1,8 @@
 import { EvalCellEntity } from './eval-cell.entity';
+import { EvalExchangeEntity } from './eval-exchange.entity';
 import { EvalRunEntity } from './eval-run.entity';
 import { EvalTrialEntity } from './eval-trial.entity';
+import { EvalWorkerEntity } from './eval-worker.entity';
 import { EventEntity } from './event.entity';
 import { IterationEntity } from './iteration.entity';
 import { McpServerEntity } from './mcp-server.entity';
@@ -10,8 +12,10 @@ import { ToolCallEntity } from './tool-call.entity';
 
 export {
   EvalCellEntity,
+  EvalExchangeEntity,
   EvalRunEntity,
   EvalTrialEntity,
+  EvalWorkerEntity,
   EventEntity,
   IterationEntity,
   McpServerEntity,
@@ -29,5 +33,7 @@ export const ENTITIES = [
   EvalRunEntity,
   EvalTrialEntity,
   EvalCellEntity,
+  EvalExchangeEntity,
+  EvalWorkerEntity,
   McpServerEntity,
 ];

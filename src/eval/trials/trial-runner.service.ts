@@ -1,7 +1,8 @@
-// One trial: a session on the real loop against its backend (a fresh stand-in, or the real Ollama),
-// with its workspace, toolset, triggers and scripted approvals; then the verdict (expectations or
-// success criteria, and the invariants), the outcome the statistics use, and what the trial ran
-// against (hashes, model digest, Ollama version).
+// One trial: a session on the real loop against its backend (a fresh stand-in, the real Ollama, or
+// a recorded trial served by a stand-in; recorded on the way when asked), with its workspace,
+// toolset, triggers and scripted approvals; then the verdict (expectations or success criteria, and
+// the invariants — or a replay miss, which fails the trial loudly), the outcome the statistics use,
+// and what the trial ran against (hashes, model digest, Ollama version).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { ApprovalService } from '../../approval/approval.service';
@@ -17,7 +18,10 @@ import { McpServersService } from '../../tools/mcp-servers.service';
 import { ToolsService } from '../../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../../tools/workspace/workspace-manager';
 import type { EvalRunRecorder } from '../eval-recorder';
-import type { TrialReport } from '../eval-types';
+import type { RunReplay } from '../recording/run-replay';
+import { TrialRecording } from '../recording/trial-recording';
+import type { TrialReplay } from '../recording/trial-replay';
+import type { TrialIds, TrialReport } from '../eval-types';
 import { recordedSession } from '../recorded-session-builder';
 import { SessionLedger } from '../../journal/session-ledger';
 import { profileOf, type Job } from '../run-plan';
@@ -28,19 +32,32 @@ import { prepareBackend } from '../trial-backend';
 import { prepareMcpServers } from '../trial-mcp-servers';
 import { collectHostEvents, watchTriggers } from '../trial-triggers';
 import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
-import { filesToRead, judgeTrial, type TrialMode } from './trial-verdict';
+import { filesToRead, judgedAs, judgeTrial, type TrialMode } from './trial-verdict';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 export interface TrialContext {
   recorder: EvalRunRecorder;
   running: Set<SessionHandle>;
+  /** how trials are judged: scripted (expectations) or live (success criteria); a replay judges as its recording did */
   mode: TrialMode;
   judge?: 'auto' | 'success';
   /** events each session recorded (the journal's count), for the run's cross-check against Postgres */
   recordedEvents?: Map<string, number>;
   loupeRevision: string;
+  /** the real Ollama of live trials (OLLAMA_HOST, or a worker's own); misses of a replay --allow-new go there too */
+  liveHost?: string;
+  /** record every model request and response */
+  record?: boolean;
+  /** serve each trial from a recorded run */
+  replay?: RunReplay;
+  /** the `loupe worker` running the trial */
+  workerId?: string | null;
+  /** true once the trial is no longer this process's (its worker was declared dead, or let it go): its result is not written */
+  released?: () => boolean;
 }
+
+export type { TrialIds } from '../eval-types';
 
 const EMPTY_LATENCY = { slotWaitMs: 0, loadMs: 0, serverQueueMs: 0, prefillMs: 0, decodeMs: 0, firstTokenMs: null, workingMs: 0 };
 
@@ -58,10 +75,10 @@ export class TrialRunner {
     private readonly providers: OllamaProviderFactory,
   ) {}
 
-  async run(job: Job, ctx: TrialContext): Promise<{ report: TrialReport; outcome: TrialOutcome }> {
+  async run(job: Job, ctx: TrialContext, ids: TrialIds = {}): Promise<{ report: TrialReport; outcome: TrialOutcome }> {
     const { scenario, model, trial, config } = job;
-    const trialId = randomUUID();
-    const sessionId = randomUUID();
+    const trialId = ids.trialId ?? randomUUID();
+    const sessionId = ids.sessionId ?? randomUUID();
     const started = Date.now();
     // the configuration's overrides win over the scenario's own `config:` (that is what a run varies)
     const axis = settingsOf(config.overrides);
@@ -69,7 +86,7 @@ export class TrialRunner {
     const loopSettings = { ...scenario.loopSettings, ...axis.loopSettings, profile };
     // a script is one path under the loop it was written for; under another profile's loop only outcomes count
     const foreign = !scenario.profiles.includes(profile);
-    const judgeAs: TrialMode = foreign || ctx.judge === 'success' ? 'live' : ctx.mode;
+    const judgeAs = judgedAs(job, ctx.mode, ctx.judge);
     const base: TrialReport = {
       trialId,
       scenarioId: scenario.id,
@@ -115,16 +132,31 @@ export class TrialRunner {
       configKey: config.key,
       config: config.overrides,
       mode: ctx.mode,
+      attempt: ids.attempt ?? 1,
+      workerId: ctx.workerId ?? null,
     });
     let report = base;
     let metadata: Record<string, unknown> = { scenarioHash: scenario.hash, loupeRevision: ctx.loupeRevision };
     const cleanup: Array<() => Promise<void> | void> = [];
     let sessionStarted = false;
+    const recording = ctx.record
+      ? new TrialRecording(this.journal, { trialId, runId: ctx.recorder.runId, trialIndex: trial, model })
+      : undefined;
+    let replay: TrialReplay | undefined;
     try {
+      replay = await ctx.replay?.forTrial(job);
       // under another profile's loop the scripted model may be asked for more turns than its script has: it keeps repeating its last one
-      const backend = await prepareBackend(scenario, this.config, this.providers, { whenExhausted: foreign ? 'repeat_last' : 'error' });
+      const backend = await prepareBackend(scenario, this.config, this.providers, {
+        whenExhausted: foreign ? 'repeat_last' : 'error',
+        liveHost: ctx.liveHost,
+        replay,
+        record: recording?.capture,
+        replayOfLive: ctx.replay?.mode === 'live',
+      });
       cleanup.push(() => backend.close());
       const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
+      recording?.setContext({ workspaceDir, sessionId });
+      replay?.setContext({ workspaceDir, sessionId });
       const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
       cleanup.push(() => mcp.close());
       const council = councilToolPolicy(scenario.councilRole);
@@ -146,14 +178,17 @@ export class TrialRunner {
         modelDigest: described.digest,
         ollamaVersion: described.serverVersion,
         backend: backend.provider.host,
+        ...(recording ? { recording: { sessionId, workspace: workspaceDir } } : {}),
+        ...(replay ? { replayedFrom: { runId: replay.recorded.runId, trialId: replay.recorded.trialId } } : {}),
       };
+      recording?.setDigest(described.digest);
       const hostEvents = collectHostEvents(this.journal.entries$, backend.ownHosts);
       cleanup.push(() => hostEvents.stop());
       const holders = await backend.holdSlots();
       // the session as the journal records it, from its stream: judged without reading it back
       const ledger = new SessionLedger(sessionId);
-      const recording = this.journal.entries$.subscribe((e) => ledger.apply(e));
-      cleanup.push(() => recording.unsubscribe());
+      const ledgerFeed = this.journal.entries$.subscribe((e) => ledger.apply(e));
+      cleanup.push(() => ledgerFeed.unsubscribe());
       const handle = this.processes.start({
         sessionId,
         agent: 'loupe',
@@ -192,7 +227,7 @@ export class TrialRunner {
         hostEvents: hostEvents.events,
         requests: backend.requestsSeen(),
       });
-      const verdict = judgeTrial(recorded, scenario, judgeAs);
+      const verdict = replayVerdict(replay, ctx.replay?.settings.allowNew) ?? judgeTrial(recorded, scenario, judgeAs);
       metadata = { ...metadata, settings: recorded.events.find((e) => e.type === 'session_started')?.payload.settings ?? null };
       report = {
         ...base,
@@ -231,6 +266,16 @@ export class TrialRunner {
         }
       }
     }
+    if (replay?.misses.length) {
+      const where = `${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}]`;
+      for (const m of replay.misses) this.logger[ctx.replay?.settings.allowNew ? 'warn' : 'error'](`replay miss in ${where}: ${m.message}`);
+    }
+    if (recording || replay) metadata = { ...metadata, ...replayFigures(recording, replay) };
+    if (ctx.released?.()) {
+      // someone else has this trial now (its worker was declared dead, or let it go): the result is not ours to write
+      ctx.recorder.forget(trialId);
+      return { report: { ...report, status: 'error', error: 'released' }, outcome };
+    }
     ctx.recorder.trialFinished(trialId, {
       // the session's rows precede this one in the journal, so the reference holds once written
       sessionId: sessionStarted ? sessionId : null,
@@ -255,4 +300,18 @@ export class TrialRunner {
     await this.journal.flush(5_000).catch(() => undefined);
     return { report: { ...report, sessionId: sessionStarted ? sessionId : null }, outcome };
   }
+}
+
+/** A replay that asked for something the recording does not hold: the trial is an error naming the first difference. */
+function replayVerdict(replay: TrialReplay | undefined, allowNew = false): ReturnType<typeof judgeTrial> | undefined {
+  const miss = replay?.misses[0];
+  if (!miss || allowNew) return undefined;
+  return { status: 'error', checks: [], failed: [], violations: [], error: `replay miss: ${miss.message}` };
+}
+
+function replayFigures(recording?: TrialRecording, replay?: TrialReplay): Record<string, unknown> {
+  return {
+    ...(recording ? { recordedExchanges: recording.exchanges } : {}),
+    ...(replay ? { replayHits: replay.hits, replayMisses: replay.misses.length } : {}),
+  };
 }

@@ -5,6 +5,7 @@ import { evaluateExpectations, type ExpectationResult } from '../expectations/ev
 import type { RecordedSession } from '../expectations/recorded-session';
 import { checkInvariants, type InvariantViolation } from '../invariants/check-invariants';
 import type { Expectation } from '../scenario/scenario-schema';
+import { profileOf, type Job } from '../run-plan';
 
 export type TrialMode = 'scripted' | 'live';
 
@@ -36,4 +37,10 @@ export function judgeTrial(
 export function filesToRead(checks: { expect: readonly Expectation[]; success?: readonly Expectation[] }, mode: TrialMode): string[] {
   const list = mode === 'scripted' ? checks.expect : (checks.success ?? []);
   return list.flatMap((e) => ('file' in e ? [e.file] : []));
+}
+
+/** How a trial is judged: by its expectations only when scripted under a profile its scenario was written for. */
+export function judgedAs(job: Pick<Job, 'scenario' | 'config'>, mode: TrialMode, judge?: 'auto' | 'success'): TrialMode {
+  const foreign = !job.scenario.profiles.includes(profileOf(job));
+  return foreign || judge === 'success' ? 'live' : mode;
 }

@@ -1,0 +1,142 @@
+// `loupe eval status RUN`: a run's progress — trials with a verdict, running, interrupted, still
+// waiting in the queue — and the same per worker (the process that ran them: a `loupe worker`, or the
+// `loupe eval` process itself), with each worker's host, OLLAMA_HOST, slots and heartbeat.
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { StoredRunConfig } from '../run-resume';
+
+export interface TrialCounts {
+  running: number;
+  passed: number;
+  failed: number;
+  error: number;
+  interrupted: number;
+}
+
+export interface WorkerProgress extends TrialCounts {
+  /** null: the `loupe eval` process itself */
+  id: string | null;
+  name: string;
+  host: string | null;
+  pid: number | null;
+  ollamaHost: string | null;
+  slots: number | null;
+  /** running, stopped, dead; for the eval process, the run's own status */
+  status: string;
+  /** ms since its last heartbeat (workers only) */
+  heartbeatAgeMs: number | null;
+}
+
+export interface RunStatus {
+  runId: string;
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  /** trials the run plans */
+  trials: number;
+  /** trials with a verdict (one per planned trial) */
+  done: number;
+  totals: TrialCounts;
+  /** jobs of a queued run not taken yet */
+  waiting: number | null;
+  workers: WorkerProgress[];
+}
+
+const ZERO: TrialCounts = { running: 0, passed: 0, failed: 0, error: 0, interrupted: 0 };
+
+@Injectable()
+export class RunStatusRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async status(runId: string): Promise<RunStatus | null> {
+    const [run] = (await this.dataSource.query(
+      `SELECT id, status, started_at, finished_at, owner_pid, owner_host, config FROM eval_runs WHERE id = $1`,
+      [runId],
+    )) as Array<{
+      id: string;
+      status: string;
+      started_at: Date;
+      finished_at: Date | null;
+      owner_pid: number;
+      owner_host: string;
+      config: StoredRunConfig;
+    }>;
+    if (!run) return null;
+    const rows = (await this.dataSource.query(
+      `SELECT t.worker_id, t.status, count(*)::int AS n FROM eval_trials t WHERE t.run_id = $1 GROUP BY t.worker_id, t.status`,
+      [runId],
+    )) as Array<{ worker_id: string | null; status: keyof TrialCounts; n: number }>;
+    const [{ done }] = (await this.dataSource.query(
+      `SELECT count(DISTINCT (scenario_id, model, config_key, trial_index))::int AS done FROM eval_trials
+        WHERE run_id = $1 AND status IN ('passed', 'failed', 'error')`,
+      [runId],
+    )) as Array<{ done: number }>;
+    const ids = [...new Set(rows.map((r) => r.worker_id).filter((id): id is string => id !== null))];
+    const workers = ids.length
+      ? ((await this.dataSource.query(
+          `SELECT id, name, host, pid, ollama_host, slots, status, extract(epoch FROM now() - heartbeat_at) * 1000 AS age
+             FROM eval_workers WHERE id = ANY($1)`,
+          [ids],
+        )) as Array<{
+          id: string;
+          name: string;
+          host: string;
+          pid: number;
+          ollama_host: string | null;
+          slots: number;
+          status: string;
+          age: number;
+        }>)
+      : [];
+    const counts = (id: string | null): TrialCounts => {
+      const c = { ...ZERO };
+      for (const r of rows) if (r.worker_id === id && r.status in c) c[r.status] += r.n;
+      return c;
+    };
+    const totals = { ...ZERO };
+    for (const r of rows) if (r.status in totals) totals[r.status] += r.n;
+    const progress: WorkerProgress[] = workers
+      .map((w) => ({
+        id: w.id,
+        name: w.name,
+        host: w.host,
+        pid: Number(w.pid),
+        ollamaHost: w.ollama_host,
+        slots: w.slots,
+        status: w.status,
+        heartbeatAgeMs: Math.round(Number(w.age)),
+        ...counts(w.id),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    if (rows.some((r) => r.worker_id === null))
+      progress.unshift({
+        id: null,
+        name: 'loupe eval',
+        host: run.owner_host,
+        pid: Number(run.owner_pid),
+        ollamaHost: null,
+        slots: run.config.concurrency ?? null,
+        status: run.status,
+        heartbeatAgeMs: null,
+        ...counts(null),
+      });
+    let waiting: number | null = null;
+    if (run.config.queued) {
+      const [q] = (await this.dataSource
+        .query(`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'runId' = $1 AND state IN ('created', 'retry')`, [runId])
+        .catch(() => [{ n: 0 }])) as Array<{ n: number }>;
+      waiting = q.n;
+    }
+    return {
+      runId,
+      status: run.status,
+      startedAt: run.started_at,
+      finishedAt: run.finished_at,
+      trials: run.config.jobCount ?? done,
+      done,
+      totals,
+      waiting,
+      workers: progress,
+    };
+  }
+}
