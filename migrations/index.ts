@@ -5,6 +5,7 @@ import { ExactTextAndOwners1763900000000 } from './1763900000000-exact-text-and-
 import { McpServers1764000000000 } from './1764000000000-mcp-servers';
 import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 import { EvalEvidence1764200000000 } from './1764200000000-eval-evidence';
+import { SessionFilters1764300000000 } from './1764300000000-session-filters';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   McpServers1764000000000,
   ApprovalWaits1764100000000,
   EvalEvidence1764200000000,
+  SessionFilters1764300000000,
 ];

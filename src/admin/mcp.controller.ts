@@ -1,12 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
 import { McpServersService, type McpHealthReport, type McpServerView } from '../tools/mcp-servers.service';
 import { AdminAuthGuard } from './admin-auth.guard';
-import { McpErrorsFilter } from './mcp-errors.filter';
 
 /** External MCP servers (mcp-agent-technical-spec.md §7): the registry in Postgres and its health. */
 @Controller('api/mcp')
 @UseGuards(AdminAuthGuard)
-@UseFilters(McpErrorsFilter)
 export class McpController {
   constructor(private readonly servers: McpServersService) {}
 

@@ -7,6 +7,15 @@ export interface LoupeConfig {
   home: string;
   /** HTTP port for `npm start` */
   port: number;
+  /** address the HTTP server listens on: loopback unless told otherwise */
+  bind: string;
+  /** the admin API and the viewer */
+  api: {
+    /** largest request body accepted (413 above it) */
+    maxBodyBytes: number;
+    /** where `POST /api/eval-runs` finds the scenarios it names (paths are relative to it) */
+    scenariosDir: string;
+  };
   /** bearer token of the admin API; when unset one is generated once and kept in <home>/admin-token */
   adminToken?: string;
   databaseUrl?: string;
@@ -120,6 +129,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       problems.push(`${name}=${JSON.stringify(raw)}: expected an http:// or https:// URL (e.g. http://127.0.0.1:11434) or host:port`);
     return parsed;
   };
+  const bind = env.LOUPE_BIND || '127.0.0.1';
+  if (!/^[\w.-]+$|^[0-9a-f:]+$/i.test(bind)) problems.push(`LOUPE_BIND=${JSON.stringify(bind)}: expected an IP address or host name`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     problems.push(`DATABASE_URL: expected a postgres://user:password@host:port/database URL`);
@@ -131,6 +142,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   const config: LoupeConfig = {
     home: path.resolve(cwd, env.LOUPE_HOME || '.loupe'),
     port: int('LOUPE_PORT', 3000, 0, 65535),
+    bind,
+    api: {
+      maxBodyBytes: int('LOUPE_API_MAX_BODY_BYTES', 1_048_576, 1024, 268_435_456),
+      scenariosDir: path.resolve(cwd, env.LOUPE_SCENARIOS_DIR || 'scenarios'),
+    },
     adminToken: env.LOUPE_ADMIN_TOKEN || undefined,
     databaseUrl,
     ollama: {

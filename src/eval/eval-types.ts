@@ -69,6 +69,8 @@ export interface EvalRunOptions {
   judge?: 'auto' | 'success';
   /** `--baseline RUN`: compare with that run when done */
   baselineRunId?: string;
+  /** the run's id, when the caller names it before the run starts (the API answers with it at once) */
+  runId?: string;
   onTrialStarted?: (total: number) => void;
   onTrialFinished?: (t: TrialReport) => void;
 }

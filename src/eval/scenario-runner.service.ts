@@ -46,7 +46,7 @@ export class ScenarioRunner {
     const models = [...new Set(jobs.map((j) => j.model))];
     const revision = loupeRevision();
     const recorder = new EvalRunRecorder(this.journal, {
-      id: randomUUID(),
+      id: options.runId ?? randomUUID(),
       scenarioCount: scenarios.length,
       loupeVersion: process.env.npm_package_version ?? null,
       options: {
