@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApprovalService, type PendingApproval } from '../approval/approval.service';
 import { AdminAuthGuard } from './admin-auth.guard';
@@ -20,6 +20,7 @@ export class ApprovalsController {
   }
 
   @Post(':callId')
+  @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Approve or reject a waiting call; an unknown callId is 404 (and recorded as approval_unknown)' })
   decide(@Param() p: CallIdParamDto, @Body() body: DecideApprovalDto): PendingApproval & { approved: boolean } {
     return this.approvals.decideByPerson(p.callId, body.approved, body.reason);

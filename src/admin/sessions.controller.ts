@@ -53,6 +53,7 @@ export class SessionsController {
   }
 
   @Post(':id/kill')
+  @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Kill a running session (its records are closed as aborted)' })
   kill(@Param() p: IdParamDto, @Body() body: KillSessionDto): Promise<{ sessionId: string; terminationReason: string | null }> {
     return this.sessions.kill(p.id, body.reason);

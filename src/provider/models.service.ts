@@ -63,7 +63,10 @@ export class ModelsService {
 
   /** What the host can serve, from the cache unless `refresh` (or 30 s have passed); 503 when unreachable. */
   async available(refresh = false): Promise<AvailableModels> {
-    if (refresh) this.available$.invalidate();
+    if (refresh) {
+      this.available$.invalidate();
+      this.providers.default().models.invalidate();
+    }
     try {
       const { models, fetchedAt } = await this.available$.getOrLoad(async () => ({ models: await this.list(), fetchedAt: Date.now() }));
       return { host: this.ollamaHost, models, fetchedAt: new Date(fetchedAt).toISOString(), ageMs: Date.now() - fetchedAt };

@@ -59,3 +59,26 @@ export async function startApiApp(env: Record<string, string> = {}): Promise<Api
     },
   };
 }
+
+/** Polls `probe` until it returns a value other than undefined (or the time runs out). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A scripted session that writes a file only after a person approves it (write_file: ask). */
+export const APPROVAL_SESSION = {
+  prompt: 'Write the greeting to hello.txt.',
+  permissions: { tools: { write_file: 'ask' } },
+  files: { 'notes.txt': 'greeting: hello\n' },
+  script: [
+    { tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+    { tool_calls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello' } }] },
+    { content: 'I read notes.txt and wrote hello.txt.' },
+  ],
+};

@@ -24,7 +24,9 @@ export function configureHttpApp(app: INestApplication, config: LoupeConfig): vo
   express.useBodyParser('urlencoded', { limit: config.api.maxBodyBytes, extended: false });
   express.use(correlationMiddleware);
   const token = app.get<string>(ADMIN_TOKEN);
-  express.use(`/${API_DOCS_PATH}`, (req: Req, res: Res, next: () => void) => {
+  // the UI, its assets and the document itself (/api/docs-json, /api/docs-yaml)
+  express.use((req: Req & { url: string }, res: Res, next: () => void) => {
+    if (!req.url.startsWith(`/${API_DOCS_PATH}`)) return next();
     if (tokenMatches(token, bearerFrom(req.headers.authorization as string | undefined))) return next();
     res.status(401).json({
       statusCode: 401,
