@@ -15,6 +15,8 @@ export interface LoupeConfig {
     maxBodyBytes: number;
     /** where `POST /api/eval-runs` finds the scenarios it names (paths are relative to it) */
     scenariosDir: string;
+    /** undelivered items one WebSocket subscriber may hold before its buffer is dropped and it resynchronises from Postgres */
+    liveBufferItems: number;
   };
   /** bearer token of the admin API; when unset one is generated once and kept in <home>/admin-token */
   adminToken?: string;
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     api: {
       maxBodyBytes: int('LOUPE_API_MAX_BODY_BYTES', 1_048_576, 1024, 268_435_456),
       scenariosDir: path.resolve(cwd, env.LOUPE_SCENARIOS_DIR || 'scenarios'),
+      liveBufferItems: int('LOUPE_LIVE_BUFFER_ITEMS', 4096, 16, 1_000_000),
     },
     adminToken: env.LOUPE_ADMIN_TOKEN || undefined,
     databaseUrl,
