@@ -45,6 +45,12 @@ function suites(): BenchSuite[] {
       run: () => (require('./eval.bench') as typeof import('./eval.bench')).benchEval(),
     },
     {
+      name: 'trial-cost',
+      description:
+        'marginal cost of a single-turn eval trial (built CLI, external zero-latency stand-in) at -c 1 and -c 4 with Postgres CPU per trial, heap over 2,000 trials, first run on a fresh home',
+      run: (config) => (require('./trial-cost.bench') as typeof import('./trial-cost.bench')).trialCostSuite.run(config),
+    },
+    {
       name: 'sandbox',
       description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
       run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),

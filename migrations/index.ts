@@ -6,6 +6,7 @@ import { McpServers1764000000000 } from './1764000000000-mcp-servers';
 import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 import { EvalEvidence1764200000000 } from './1764200000000-eval-evidence';
 import { SessionFilters1764300000000 } from './1764300000000-session-filters';
+import { DashboardViews1764400000000 } from './1764400000000-dashboard-views';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   ApprovalWaits1764100000000,
   EvalEvidence1764200000000,
   SessionFilters1764300000000,
+  DashboardViews1764400000000,
 ];

@@ -17,8 +17,7 @@ export async function bootstrapServer(config: LoupeConfig): Promise<INestApplica
     await close();
     await telemetry.shutdown();
   };
-  // loopback unless LOUPE_BIND says otherwise (a container publishing the port sets 0.0.0.0)
-  await app.listen(config.port, config.bind);
+  await app.listen(config.port, config.listenAddress);
   logger.log(`Loupe listening on ${await app.getUrl()}`, 'Bootstrap');
   return app;
 }

@@ -47,8 +47,17 @@ export function exitCodeFor(e: unknown): number {
 
 export async function main(argv: string[]): Promise<void> {
   pinExitCode();
+  // registered before any dependency's: a command whose work stalls with nothing left to wait on is a
+  // bug, and must not become an exit 0 through an exit hook that runs on 'beforeExit'
+  let finished = false;
+  process.prependListener('beforeExit', () => {
+    if (finished) return;
+    process.stderr.write('loupe: the command stopped before it finished (nothing was left to wait on); this is a bug in Loupe\n');
+    setVerdict(EXIT.FAILED);
+  });
   try {
     await buildProgram().parseAsync(argv);
+    finished = true;
     if (currentVerdict() === undefined) setVerdict(Number(process.exitCode ?? EXIT.OK));
   } catch (e) {
     const code = exitCodeFor(e);
@@ -58,6 +67,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`loupe: ${e instanceof Error ? e.message : String(e)}\n`);
       if (code === EXIT.FAILED && process.env.LOUPE_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
     }
+    finished = true;
     setVerdict(code);
   }
 }

@@ -41,12 +41,15 @@ function passHat(s: Summary, k: number): string {
 export function formatResultsTable(report: EvalRunReport): string {
   const k = report.trialsPerCell;
   const single = report.trialsPerCell === 1 && report.configurations.length <= 1;
+  // a scenario run under several loop profiles gets one row per profile: name it
+  const profiles = new Set(report.trials.map((t) => t.profile)).size > 1;
   const out = single
     ? table(
-        ['SCENARIO', 'MODEL', 'RESULT', 'END', 'ITER', 'EVENTS', 'TIME'],
+        ['SCENARIO', 'MODEL', ...(profiles ? ['PROFILE'] : []), 'RESULT', 'END', 'ITER', 'EVENTS', 'TIME'],
         report.trials.map((t) => [
           t.scenarioId,
           t.model,
+          ...(profiles ? [t.profile] : []),
           t.status === 'passed' ? 'pass' : t.status === 'failed' ? 'FAIL' : 'ERROR',
           t.terminationReason ?? '-',
           String(t.iterations),
@@ -137,6 +140,7 @@ export function toJsonReport(report: EvalRunReport): unknown {
     trialsPerCell: report.trialsPerCell,
     summary: { passed: report.passed, failed: report.failed, errored: report.errored, notRun: report.notRun, trials: report.trials.length },
     stoppedBy: report.stoppedBy ?? null,
+    storage: report.storage ?? null,
     statistics: report.summaries,
     comparison: report.comparison ?? null,
     trials: report.trials.map((t) => ({

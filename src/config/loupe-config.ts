@@ -1,5 +1,6 @@
 // One place for configuration: the environment is read and validated once, into a typed object.
 // Pure: takes an env record, returns a config or throws ConfigError listing every bad variable.
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export interface LoupeConfig {
@@ -7,8 +8,8 @@ export interface LoupeConfig {
   home: string;
   /** HTTP port for `npm start` */
   port: number;
-  /** address the HTTP server listens on: loopback unless told otherwise */
-  bind: string;
+  /** address the HTTP server binds: loopback unless set (a container sets 0.0.0.0; the admin API needs its token either way) */
+  listenAddress: string;
   /** the admin API and the viewer */
   api: {
     /** largest request body accepted (413 above it) */
@@ -131,11 +132,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       problems.push(`${name}=${JSON.stringify(raw)}: expected an http:// or https:// URL (e.g. http://127.0.0.1:11434) or host:port`);
     return parsed;
   };
-  const bind = env.LOUPE_BIND || '127.0.0.1';
-  if (!/^[\w.-]+$|^[0-9a-f:]+$/i.test(bind)) problems.push(`LOUPE_BIND=${JSON.stringify(bind)}: expected an IP address or host name`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     problems.push(`DATABASE_URL: expected a postgres://user:password@host:port/database URL`);
+  }
+  const listenAddress = env.LOUPE_LISTEN_ADDRESS || '127.0.0.1';
+  if (!isIP(listenAddress) && !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(listenAddress)) {
+    problems.push(`LOUPE_LISTEN_ADDRESS=${JSON.stringify(listenAddress)}: expected an IP address (127.0.0.1, 0.0.0.0, ::) or a host name`);
   }
   const logLevel = (env.LOUPE_LOG_LEVEL || undefined) as LoupeConfig['logLevel'];
   if (logLevel !== undefined && !['error', 'warn', 'log', 'debug'].includes(logLevel)) {
@@ -144,7 +147,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   const config: LoupeConfig = {
     home: path.resolve(cwd, env.LOUPE_HOME || '.loupe'),
     port: int('LOUPE_PORT', 3000, 0, 65535),
-    bind,
+    listenAddress,
     api: {
       maxBodyBytes: int('LOUPE_API_MAX_BODY_BYTES', 1_048_576, 1024, 268_435_456),
       scenariosDir: path.resolve(cwd, env.LOUPE_SCENARIOS_DIR || 'scenarios'),

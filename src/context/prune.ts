@@ -1,5 +1,5 @@
 import type { LlmMessage } from '../provider/llm-types';
-import { estimateTokens, type TokenEstimatorName } from './token-estimation';
+import { estimateContentTokens, estimateTokens, type TokenEstimatorName } from './token-estimation';
 import type { TranscriptMessage } from './transcript';
 import { COMPACTED_PLACEHOLDER, isToolResult, modelContent } from './transcript';
 
@@ -84,7 +84,7 @@ export function decidePrune(messages: readonly TranscriptMessage[], options: Pru
     if (!isToolResult(m)) continue;
     if (m.compactedAt !== undefined) break;
     if (m.toolName !== undefined && protectedTools.includes(m.toolName)) continue;
-    const tokens = estimateTokens(m.content, estimator);
+    const tokens = estimateContentTokens(m, estimator);
     seen += tokens;
     if (seen > protectTokens) {
       indexes.push(m.index);
@@ -104,14 +104,20 @@ export function applyPrune(messages: readonly TranscriptMessage[], decision: Pru
 /** What the provider gets: transcript bookkeeping dropped, pruned results replaced by the placeholder. */
 export function renderForModel(transcript: readonly TranscriptMessage[]): LlmMessage[] {
   return transcript.map((m) => {
-    const out: LlmMessage = { role: m.role, content: modelContent(m) };
+    // one rendering per (immutable) message: the same object each call, so its token estimate is cached too
+    let out = RENDERED.get(m);
+    if (out) return out;
+    out = { role: m.role, content: modelContent(m) };
     if (m.toolCalls !== undefined) out.toolCalls = m.toolCalls;
     if (m.toolCallId !== undefined) out.toolCallId = m.toolCallId;
     if (m.toolName !== undefined) out.toolName = m.toolName;
     if (m.thinking !== undefined) out.thinking = m.thinking;
+    RENDERED.set(m, out);
     return out;
   });
 }
+
+const RENDERED = new WeakMap<TranscriptMessage, LlmMessage>();
 
 function clamp(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, v));

@@ -115,3 +115,13 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessagesTokens([{ role: 'user', content: 'x'.repeat(400) }], 'chars_per_4')).toBe(MESSAGE_OVERHEAD_TOKENS + 100);
   });
 });
+
+describe('estimate caching', () => {
+  it('computes a message once per estimator and keeps estimators apart', () => {
+    const m = { role: 'user' as const, content: '{"a": [1, 2, 3]}'.repeat(50) };
+    const first = estimateMessageTokens(m);
+    expect(estimateMessageTokens(m)).toBe(first);
+    expect(estimateMessageTokens(m, 'chars_per_4')).toBe(MESSAGE_OVERHEAD_TOKENS + Math.round(m.content.length / 4));
+    expect(estimateMessageTokens({ ...m })).toBe(first);
+  });
+});

@@ -14,13 +14,18 @@ export const NON_ASCII_TOKENS_PER_CHAR = 1;
 /** Role markers and template tokens around each chat message. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
-const CODE_CHARS = new Set('{}[]();=<>|&!+-*/\\^~`');
+/** Code characters by ASCII code (a table: estimation runs over every message on every iteration). */
+const IS_CODE = new Uint8Array(128);
+for (const ch of '{}[]();=<>|&!+-*/\\^~`') IS_CODE[ch.charCodeAt(0)] = 1;
 
 /** Share of code characters among all characters; 0 for empty text. */
 export function codeCharRatio(text: string): number {
   if (text.length === 0) return 0;
   let code = 0;
-  for (let i = 0; i < text.length; i++) if (CODE_CHARS.has(text[i])) code++;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) code += IS_CODE[c];
+  }
   return code / text.length;
 }
 
@@ -45,25 +50,63 @@ export function estimateTokens(text: string, estimator: TokenEstimatorName = 'co
   if (!text) return 0;
   if (estimator === 'chars_per_4') return Math.round(text.length / 4);
   if (estimator === 'gemini') return geminiEstimate(text);
+  // one pass: ASCII and code characters by UTF-16 unit, everything else by code point
   let ascii = 0;
+  let code = 0;
   let nonAscii = 0;
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 0x80) ascii++;
-    else nonAscii++;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      ascii++;
+      code += IS_CODE[c];
+      continue;
+    }
+    nonAscii++;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
   }
-  return Math.ceil(ascii * tokensPerChar(codeCharRatio(text)) + nonAscii * NON_ASCII_TOKENS_PER_CHAR);
+  return Math.ceil(ascii * tokensPerChar(code / n) + nonAscii * NON_ASCII_TOKENS_PER_CHAR);
 }
 
 /**
  * Content as the model sees it (pruned results count as the placeholder), thinking (it may be sent
  * back; over-counting only trims earlier), tool name, and each tool call as the JSON the template renders.
  */
+// Messages are immutable values (the loop replaces them, never edits them), so each one's estimate is
+// computed once per estimator: the whole context is estimated several times per iteration.
+const ESTIMATES: Record<TokenEstimatorName, WeakMap<LlmMessage, number>> = {
+  content_aware: new WeakMap(),
+  chars_per_4: new WeakMap(),
+  gemini: new WeakMap(),
+};
+
+const CONTENT_ESTIMATES: Record<TokenEstimatorName, WeakMap<object, number>> = {
+  content_aware: new WeakMap(),
+  chars_per_4: new WeakMap(),
+  gemini: new WeakMap(),
+};
+
+/** A message's own content estimate (what pruning weighs), once per message and estimator. */
+export function estimateContentTokens(m: { content: string }, estimator: TokenEstimatorName = 'content_aware'): number {
+  const cache = CONTENT_ESTIMATES[estimator];
+  let tokens = cache.get(m);
+  if (tokens === undefined) cache.set(m, (tokens = estimateTokens(m.content, estimator)));
+  return tokens;
+}
+
 export function estimateMessageTokens(m: LlmMessage, estimator: TokenEstimatorName = 'content_aware'): number {
+  const cache = ESTIMATES[estimator];
+  const known = cache.get(m);
+  if (known !== undefined) return known;
   let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTokens(modelContent(m), estimator) + estimateTokens(m.thinking ?? '', estimator);
   if (m.toolName) tokens += estimateTokens(m.toolName, estimator);
   for (const call of m.toolCalls ?? []) {
     tokens += estimateTokens(JSON.stringify({ name: call.name, arguments: call.arguments }), estimator);
   }
+  cache.set(m, tokens);
   return tokens;
 }
 

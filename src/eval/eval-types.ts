@@ -48,6 +48,8 @@ export interface EvalRunReport {
   trials: TrialReport[];
   /** why the run stopped before every trial ran (the database failed for good) */
   stoppedBy?: string;
+  /** Postgres checked against the journal's own count of each session's events, after the final flush */
+  storage?: { sessionsChecked: number; mismatched: Array<{ sessionId: string; recorded: number; stored: number }> };
   mode: 'scripted' | 'live';
   models: string[];
   configurations: Configuration[];

@@ -1,10 +1,37 @@
-// Builds what a trial is judged on from what Postgres recorded and what the stand-in received.
-import type { SessionDetail } from '../journal/session-query.repository';
+// Builds what a trial is judged on from what the journal recorded (its in-memory ledger, or the rows
+// read back from Postgres: the same shape) and what the stand-in received.
 import type { StandinRequestRecord } from '../standin/standin-request-log';
 import type { RecordedRequest, RecordedSession } from './expectations/recorded-session';
 
+/** What a recorded session is judged from: the journal's rows, as kept in memory or read back. */
+export interface RecordedSource {
+  session: { terminationReason: string | null; iterations: number; toolCallCount: number };
+  events: ReadonlyArray<{ seq: number; type: string; payload: Record<string, unknown>; iteration: number | null; traceId: string }>;
+  messages: ReadonlyArray<{
+    idx: number;
+    role: string;
+    kind: string;
+    content: string;
+    compactedAt: Date | null;
+    iteration: number | null;
+    toolName: string | null;
+  }>;
+  iterations: ReadonlyArray<{
+    idx: number;
+    status: string;
+    inputTokens: number | null;
+    outputTokens: number | null;
+    firstTokenMs: number | null;
+    loadMs: number | null;
+    prefillMs: number | null;
+    decodeMs: number | null;
+    serverQueueMs: number | null;
+  }>;
+  toolCalls: ReadonlyArray<{ id: string; name: string; status: string }>;
+}
+
 export function recordedSession(
-  detail: SessionDetail,
+  detail: RecordedSource,
   extra: Pick<RecordedSession, 'finalAnswer' | 'files' | 'hostEvents' | 'requests'>,
 ): RecordedSession {
   return {

@@ -21,6 +21,7 @@ import { compareRuns } from './statistics/compare';
 import type { TrialOutcome } from './statistics/statistics-types';
 import { summarizeAll } from './statistics/summarize';
 import { TrialRunner } from './trials/trial-runner.service';
+import { SessionQueryRepository } from '../journal/session-query.repository';
 import type { TrialMode } from './trials/trial-verdict';
 
 @Injectable()
@@ -34,6 +35,7 @@ export class ScenarioRunner {
     private readonly trials: TrialRunner,
     private readonly results: EvalRepository,
     private readonly providers: OllamaProviderFactory,
+    private readonly sessions: SessionQueryRepository,
   ) {}
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
@@ -74,6 +76,7 @@ export class ScenarioRunner {
       for (const h of running) h.kill('database failed');
     });
     const warmed = new Map<string, Promise<void>>();
+    const recordedEvents = new Map<string, number>();
     let next = 0;
     const worker = async () => {
       while (next < jobs.length && !stoppedBy) {
@@ -81,7 +84,7 @@ export class ScenarioRunner {
         const job = jobs[i];
         if (mode === 'live') await this.warm(job, warmed);
         options.onTrialStarted?.(jobs.length);
-        results[i] = await this.trials.run(job, { recorder, running, mode, judge: options.judge, loupeRevision: revision });
+        results[i] = await this.trials.run(job, { recorder, running, mode, judge: options.judge, recordedEvents, loupeRevision: revision });
         options.onTrialFinished?.(results[i].report);
       }
     };
@@ -139,10 +142,34 @@ export class ScenarioRunner {
         configs: summaries.configs,
       },
     );
-    await this.journal
-      .flush(10_000)
-      .catch((e: Error) => this.logger.warn(`the run's statistics are queued, not yet written: ${e.message}`));
+    const flushed = await this.journal.flush(10_000).then(
+      () => true,
+      (e: Error) => {
+        this.logger.warn(`the run's statistics are queued, not yet written: ${e.message}`);
+        return false;
+      },
+    );
+    // trials were judged from the journal's stream; Postgres must hold what it recorded
+    if (flushed) report.storage = await this.crossCheck(recordedEvents);
     return report;
+  }
+
+  /** Sessions whose stored events differ in number from what the journal recorded (a loss would show here). */
+  private async crossCheck(recorded: Map<string, number>): Promise<NonNullable<EvalRunReport['storage']>> {
+    try {
+      const stored = await this.sessions.eventCounts([...recorded.keys()]);
+      const mismatched = [...recorded]
+        .filter(([id, n]) => (stored.get(id) ?? 0) !== n)
+        .map(([id, n]) => ({ sessionId: id, recorded: n, stored: stored.get(id) ?? 0 }));
+      if (mismatched.length)
+        this.logger.error(
+          `${mismatched.length} session(s) in Postgres differ from what the journal recorded: ${JSON.stringify(mismatched.slice(0, 5))}`,
+        );
+      return { sessionsChecked: recorded.size, mismatched };
+    } catch (e) {
+      this.logger.warn(`could not cross-check the stored sessions: ${(e as Error).message}`);
+      return { sessionsChecked: 0, mismatched: [] };
+    }
   }
 
   /** Against a real Ollama a model is loaded once, before its first timed trial. */

@@ -1,117 +1,89 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import {
   EvalCellEntity,
   EvalRunEntity,
   EvalTrialEntity,
+  EventEntity,
   IterationEntity,
   MessageEntity,
   SessionEntity,
   ToolCallEntity,
 } from '../database/entities';
-import type { EventRow, JournalBatch } from './journal-entry';
+import { batchStatement, type TableSpec } from './batch-statement';
+import type { JournalBatch } from './journal-entry';
 import { toStorableRow } from './storable-text';
-
-// Postgres caps a statement at 65535 bind parameters; chunk multi-row inserts well below that.
-const ROWS_PER_STATEMENT = 1000;
 
 @Injectable()
 export class JournalRepository {
+  private specs?: Record<string, TableSpec>;
+
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Writes one batch atomically. Runs and sessions first (the other rows reference them); every
-   * field that can hold model or tool text is made storable, its exact value kept in `originals`.
+   * Writes one batch atomically, as one statement (see batch-statement.ts): runs, sessions, trials,
+   * cells, messages, iterations and tool calls upserted (the last snapshot wins), events appended.
+   * Every field that can hold model or tool text is made storable, its exact value kept in `originals`.
+   * Compactions mark messages that may be in this very batch, so they follow in the same transaction.
    */
   async writeBatch(batch: JournalBatch): Promise<void> {
+    const t = this.tableSpecs();
+    const statement = batchStatement([
+      { spec: t.evalRuns, rows: batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])) },
+      { spec: t.sessions, rows: batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])) },
+      {
+        spec: t.evalTrials,
+        rows: batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])),
+      },
+      { spec: t.evalCells, rows: batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])) },
+      {
+        spec: t.messages,
+        rows: batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])),
+      },
+      { spec: t.iterations, rows: batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])) },
+      { spec: t.toolCalls, rows: batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])) },
+      { spec: t.events, rows: batch.events.map((r) => toStorableRow(r, ['payload'])) },
+    ]);
+    if (!batch.compactions.length) {
+      if (statement) await this.dataSource.query(statement.text, statement.values);
+      return;
+    }
     await this.dataSource.transaction(async (m) => {
-      await this.upsert(
-        m,
-        EvalRunEntity,
-        batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])),
+      if (statement) await m.query(statement.text, statement.values);
+      await m.query(
+        `UPDATE messages AS msg SET compacted_at = v.at
+           FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(session_id, idx, at)
+          WHERE msg.session_id = v.session_id AND msg.idx = v.idx`,
+        [batch.compactions.map((c) => c.sessionId), batch.compactions.map((c) => c.idx), batch.compactions.map((c) => c.compactedAt)],
       );
-      await this.upsert(
-        m,
-        SessionEntity,
-        batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])),
-      );
-      await this.upsert(
-        m,
-        EvalTrialEntity,
-        batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])),
-      );
-      await this.upsert(
-        m,
-        EvalCellEntity,
-        batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])),
-      );
-      await this.upsert(
-        m,
-        MessageEntity,
-        batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])),
-      );
-      await this.upsert(
-        m,
-        IterationEntity,
-        batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])),
-      );
-      await this.upsert(
-        m,
-        ToolCallEntity,
-        batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])),
-      );
-      await this.insertEvents(m, batch.events);
-      if (batch.compactions.length) {
-        await m.query(
-          `UPDATE messages AS msg SET compacted_at = v.at
-             FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(session_id, idx, at)
-            WHERE msg.session_id = v.session_id AND msg.idx = v.idx`,
-          [batch.compactions.map((c) => c.sessionId), batch.compactions.map((c) => c.idx), batch.compactions.map((c) => c.compactedAt)],
-        );
-      }
     });
   }
 
-  private async upsert<T extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<T>, rows: T[]): Promise<void> {
-    if (!rows.length) return;
-    const meta = m.connection.getMetadata(entity);
-    const keys = meta.primaryColumns.map((c) => c.databaseName);
-    const cols = meta.columns.filter((c) => !c.isPrimary).map((c) => c.databaseName);
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(entity)
-        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-        .orUpdate(cols, keys)
-        .updateEntity(false)
-        .execute();
-    }
-  }
-
-  /**
-   * Events are most of the volume: one statement with one array parameter per column (unnest)
-   * instead of a parameter per value. A retried batch may hold events an earlier attempt already
-   * committed, hence DO NOTHING on the (session_id, seq) key.
-   */
-  private async insertEvents(m: EntityManager, events: EventRow[]): Promise<void> {
-    if (!events.length) return;
-    const rows = events.map((r) => toStorableRow(r, ['payload']));
-    await m.query(
-      `INSERT INTO events (session_id, seq, iteration, type, payload, created_at, trace_id, span_id, originals)
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[], $6::timestamptz[], $7::text[], $8::text[], $9::text[])
-       ON CONFLICT DO NOTHING`,
-      [
-        rows.map((r) => r.sessionId),
-        rows.map((r) => r.seq),
-        rows.map((r) => r.iteration),
-        rows.map((r) => r.type),
-        rows.map((r) => JSON.stringify(r.payload)),
-        rows.map((r) => r.createdAt),
-        rows.map((r) => r.traceId),
-        rows.map((r) => r.spanId),
-        rows.map((r) => r.originals),
-      ],
-    );
+  /** Each table's columns and conflict key, read once from the entity metadata. */
+  private tableSpecs(): Record<keyof Omit<JournalBatch, 'compactions'>, TableSpec> {
+    if (this.specs) return this.specs as Record<keyof Omit<JournalBatch, 'compactions'>, TableSpec>;
+    const spec = (entity: EntityTarget<ObjectLiteral>, onConflict: TableSpec['onConflict'], keys?: string[]): TableSpec => {
+      const meta = this.dataSource.getMetadata(entity);
+      return {
+        table: meta.tableName,
+        columns: meta.columns
+          .filter((c) => !c.isGenerated)
+          .map((c) => ({ name: c.databaseName, prop: c.propertyName, type: String(c.type) })),
+        keys: keys ?? meta.primaryColumns.map((c) => c.databaseName),
+        onConflict,
+      };
+    };
+    this.specs = {
+      evalRuns: spec(EvalRunEntity, 'update'),
+      sessions: spec(SessionEntity, 'update'),
+      evalTrials: spec(EvalTrialEntity, 'update'),
+      evalCells: spec(EvalCellEntity, 'update'),
+      messages: spec(MessageEntity, 'update'),
+      iterations: spec(IterationEntity, 'update'),
+      toolCalls: spec(ToolCallEntity, 'update'),
+      // a retried batch may hold events an earlier attempt already committed: (session_id, seq) is their key
+      events: spec(EventEntity, 'nothing', ['session_id', 'seq']),
+    };
+    return this.specs as Record<keyof Omit<JournalBatch, 'compactions'>, TableSpec>;
   }
 }

@@ -94,14 +94,21 @@ export class JournalService implements BeforeApplicationShutdown {
   /** Resolves once everything appended before the call is in Postgres (rejects after `timeoutMs`). */
   async flush(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.pending.length || this.writing) {
-      const failure = this.health?.failure;
-      if (failure) throw new Error(`journal: ${this.pending.length} entries cannot be written: ${failure.message.split('\n')[0]}`);
-      if (Date.now() > deadline) {
-        throw new Error(`journal flush timed out with ${this.pending.length} entries unwritten (Postgres unreachable?)`);
+    // the retry sleeps are unref'd (an idle server may exit); a caller waiting here must not see the
+    // event loop drain under it while Postgres is away (a CLI would then exit 0 with nothing printed)
+    const keepAlive = setInterval(() => undefined, 60_000);
+    try {
+      while (this.pending.length || this.writing) {
+        const failure = this.health?.failure;
+        if (failure) throw new Error(`journal: ${this.pending.length} entries cannot be written: ${failure.message.split('\n')[0]}`);
+        if (Date.now() > deadline) {
+          throw new Error(`journal flush timed out with ${this.pending.length} entries unwritten (Postgres unreachable?)`);
+        }
+        if (this.writing) await this.writing;
+        else await this.writeNext();
       }
-      if (this.writing) await this.writing;
-      else await this.writeNext();
+    } finally {
+      clearInterval(keepAlive);
     }
   }
 

@@ -105,6 +105,16 @@ export class SessionQueryRepository {
     return rows.map(restoreOriginals);
   }
 
+  /** Events stored per session, for the sessions given (absent: none stored). */
+  async eventCounts(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    if (!sessionIds.length) return new Map();
+    const rows: Array<{ session_id: string; n: number }> = await this.dataSource.query(
+      `SELECT session_id, count(*)::int AS n FROM events WHERE session_id = ANY($1::uuid[]) GROUP BY session_id`,
+      [sessionIds],
+    );
+    return new Map(rows.map((r) => [r.session_id, r.n]));
+  }
+
   countEvents(sessionId: string): Promise<number> {
     return this.dataSource.getRepository(EventEntity).count({ where: { sessionId } });
   }

@@ -177,8 +177,9 @@ export class SessionRecorder {
 
   toolCall(call: Pick<ToolCallRow, 'id' | 'iteration' | 'name' | 'arguments'> & Partial<ToolCallRow>, opts: RecordOptions = {}): void {
     const existing = this.toolCalls.get(call.id);
+    // a call is recorded before it runs; once it runs, its row points at its execute_tool span
     const row: ToolCallRow = existing
-      ? { ...existing, ...call }
+      ? { ...existing, ...call, ...idsOf(opts.span) }
       : {
           sessionId: this.session.id,
           status: 'pending',

@@ -6,7 +6,10 @@ describe('parseClientMessage', () => {
       ok: true,
       value: { sessionId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', afterSeq: 41 },
     });
-    expect(parseClientMessage('tool:approval', { callId: 'call_1', approved: false })).toEqual({ ok: true, value: { callId: 'call_1', approved: false } });
+    expect(parseClientMessage('tool:approval', { callId: 'call_1', approved: false })).toEqual({
+      ok: true,
+      value: { callId: 'call_1', approved: false },
+    });
     expect(parseClientMessage('sessions:subscribe', undefined)).toEqual({ ok: true, value: {} });
   });
 

@@ -14,7 +14,13 @@ import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import { approvalRequired, liveEvent, liveMessage, liveSession, sessionError, toolCallOutcome } from './live-wire';
 import { SessionListSubscription } from './session-list-subscription';
-import { DEFAULT_SUBSCRIPTION_LIMITS, SessionSubscription, type FeedItem, type SubscriptionLimits, type SubscriptionSource } from './session-subscription';
+import {
+  DEFAULT_SUBSCRIPTION_LIMITS,
+  SessionSubscription,
+  type FeedItem,
+  type SubscriptionLimits,
+  type SubscriptionSource,
+} from './session-subscription';
 import type { FlowSocket } from './socket-flow';
 
 /** sessions whose last appended seq is remembered (oldest forgotten first) */
@@ -42,7 +48,9 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     };
     this.subscriptions = [
       journal.entries$.subscribe((entry) => this.onEntry(entry)),
-      approvals.requested$.subscribe((p) => this.toSession(p.sessionId, { kind: 'emit', event: 'tool:approval_required', body: approvalRequired(p) })),
+      approvals.requested$.subscribe((p) =>
+        this.toSession(p.sessionId, { kind: 'emit', event: 'tool:approval_required', body: approvalRequired(p) }),
+      ),
     ];
   }
 

@@ -55,7 +55,14 @@ export interface ServerEvents {
   /** the subscriber fell behind and its buffer was dropped: events after `afterSeq` come again from Postgres; re-read the transcript */
   'session:resync': { sessionId: string; afterSeq: number; reason: 'overflow' };
   'sessions:resync': { reason: 'overflow' };
-  'tool:approval_required': { sessionId: string; name: string; args: Record<string, unknown>; callId: string; queuePosition: number; totalInQueue: number };
+  'tool:approval_required': {
+    sessionId: string;
+    name: string;
+    args: Record<string, unknown>;
+    callId: string;
+    queuePosition: number;
+    totalInQueue: number;
+  };
   'tool:output': { sessionId: string; callId: string; name: string; output: string; truncated: boolean; durationMs: number | null };
   'agent:error': { sessionId: string; callId?: string; name?: string; kind: string; message: string };
   error: { code: string; message: string; callId?: string; sessionId?: string };
@@ -112,7 +119,14 @@ export function liveSession(row: SessionRow): LiveSession {
 }
 
 export function approvalRequired(p: PendingApproval): ServerEvents['tool:approval_required'] {
-  return { sessionId: p.sessionId, name: p.name, args: p.args, callId: p.callId, queuePosition: p.queuePosition, totalInQueue: p.totalInQueue };
+  return {
+    sessionId: p.sessionId,
+    name: p.name,
+    args: p.args,
+    callId: p.callId,
+    queuePosition: p.queuePosition,
+    totalInQueue: p.totalInQueue,
+  };
 }
 
 /** A tool call that reached its end: its output (tool:output), or a failure (agent:error); none while it runs. */

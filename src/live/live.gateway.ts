@@ -65,7 +65,8 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   handleConnection(socket: Socket): void {
-    const model = typeof socket.handshake.query.model === 'string' && socket.handshake.query.model.length <= 300 ? socket.handshake.query.model : null;
+    const model =
+      typeof socket.handshake.query.model === 'string' && socket.handshake.query.model.length <= 300 ? socket.handshake.query.model : null;
     const state: ConnectionState = { model, sessions: new Map() };
     socket.data = state;
     socket.emit('system:ready', { provider: 'ollama', model, host: this.models.ollamaHost });
@@ -84,7 +85,8 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       const state = socket.data as ConnectionState;
       const previous = state.sessions.get(sessionId);
       if (previous) this.feed.unsubscribe(previous);
-      else if (state.sessions.size >= MAX_SUBSCRIPTIONS) return { ok: false, status: 409, message: `at most ${MAX_SUBSCRIPTIONS} sessions per connection` };
+      else if (state.sessions.size >= MAX_SUBSCRIPTIONS)
+        return { ok: false, status: 409, message: `at most ${MAX_SUBSCRIPTIONS} sessions per connection` };
       const view = await this.sessions.get(sessionId); // 404 for an unknown session
       state.sessions.set(sessionId, this.feed.subscribe(flowSocketOf(socket), sessionId, afterSeq ?? -1));
       for (const p of view.pendingApprovals) socket.emit('tool:approval_required', approvalRequired(p));
@@ -146,7 +148,11 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     });
   }
 
-  private async handle<K extends ClientMessage>(kind: K, body: unknown, act: (payload: ClientPayload<K>) => Promise<Answer>): Promise<Answer> {
+  private async handle<K extends ClientMessage>(
+    kind: K,
+    body: unknown,
+    act: (payload: ClientPayload<K>) => Promise<Answer>,
+  ): Promise<Answer> {
     const parsed = parseClientMessage(kind, body);
     if (!parsed.ok) return { ok: false, status: 400, message: `invalid ${kind}`, errors: parsed.errors };
     try {

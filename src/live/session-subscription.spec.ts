@@ -2,7 +2,15 @@ import type { LiveEvent } from './live-wire';
 import { SessionSubscription, type SubscriptionSource } from './session-subscription';
 import { HIGH_WATER_PACKETS, type FlowSocket } from './socket-flow';
 
-const ev = (seq: number): LiveEvent => ({ seq, type: 'iteration_started', iteration: seq, payload: {}, createdAt: '', traceId: 't', spanId: 's' });
+const ev = (seq: number): LiveEvent => ({
+  seq,
+  type: 'iteration_started',
+  iteration: seq,
+  payload: {},
+  createdAt: '',
+  traceId: 't',
+  spanId: 's',
+});
 
 class FakeSocket implements FlowSocket {
   connected = true;
@@ -23,7 +31,9 @@ class FakeSocket implements FlowSocket {
   }
   /** every delivered event seq, in delivery order */
   seqs(): number[] {
-    return this.emitted.filter((e) => e.event === 'session:events').flatMap((e) => (e.body as { events: LiveEvent[] }).events.map((x) => x.seq));
+    return this.emitted
+      .filter((e) => e.event === 'session:events')
+      .flatMap((e) => (e.body as { events: LiveEvent[] }).events.map((x) => x.seq));
   }
   count(event: string): number {
     return this.emitted.filter((e) => e.event === event).length;
@@ -159,7 +169,7 @@ describe('SessionSubscription', () => {
     expect(socket.emitted.find((e) => e.event === 'error')!.body).toEqual(expect.objectContaining({ code: 'events_missing' }));
   });
 
-  it("reads a session another process runs again until it stops; stops on close", async () => {
+  it('reads a session another process runs again until it stops; stops on close', async () => {
     const socket = new FakeSocket();
     const source = Object.assign(new FakeSource(), { stored: 2, elsewhere: true });
     const sub = new SessionSubscription('s', socket, -1, source, limits);

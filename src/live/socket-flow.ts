@@ -39,7 +39,11 @@ export function writable(socket: FlowSocket): Promise<void> {
 }
 
 /** A socket.io Socket as a FlowSocket: engine.io's typings keep `writeBuffer` private, but it is the queue to watch. */
-export function flowSocketOf(socket: { readonly connected: boolean; emit(event: string, ...args: unknown[]): boolean; readonly conn: unknown }): FlowSocket {
+export function flowSocketOf(socket: {
+  readonly connected: boolean;
+  emit(event: string, ...args: unknown[]): boolean;
+  readonly conn: unknown;
+}): FlowSocket {
   return {
     get connected() {
       return socket.connected;

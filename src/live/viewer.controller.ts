@@ -5,7 +5,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { loadWebAssets, type WebAsset } from './web-assets';
 
 // the page runs only its own scripts and talks only to its own origin
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 interface Response {
   setHeader(name: string, value: string): void;

@@ -32,7 +32,10 @@ export function loadWebAssets(root: string = webRoot()): Map<string, WebAsset> {
       const abs = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(abs);
       else if (entry.isFile() && TYPES[path.extname(entry.name)]) {
-        assets.set(path.relative(root, abs).split(path.sep).join('/'), { body: fs.readFileSync(abs), type: TYPES[path.extname(entry.name)] });
+        assets.set(path.relative(root, abs).split(path.sep).join('/'), {
+          body: fs.readFileSync(abs),
+          type: TYPES[path.extname(entry.name)],
+        });
       }
     }
   };

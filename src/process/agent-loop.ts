@@ -122,7 +122,7 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
   for (let recoveries = 0; ; recoveries++) {
     const tools = rt.toolsEnabled ? rt.tools.definitions() : [];
     preflight(rt, iteration, tools);
-    rt.lastSentIndex = Math.max(rt.lastSentIndex, ...rt.context.map((m) => m.index));
+    for (const m of rt.context) if (m.index > rt.lastSentIndex) rt.lastSentIndex = m.index;
     try {
       return await runInference(rt, iteration, { purpose: 'step', messages: renderForModel(rt.context), tools });
     } catch (e) {
@@ -155,6 +155,8 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
 
 /** gemini-cli refuses to send what will not fit; the MCP agent clears the history first (Loupe's guard records, in runInference). */
 function preflight(rt: LoopRuntime, iteration: number, tools: LlmToolDefinition[]): void {
+  // 'record' is Loupe's guard, done on every call in runInference; 'off' checks nothing
+  if (rt.settings.preflight === 'off' || rt.settings.preflight === 'record') return;
   const estimator = rt.settings.tokenEstimator;
   const fresh = rt.context.filter((m) => m.index > rt.lastSentIndex || m.index < 0);
   const decision = decidePreflight(rt.settings, {

@@ -10,7 +10,7 @@ import { LOUPE_ATTR, SPAN_NAMES, GEN_AI } from '../telemetry/gen-ai-attributes';
 import { runEpilogue, runLoop, type LoopOutcome } from './agent-loop';
 import { endIteration } from './inference-step';
 import { ContextWillOverflowError, LoopRuntime, SessionAbortedError } from './loop-runtime';
-import { failSpan, startChildSpan, startSessionSpan } from './loop-tracing';
+import { endSessionSpan, failSpan, startChildSpan, startSessionSpan } from './loop-tracing';
 import { MessageQueue } from './message-queue';
 import { councilToolPolicy } from './policies/council-policy';
 import { needsSummaryEpilogue, type TerminationReason } from './policies/termination';
@@ -58,6 +58,7 @@ export class DirectProcess implements SessionHandle {
     const o = this.options;
     const agent = o.agent ?? 'loupe';
     const { span: root, ctx: rootCtx } = startSessionSpan(agent, o.sessionId, o.model, o.trialId);
+    root.setAttribute(LOUPE_ATTR.PROFILE, this.settings.profile);
     const council = councilToolPolicy(o.councilRole);
     const recorder = new SessionRecorder(
       this.journal,
@@ -138,9 +139,8 @@ export class DirectProcess implements SessionHandle {
         root,
       );
       recorder.finish({ terminationReason: outcome.reason, exitCode, error: error ?? null });
-      root.setAttribute(LOUPE_ATTR.TERMINATION_REASON, outcome.reason);
-      if (exitCode !== 0) failSpan(root, outcome.reason, error);
-      root.end();
+      const { inputTokens, outputTokens } = recorder.snapshot();
+      endSessionSpan(root, { terminationReason: outcome.reason, inputTokens, outputTokens, exitCode, error });
       this.finished = true;
       this.queue.clear();
     }

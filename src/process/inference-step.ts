@@ -61,7 +61,7 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
         onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
       }),
     );
-    endChatSpan(span, result);
+    endChatSpan(span, result, input.purpose !== 'compaction' ? rt.iterationSpan : undefined);
     if (input.purpose !== 'compaction') {
       rt.recorder.iterationUpdated(iteration, {
         finishReason: result.finishReason,

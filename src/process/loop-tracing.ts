@@ -1,8 +1,10 @@
 // Spans of one session, named and attributed per the OpenTelemetry GenAI conventions (pinned in
 // telemetry/gen-ai-attributes.ts). Loop decisions become events on the iteration span.
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type HrTime, type Span } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { LlmCompletionResult } from '../provider/llm-types';
 import { GEN_AI, GEN_AI_OPERATION, GEN_AI_PROVIDER_OLLAMA, LOUPE_ATTR, SPAN_NAMES } from '../telemetry/gen-ai-attributes';
+import { ollamaPhaseTimeline } from './ollama-phase-timeline';
 import { getTracer } from '../telemetry/telemetry';
 
 export function startSessionSpan(agent: string, sessionId: string, model: string, trialId?: string | null): { span: Span; ctx: Context } {
@@ -33,7 +35,6 @@ export function startChildSpan(parent: Context, name: string, kind: SpanKind, at
 export function startIterationSpan(parent: Context, index: number): { span: Span; ctx: Context } {
   return startChildSpan(parent, SPAN_NAMES.agentTurn, SpanKind.INTERNAL, {
     [LOUPE_ATTR.TURN_INDEX]: index,
-    [GEN_AI.AGENT_TURN_INDEX]: index,
   });
 }
 
@@ -59,7 +60,13 @@ export function startChatSpan(parent: Context, model: string, host: string, tool
   });
 }
 
-export function endChatSpan(span: Span, r: LlmCompletionResult): void {
+/**
+ * Ends a chat span with the response's GenAI attributes and its latency split; Ollama's durations
+ * become child spans laid end to end before the last chunk (load, queue, prefill, decode), so a trace
+ * shows where the time went. The loop's own calls also put the split on their iteration span.
+ */
+export function endChatSpan(span: Span, r: LlmCompletionResult, iterationSpan?: Span): void {
+  const split = latencySplitAttributes(r);
   span.setAttributes({
     [GEN_AI.RESPONSE_MODEL]: r.model,
     [GEN_AI.RESPONSE_FINISH_REASONS]: [r.finishReason],
@@ -67,12 +74,52 @@ export function endChatSpan(span: Span, r: LlmCompletionResult): void {
     [GEN_AI.USAGE_OUTPUT_TOKENS]: r.usage.outputTokens,
     [LOUPE_ATTR.TOOL_CALL_SOURCE]: r.toolCallSource,
     ...(r.timings.firstChunkMs !== undefined ? { [GEN_AI.RESPONSE_TIME_TO_FIRST_CHUNK]: r.timings.firstChunkMs / 1000 } : {}),
-    ...(r.timings.loadMs !== undefined ? { [LOUPE_ATTR.LOAD_MS]: r.timings.loadMs } : {}),
-    ...(r.timings.promptEvalMs !== undefined ? { [LOUPE_ATTR.PREFILL_MS]: r.timings.promptEvalMs } : {}),
-    ...(r.timings.evalMs !== undefined ? { [LOUPE_ATTR.DECODE_MS]: r.timings.evalMs } : {}),
-    ...(r.timings.serverQueueMs !== undefined ? { [LOUPE_ATTR.SERVER_QUEUE_MS]: r.timings.serverQueueMs } : {}),
+    ...split,
+  });
+  iterationSpan?.setAttributes({
+    ...split,
+    [GEN_AI.USAGE_INPUT_TOKENS]: r.usage.inputTokens,
+    [GEN_AI.USAGE_OUTPUT_TOKENS]: r.usage.outputTokens,
   });
   span.end();
+  const ended = span as Partial<Pick<ReadableSpan, 'startTime' | 'endTime'>>;
+  if (!ended.startTime || !ended.endTime) return; // a non-recording span has no times to anchor to
+  const phases = ollamaPhaseTimeline(hrToNs(ended.startTime), hrToNs(ended.endTime), r.timings);
+  const parent = trace.setSpan(context.active(), span);
+  for (const p of phases) {
+    const attributes = { [LOUPE_ATTR.OLLAMA_PHASE]: p.phase };
+    getTracer()
+      .startSpan(SPAN_NAMES.ollamaPhase(p.phase), { kind: SpanKind.INTERNAL, startTime: nsToHr(p.startNs), attributes }, parent)
+      .end(nsToHr(p.endNs));
+  }
+}
+
+function latencySplitAttributes(r: LlmCompletionResult): Attributes {
+  const t = r.timings;
+  const out: Attributes = { [LOUPE_ATTR.WALL_MS]: Math.round(t.wallMs) };
+  if (t.firstChunkMs !== undefined) out[LOUPE_ATTR.FIRST_TOKEN_MS] = Math.round(t.firstChunkMs);
+  if (t.loadMs !== undefined) out[LOUPE_ATTR.LOAD_MS] = t.loadMs;
+  if (t.serverQueueMs !== undefined) out[LOUPE_ATTR.SERVER_QUEUE_MS] = t.serverQueueMs;
+  if (t.promptEvalMs !== undefined) out[LOUPE_ATTR.PREFILL_MS] = t.promptEvalMs;
+  if (t.evalMs !== undefined) out[LOUPE_ATTR.DECODE_MS] = t.evalMs;
+  return out;
+}
+
+const hrToNs = ([s, ns]: HrTime): bigint => BigInt(s) * 1_000_000_000n + BigInt(ns);
+const nsToHr = (ns: bigint): HrTime => [Number(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)];
+
+/** The session's totals and how it ended, on its invoke_agent span, which this ends. */
+export function endSessionSpan(
+  root: Span,
+  session: { terminationReason: string; inputTokens: number; outputTokens: number; exitCode: number; error?: string },
+): void {
+  root.setAttributes({
+    [LOUPE_ATTR.TERMINATION_REASON]: session.terminationReason,
+    [GEN_AI.USAGE_INPUT_TOKENS]: session.inputTokens,
+    [GEN_AI.USAGE_OUTPUT_TOKENS]: session.outputTokens,
+  });
+  if (session.exitCode !== 0) failSpan(root, session.terminationReason, session.error);
+  root.end();
 }
 
 export function startToolSpan(parent: Context, name: string, callId: string, args: Record<string, unknown>): { span: Span; ctx: Context } {

@@ -27,7 +27,10 @@ export interface StepToolsOutcome {
 
 export async function executeToolCalls(rt: LoopRuntime, iteration: number, calls: LlmToolCall[]): Promise<StepToolsOutcome> {
   for (const call of calls) {
-    rt.recorder.toolCall({ id: call.id, iteration, name: call.name, arguments: call.arguments, status: 'pending' });
+    rt.recorder.toolCall(
+      { id: call.id, iteration, name: call.name, arguments: call.arguments, status: 'pending' },
+      { span: rt.iterationSpan },
+    );
     rt.record('tool_call', { id: call.id, name: call.name, arguments: call.arguments }, iteration);
   }
   const { queue, waitedMs } = await decideApprovals(rt, iteration, calls);

@@ -1,6 +1,6 @@
 // OpenTelemetry start-up, before Nest. Spans always get real trace/span ids (the journal stores them
 // on every row); they leave the process only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
-import { trace, type Tracer } from '@opentelemetry/api';
+import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export const TRACER_NAME = 'loupe';
@@ -34,22 +34,42 @@ class IdOnlyProcessor implements SpanProcessor {
 
 export function startTelemetry(options: TelemetryOptions = {}): TelemetryHandle {
   if (current) return current;
-  // Loaded here, not at the top: the SDK takes about a second to load, and commands that only read
-  // Postgres (sessions list/show) never start it.
+  const processors: SpanProcessor[] = [new IdOnlyProcessor(), ...(options.spanProcessors ?? [])];
+  const serviceName = options.serviceName ?? 'loupe';
+  // Loaded here, not at the top, and only what is needed: commands that only read Postgres never
+  // start tracing, and without an exporter the Node tracer provider alone gives spans their real
+  // ids (the SDK, which loads every exporter it can configure, takes over a second to load).
   /* eslint-disable @typescript-eslint/no-require-imports */
+  if (!options.otlpEndpoint) {
+    const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+    const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+    const provider = new NodeTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': serviceName }),
+      spanProcessors: processors,
+    });
+    provider.register();
+    return (current = {
+      tracer: trace.getTracer(TRACER_NAME),
+      exporting: false,
+      shutdown: async () => {
+        current = undefined;
+        await provider.shutdown();
+        trace.disable();
+        context.disable();
+        propagation.disable();
+      },
+    });
+  }
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const { OTLPTraceExporter } =
     require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const processors: SpanProcessor[] = [new IdOnlyProcessor(), ...(options.spanProcessors ?? [])];
-  if (options.otlpEndpoint) {
-    const base = options.otlpEndpoint.replace(/\/+$/, '');
-    const url = base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
-    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
-  }
+  const base = options.otlpEndpoint.replace(/\/+$/, '');
+  const url = base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
+  processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
   const sdk = new NodeSDK({
-    serviceName: options.serviceName ?? 'loupe',
+    serviceName,
     spanProcessors: processors,
     logRecordProcessors: [],
     instrumentations: [],
@@ -58,7 +78,7 @@ export function startTelemetry(options: TelemetryOptions = {}): TelemetryHandle 
   sdk.start();
   current = {
     tracer: trace.getTracer(TRACER_NAME),
-    exporting: Boolean(options.otlpEndpoint),
+    exporting: true,
     shutdown: async () => {
       current = undefined;
       await sdk.shutdown();

@@ -121,6 +121,21 @@ describe('loop profiles (built CLI)', () => {
     ]);
   }, 90_000);
 
+  it('names the profile of each row in the table, and takes models as a comma list', async () => {
+    const run = await runCli(['eval', REPEAT, '-m', 'llama3.1:8b,qwen3:8b'], env, { timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('SCENARIO'));
+    expect(lines[header].split(/\s{2,}/)).toEqual(['SCENARIO', 'MODEL', 'PROFILE', 'RESULT', 'END', 'ITER', 'EVENTS', 'TIME']);
+    const rows = lines.slice(header + 1, header + 5).map((l) => l.split(/\s{2,}/).slice(1, 4));
+    expect(rows).toEqual([
+      ['llama3.1:8b', 'corvid', 'pass'],
+      ['llama3.1:8b', 'loupe', 'pass'],
+      ['qwen3:8b', 'corvid', 'pass'],
+      ['qwen3:8b', 'loupe', 'pass'],
+    ]);
+  }, 90_000);
+
   it('judges every trial by its success criteria with --judge success', async () => {
     const run = await runCli(['eval', NUDGE, '--set', 'profile=corvid,opencode', '--judge', 'success', '--json'], env, {
       timeoutMs: 60_000,

@@ -85,7 +85,11 @@ describe('live gateway (socket.io)', () => {
       expect.objectContaining({ ok: false, status: 404, code: 'unknown_call' }),
     );
     await c.until(() => c.of('error').find((e) => e.code === 'unknown_call'), 'the error event');
-    expect(c.of('error')[0]).toEqual({ code: 'unknown_call', callId: 'call_nobody', message: 'no tool call call_nobody is waiting for a decision' });
+    expect(c.of('error')[0]).toEqual({
+      code: 'unknown_call',
+      callId: 'call_nobody',
+      message: 'no tool call call_nobody is waiting for a decision',
+    });
   });
 
   it('resumes after a reconnect from the last seq received: no gap, no duplicate, the same events as Postgres', async () => {
@@ -119,7 +123,12 @@ describe('live gateway (socket.io)', () => {
     await fresh.connected();
     await fresh.ask('session:subscribe', { sessionId: id });
 
-    expect(await second.ask('tool:approval', { callId: gate2.callId, approved: true })).toEqual({ ok: true, callId: gate2.callId, approved: true, sessionId: id });
+    expect(await second.ask('tool:approval', { callId: gate2.callId, approved: true })).toEqual({
+      ok: true,
+      callId: gate2.callId,
+      approved: true,
+      sessionId: id,
+    });
     await second.until(() => second.events(id).some((e) => e.type === 'session_finished'), 'session_finished (resumed client)');
     await fresh.until(() => fresh.events(id).some((e) => e.type === 'session_finished'), 'session_finished (fresh client)');
 
@@ -141,13 +150,17 @@ describe('live gateway (socket.io)', () => {
     expect(new Set(firstOutputs)).toEqual(new Set(['read_file']));
     const outputs = second.of('tool:output');
     expect(outputs.map((o) => o.name)).toEqual(['write_file']);
-    expect(outputs.find((o) => o.name === 'write_file')).toEqual(expect.objectContaining({ sessionId: id, output: expect.stringContaining('done.txt'), truncated: false }));
+    expect(outputs.find((o) => o.name === 'write_file')).toEqual(
+      expect.objectContaining({ sessionId: id, output: expect.stringContaining('done.txt'), truncated: false }),
+    );
     expect(second.of('agent:error')).toEqual([
       expect.objectContaining({ sessionId: id, name: 'read_file', kind: 'tool_failed', message: expect.stringContaining('missing.txt') }),
     ]);
     // the transcript came along
     expect(second.of('session:message').map((m) => (m.message as { content: string }).content)).toContain('All done.');
-    expect(second.of('session:update').at(-1)).toEqual({ session: expect.objectContaining({ id, status: 'finished', terminationReason: 'completed' }) });
+    expect(second.of('session:update').at(-1)).toEqual({
+      session: expect.objectContaining({ id, status: 'finished', terminationReason: 'completed' }),
+    });
   });
 
   it('sends a message into a running session, and starts a session with the connection model', async () => {
@@ -156,8 +169,15 @@ describe('live gateway (socket.io)', () => {
     const id = await start(GATED_SESSION);
     await c.ask('session:subscribe', { sessionId: id });
     const gate = await c.until(() => c.of('tool:approval_required')[0], 'an approval');
-    expect(await c.ask('message', { sessionId: id, text: 'Keep it short.' })).toEqual({ ok: true, sessionId: id, queued: true, position: 1 });
-    expect(await c.ask('tool:approval', { callId: gate.callId, approved: false, reason: 'no' })).toEqual(expect.objectContaining({ ok: true }));
+    expect(await c.ask('message', { sessionId: id, text: 'Keep it short.' })).toEqual({
+      ok: true,
+      sessionId: id,
+      queued: true,
+      position: 1,
+    });
+    expect(await c.ask('tool:approval', { callId: gate.callId, approved: false, reason: 'no' })).toEqual(
+      expect.objectContaining({ ok: true }),
+    );
     await c.until(() => c.events(id).some((e) => e.type === 'user_message_injected'), 'the injected message');
     await c.until(() => c.of('agent:error').find((e) => e.kind === 'tool_rejected'), 'the rejection as agent:error');
     await a.call('POST', `/api/sessions/${id}/kill`, {});
@@ -171,10 +191,20 @@ describe('live gateway (socket.io)', () => {
     await c.until(() => c.events(newId).find((e) => e.type === 'session_finished'), 'the new session to finish');
     expect(c.events(newId).map((e) => e.seq)).toEqual(range(c.events(newId).length));
     expect(c.events(newId).find((e) => e.type === 'session_finished')!.payload).toEqual(expect.objectContaining({ reason: 'completed' }));
-    await list.until(() => list.of('session:update').find((u) => (u.session as { id: string; status: string }).id === newId && (u.session as { status: string }).status === 'finished'), 'the list update');
+    await list.until(
+      () =>
+        list
+          .of('session:update')
+          .find(
+            (u) => (u.session as { id: string; status: string }).id === newId && (u.session as { status: string }).status === 'finished',
+          ),
+      'the list update',
+    );
     // no model in the query and none given: the answer names the field
     const noModel = client();
     await noModel.connected();
-    expect(await noModel.ask('message', { text: 'hi' })).toEqual(expect.objectContaining({ ok: false, status: 400, errors: [expect.objectContaining({ field: 'model' })] }));
+    expect(await noModel.ask('message', { text: 'hi' })).toEqual(
+      expect.objectContaining({ ok: false, status: 400, errors: [expect.objectContaining({ field: 'model' })] }),
+    );
   });
 });

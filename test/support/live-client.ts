@@ -51,7 +51,8 @@ export class LiveClient {
     for (;;) {
       const v = probe();
       if (v !== undefined && v !== false) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received: ${this.received.map((r) => r.event).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; received: ${this.received.map((r) => r.event).join(', ')}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }

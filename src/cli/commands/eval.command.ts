@@ -15,6 +15,7 @@ import { printCoverage } from './eval-coverage';
 interface EvalFlags {
   json?: boolean;
   model?: string[];
+  models?: string[];
   trials: number;
   concurrency: number;
   set: string[];
@@ -36,7 +37,24 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
     )
     .argument('[paths...]', 'scenario files or directories', ['scenarios'])
     .option('--json', 'print machine-readable results (with the statistics)')
-    .option('-m, --model <name...>', 'model(s) to run every scenario against')
+    .option(
+      '-m, --model <name...>',
+      'model(s) to run every scenario against (space- or comma-separated)',
+      (v: string, all: string[] | undefined) => [
+        ...(all ?? []),
+        ...v
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ],
+    )
+    .option('--models <a,b>', 'the same as --model, comma-separated', (v: string, all: string[] | undefined) => [
+      ...(all ?? []),
+      ...v
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ])
     .option('-t, --trials <n>', 'trials per scenario, model and configuration', (v) => positiveInt(v, '--trials'), 1)
     .option('-c, --concurrency <n>', 'trials run at once', (v) => positiveInt(v, '--concurrency'), 1)
     .option(
@@ -63,6 +81,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         setVerdict(printCoverage(scenarios, opts) ? EXIT.OK : EXIT.FAILED);
         return;
       }
+      opts.model = opts.model || opts.models ? [...new Set([...(opts.model ?? []), ...(opts.models ?? [])])] : undefined;
       if (opts.judge !== 'auto' && opts.judge !== 'success') throw new UsageError(`--judge ${opts.judge}: expected auto or success`);
       const axes = parseAxes(opts.set);
       if (axes.problems.length) throw new UsageError(axes.problems.join('\n'));
@@ -98,7 +117,14 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       if (opts.markdown) fs.writeFileSync(opts.markdown, reports.toMarkdown(report));
       const regressions = report.comparison ? reports.significantRegressions(report.comparison.result, { levels: ['run', 'model'] }) : [];
       for (const r of regressions) process.stderr.write(`REGRESSION ${r.level} ${r.key}: ${r.a.rate} → ${r.b.rate} (p = ${r.pValue})\n`);
-      setVerdict(report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length ? EXIT.FAILED : EXIT.OK);
+      const lost = report.storage?.mismatched.length ?? 0;
+      if (lost)
+        process.stderr.write(
+          `STORAGE MISMATCH: ${lost} session(s) in Postgres differ from what the journal recorded (see --json storage)\n`,
+        );
+      setVerdict(
+        report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length || lost ? EXIT.FAILED : EXIT.OK,
+      );
     });
   registerCompareCommand(evalCommand, getConfig);
 }

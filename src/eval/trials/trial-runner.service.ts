@@ -7,10 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ApprovalService } from '../../approval/approval.service';
 import { LOUPE_CONFIG } from '../../config/config.module';
 import type { LoupeConfig } from '../../config/loupe-config';
-import { whileUnavailable } from '../../database/database-failure';
-import { DatabaseHealth } from '../../database/database-health';
 import { JournalService } from '../../journal/journal.service';
-import { SessionQueryRepository } from '../../journal/session-query.repository';
 import { councilToolPolicy } from '../../process/policies/council-policy';
 import { ProcessManager } from '../../process/process-manager.service';
 import type { SessionHandle } from '../../process/process-types';
@@ -22,6 +19,7 @@ import { createWorkspace, readWorkspaceFile } from '../../tools/workspace/worksp
 import type { EvalRunRecorder } from '../eval-recorder';
 import type { TrialReport } from '../eval-types';
 import { recordedSession } from '../recorded-session-builder';
+import { SessionLedger } from '../../journal/session-ledger';
 import { profileOf, type Job } from '../run-plan';
 import { settingsOf } from '../scenario/scenario-settings';
 import { scriptApprovals } from '../scripted-approvals';
@@ -39,6 +37,8 @@ export interface TrialContext {
   running: Set<SessionHandle>;
   mode: TrialMode;
   judge?: 'auto' | 'success';
+  /** events each session recorded (the journal's count), for the run's cross-check against Postgres */
+  recordedEvents?: Map<string, number>;
   loupeRevision: string;
 }
 
@@ -51,8 +51,6 @@ export class TrialRunner {
   constructor(
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
     private readonly journal: JournalService,
-    private readonly sessions: SessionQueryRepository,
-    private readonly health: DatabaseHealth,
     private readonly approvals: ApprovalService,
     private readonly processes: ProcessManager,
     private readonly tools: ToolsService,
@@ -152,6 +150,10 @@ export class TrialRunner {
       const hostEvents = collectHostEvents(this.journal.entries$, backend.ownHosts);
       cleanup.push(() => hostEvents.stop());
       const holders = await backend.holdSlots();
+      // the session as the journal records it, from its stream: judged without reading it back
+      const ledger = new SessionLedger(sessionId);
+      const recording = this.journal.entries$.subscribe((e) => ledger.apply(e));
+      cleanup.push(() => recording.unsubscribe());
       const handle = this.processes.start({
         sessionId,
         agent: 'loupe',
@@ -180,9 +182,9 @@ export class TrialRunner {
       cleanup.push(() => scripted.stop());
       const result = await handle.done;
       await backend.provider.idle(); // GPU detection after the release, recorded for the host
-      await this.journal.flush();
-      const detail = await whileUnavailable(() => this.sessions.getSessionDetail(sessionId), { deadlineMs: 60_000, health: this.health });
+      const detail = ledger.detail();
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
+      ctx.recordedEvents?.set(sessionId, ledger.eventCount);
       const files = Object.fromEntries(filesToRead(scenario, judgeAs).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
       const recorded = recordedSession(detail, {
         finalAnswer: result.finalAnswer,

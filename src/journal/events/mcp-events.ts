@@ -14,14 +14,17 @@ export const MCP_EVENTS = {
       renamed: z.array(z.object({ from: z.string(), to: z.string() })),
     },
   ),
-  mcp_server_failed: defineEvent('An external MCP server failed to connect in time; the session goes on without its tools.', {
-    name: z.string(),
-    transport,
-    command: z.string().optional(),
-    url: z.string().optional(),
-    error: z.string(),
-    stderr: z.string(),
-  }),
+  mcp_server_failed: defineEvent(
+    'An external MCP server could not be connected (it failed to start, refused, or did not answer in time); the session goes on without its tools.',
+    {
+      name: z.string(),
+      transport,
+      command: z.string().optional(),
+      url: z.string().optional(),
+      error: z.string(),
+      stderr: z.string(),
+    },
+  ),
   mcp_server_died: defineEvent(
     'An external MCP server stopped mid-session (its process exited, its URL stopped answering); calls to its tools come back as tool errors and the session goes on.',
     {

@@ -20,6 +20,16 @@ function normalizeValue(value: unknown): unknown {
 /** How calls compare: normalized (corvid, Loupe) or by their exact JSON (opencode's JSON.stringify, gemini-cli's name:JSON(args)). */
 export type CallKeyMode = 'normalized' | 'exact';
 
+// The detectors key every call of the session on every step: each arguments object (never mutated
+// once recorded) is serialized once per mode.
+const ARG_KEYS: Record<CallKeyMode, WeakMap<object, string>> = { normalized: new WeakMap(), exact: new WeakMap() };
+
 export function callKey(mode: CallKeyMode, name: string, args: Record<string, unknown>): string {
-  return mode === 'exact' ? `${name}:${JSON.stringify(args)}` : normalizeCallKey(name, args);
+  const cache = ARG_KEYS[mode];
+  let json = cache.get(args);
+  if (json === undefined) {
+    json = mode === 'exact' ? JSON.stringify(args) : JSON.stringify(normalizeValue(args));
+    cache.set(args, json);
+  }
+  return `${mode === 'exact' ? name : name.trim()}:${json}`;
 }

@@ -44,6 +44,8 @@ export interface OllamaModelsOptions {
 
 /** a cold load of a large model can take minutes */
 const LOAD_TIMEOUT_MS = 600_000;
+/** how long a server's version is taken as known */
+const VERSION_TTL_MS = 60_000;
 
 function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
   const timed = (input: string | URL | Request, init?: RequestInit) =>
@@ -146,15 +148,24 @@ export class OllamaModels {
     return (await this.listed()).find((m) => bare(m.name) === bare(model))?.digest ?? null;
   }
 
-  /** GET /api/version (null when the host does not answer). */
+  /**
+   * GET /api/version (null when the host does not answer). An answer is kept for a minute: every
+   * trial records it, and asking the server each time cost a request per trial.
+   */
   async serverVersion(): Promise<string | null> {
-    return client(this.host)
+    const now = Date.now();
+    if (this.version && now - this.version.at < VERSION_TTL_MS) return this.version.value;
+    const value = await client(this.host)
       .version()
       .then(
         (v) => v.version,
         () => null,
       );
+    if (value !== null) this.version = { value, at: now };
+    return value;
   }
+
+  private version?: { value: string; at: number };
 
   /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
   async load(model: string): Promise<void> {

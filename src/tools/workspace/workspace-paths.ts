@@ -58,9 +58,24 @@ function resolveLinks(root: string, absolute: string, requested: string): string
   return resolved;
 }
 
+// A session's workspace root is created by Loupe and never moves: its real path is resolved once,
+// not on every tool call (the components below it are still examined on every call).
+const REAL_ROOTS = new Map<string, string>();
+const MAX_REAL_ROOTS = 256;
+
+function realRootOf(root: string): string {
+  let real = REAL_ROOTS.get(root);
+  if (real === undefined) {
+    real = fs.realpathSync(root);
+    if (REAL_ROOTS.size >= MAX_REAL_ROOTS) REAL_ROOTS.delete(REAL_ROOTS.keys().next().value!);
+    REAL_ROOTS.set(root, real);
+  }
+  return real;
+}
+
 export function resolveInWorkspace(root: string, requested: string): string {
   if (typeof requested !== 'string' || requested.includes('\0')) throw new WorkspaceEscapeError(String(requested));
-  const realRoot = fs.realpathSync(root);
+  const realRoot = realRootOf(root);
   // A leading "/" is read as workspace-relative: models often write "/src/x.ts" meaning the project root.
   const relative = requested.replace(/^[/\\]+/, '');
   const absolute = path.resolve(realRoot, relative);
@@ -69,7 +84,7 @@ export function resolveInWorkspace(root: string, requested: string): string {
 }
 
 export function toWorkspaceRelative(root: string, absolute: string): string {
-  return path.relative(fs.realpathSync(root), absolute).split(path.sep).join('/') || '.';
+  return path.relative(realRootOf(root), absolute).split(path.sep).join('/') || '.';
 }
 
 const ERROR_TEXT: Record<string, string> = {

@@ -1,0 +1,207 @@
+// What one eval trial costs, measured the way a user runs it: the built CLI against an external
+// stand-in (OLLAMA_HOST, zero-latency single-turn replies), recording everything.
+// - marginal wall time per trial at concurrency 1 and 4: two runs of N1 and N2 trials, the difference
+//   divided by N2 − N1, so process start-up and the run's fixed work cancel out;
+// - Postgres CPU per trial beside it (the embedded server's processes, from /proc; n/a with DATABASE_URL);
+// - live heap over a 2,000-trial run (in this process, after full collections): it must stay flat;
+// - the first run on a fresh LOUPE_HOME, embedded Postgres initialisation included, printed apart.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import type { LoupeConfig } from '../src/config/loupe-config';
+import { withAppContext } from '../src/cli/app-context';
+import { dataDirFor, runningPostmaster } from '../src/database/embedded/embedded-postgres';
+import { ScenarioRunner } from '../src/eval/scenario-runner.service';
+import { loadScenarios } from '../src/eval/scenario/scenario-loader';
+import { median, type BenchFigure, type BenchSuite } from './run-benchmarks';
+
+const ROOT = path.join(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'loupe.js');
+const MODEL = 'bench:1b';
+const N1 = 20;
+const N2 = 220;
+const MEMORY_TRIALS = 2_000;
+
+function scenarioFile(dir: string): string {
+  const file = path.join(dir, 'single-turn.yaml');
+  fs.writeFileSync(
+    file,
+    stringify({
+      id: 'bench/single-turn',
+      title: 'single-turn trial',
+      spec: 'bench',
+      prompt: 'Say done.',
+      model: MODEL,
+      catalog: [{ name: MODEL, family: 'llama', parameter_size: '1.0B', capabilities: ['completion', 'tools'], parallel: 8 }],
+      script: [{ content: 'The task is done.' }],
+      expect: [{ termination: 'completed' }],
+      success: [{ final_answer: { contains: 'done' } }],
+    }),
+  );
+  return file;
+}
+
+async function startStandin(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, 'standin', '--scenario', file, '--port', '0', '--loop'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`stand-in exited (${code}): ${err}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<{ wallMs: number; trials: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, 'eval', ...args, '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      const wallMs = performance.now() - started;
+      if (code !== 0) return reject(new Error(`loupe eval exited ${code}: ${err.slice(-1_500)}`));
+      resolve({ wallMs, trials: (JSON.parse(out) as { summary: { passed: number } }).summary.passed });
+    });
+  });
+}
+
+/** CPU seconds used so far by the embedded server's processes (the postmaster and its backends). */
+function postgresCpuSeconds(dataDir: string): number | null {
+  const master = runningPostmaster(dataDir);
+  if (!master) return null;
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const ppid = Number(fields[1]);
+      if (pid !== master.pid && ppid !== master.pid) continue;
+      total += (Number(fields[11]) + Number(fields[12])) / ticks; // utime + stime
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+async function marginalCost(file: string, url: string, concurrency: number, dataDir: string | null): Promise<BenchFigure> {
+  // the provider admits as many requests at once as trials run (without it a remote host starts at one)
+  const env = { OLLAMA_HOST: url, OLLAMA_MAX_PARALLEL: String(concurrency) };
+  const args = (n: number) => [file, '-t', String(n), '-c', String(concurrency)];
+  await runEval(args(N1), env); // warm: the model's first load, the database's caches
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const cpu0 = dataDir ? postgresCpuSeconds(dataDir) : null;
+    const small = await runEval(args(N1), env);
+    const cpu1 = dataDir ? postgresCpuSeconds(dataDir) : null;
+    const large = await runEval(args(N2), env);
+    const cpu2 = dataDir ? postgresCpuSeconds(dataDir) : null;
+    walls.push((large.wallMs - small.wallMs) / (N2 - N1));
+    if (cpu0 !== null && cpu1 !== null && cpu2 !== null) cpus.push(((cpu2 - cpu1 - (cpu1 - cpu0)) * 1_000) / (N2 - N1));
+  }
+  return {
+    name: `eval.marginal cost per trial -c ${concurrency}`,
+    value: median(walls),
+    unit: 'ms wall',
+    note: `Postgres CPU per trial ${cpus.length ? `${median(cpus).toFixed(2)} ms` : 'n/a (DATABASE_URL)'}; (${N2} − ${N1} trials), median of 3`,
+  };
+}
+
+async function memoryOverRun(config: LoupeConfig, file: string, url: string): Promise<BenchFigure[]> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const scenarios = loadScenarios([file]);
+  const samples: number[] = [];
+  await withAppContext({ ...config, ollama: { ...config.ollama, host: url } }, async (app) => {
+    let done = 0;
+    await app.get(ScenarioRunner).run(scenarios, {
+      trials: MEMORY_TRIALS,
+      concurrency: 4,
+      onTrialFinished: () => {
+        if (++done % 200 !== 0) return;
+        gc?.();
+        samples.push(process.memoryUsage().heapUsed);
+      },
+    });
+  });
+  const mb = (b: number) => b / (1024 * 1024);
+  return [
+    {
+      name: `eval.live heap after 200 trials`,
+      value: mb(samples[0]),
+      unit: 'MB',
+      note: gc ? 'after a full collection' : 'without --expose-gc: includes garbage',
+    },
+    {
+      name: `eval.live heap after ${MEMORY_TRIALS} trials`,
+      value: mb(samples[samples.length - 1]),
+      unit: 'MB',
+      note: `growth ${(mb(samples[samples.length - 1]) - mb(samples[0])).toFixed(1)} MB over ${MEMORY_TRIALS - 200} trials; samples ${samples.map((s) => mb(s).toFixed(0)).join(' ')}`,
+    },
+  ];
+}
+
+async function firstRun(file: string, url: string): Promise<BenchFigure> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-fresh-'));
+  try {
+    const run = await runEval([file, '-t', '1'], { OLLAMA_HOST: url, LOUPE_HOME: home, DATABASE_URL: '' });
+    return {
+      name: 'eval.first run on a fresh LOUPE_HOME (1 trial)',
+      value: run.wallMs,
+      unit: 'ms wall',
+      note: 'embedded Postgres initialised and migrated',
+    };
+  } finally {
+    const dataDir = dataDirFor(home, () => undefined);
+    fs.rmSync(home, { recursive: true, force: true });
+    if (dataDir.startsWith('/var/tmp/')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  }
+}
+
+export const trialCostSuite: BenchSuite = {
+  name: 'trial-cost',
+  description: `marginal cost of a single-turn eval trial against an external zero-latency stand-in (built CLI), Postgres CPU per trial, heap over ${MEMORY_TRIALS} trials, and the first run on a fresh home`,
+  run: async (config: LoupeConfig) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-cost-'));
+    const file = scenarioFile(dir);
+    const standin = await startStandin(file);
+    try {
+      const dataDir = config.databaseUrl ? null : dataDirFor(config.home, () => undefined);
+      // this process holds the embedded server, so the runs share one (as `npm start` and evals do)
+      // and its processes can be measured
+      const costs = await withAppContext(config, async () => [
+        await marginalCost(file, standin.url, 1, dataDir),
+        await marginalCost(file, standin.url, 4, dataDir),
+      ]);
+      return [...costs, ...(await memoryOverRun(config, file, standin.url)), await firstRun(file, standin.url)];
+    } finally {
+      await standin.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

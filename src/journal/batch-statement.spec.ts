@@ -1,0 +1,62 @@
+import { batchStatement, type TableSpec } from './batch-statement';
+
+const sessions: TableSpec = {
+  table: 'sessions',
+  columns: [
+    { name: 'id', prop: 'id', type: 'uuid' },
+    { name: 'config', prop: 'config', type: 'jsonb' },
+    { name: 'started_at', prop: 'startedAt', type: 'timestamptz' },
+  ],
+  keys: ['id'],
+  onConflict: 'update',
+};
+const events: TableSpec = {
+  table: 'events',
+  columns: [
+    { name: 'session_id', prop: 'sessionId', type: 'uuid' },
+    { name: 'seq', prop: 'seq', type: 'int' },
+    { name: 'payload', prop: 'payload', type: 'jsonb' },
+  ],
+  keys: ['session_id', 'seq'],
+  onConflict: 'nothing',
+};
+
+describe('batchStatement', () => {
+  it('writes every table as one CTE reading one JSON parameter, upserts updating all but the key, appends doing nothing on conflict', () => {
+    const at = new Date('2026-11-23T00:00:00Z');
+    const st = batchStatement([
+      { spec: sessions, rows: [{ id: 'a', config: { x: 1 }, startedAt: at }] },
+      {
+        spec: events,
+        rows: [
+          { sessionId: 'a', seq: 0, payload: { k: 'v' } },
+          { sessionId: 'a', seq: 1, payload: 'text' },
+        ],
+      },
+    ])!;
+    expect(st.text).toBe(
+      [
+        'WITH w0 AS (INSERT INTO sessions (id, config, started_at) SELECT "id", "config", "startedAt" FROM json_to_recordset($1::json) AS r("id" uuid, "config" jsonb, "startedAt" timestamptz) ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, started_at = EXCLUDED.started_at),',
+        'w1 AS (INSERT INTO events (session_id, seq, payload) SELECT "sessionId", "seq", "payload" FROM json_to_recordset($2::json) AS r("sessionId" uuid, "seq" int, "payload" jsonb) ON CONFLICT (session_id, seq) DO NOTHING)',
+        'SELECT 1',
+      ].join('\n'),
+    );
+    expect(st.values.map((v) => JSON.parse(v))).toEqual([
+      [{ id: 'a', config: { x: 1 }, startedAt: '2026-11-23T00:00:00.000Z' }],
+      [
+        { sessionId: 'a', seq: 0, payload: { k: 'v' } },
+        { sessionId: 'a', seq: 1, payload: 'text' },
+      ],
+    ]);
+  });
+
+  it('leaves out tables without rows, and returns null for an empty batch', () => {
+    const st = batchStatement([
+      { spec: sessions, rows: [] },
+      { spec: events, rows: [{ sessionId: null, seq: 3, payload: null }] },
+    ])!;
+    expect(st.text).toMatch(/^WITH w0 AS \(INSERT INTO events .* json_to_recordset\(\$1::json\)/);
+    expect(st.values).toEqual(['[{"sessionId":null,"seq":3,"payload":null}]']);
+    expect(batchStatement([{ spec: sessions, rows: [] }])).toBeNull();
+  });
+});
