@@ -3,6 +3,7 @@ import { AdminModule } from '../admin/admin.module';
 import { ProcessModule } from '../process/process.module';
 import { ProviderModule } from '../provider/provider.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { EventCatalogueController } from './event-catalogue.controller';
 import { LiveFeed } from './live-feed.service';
 import { LiveGateway } from './live.gateway';
 import { ViewerController } from './viewer.controller';
@@ -10,7 +11,7 @@ import { ViewerController } from './viewer.controller';
 /** The WebSocket gateway and the session viewer (served at /). */
 @Module({
   imports: [AdminModule, ProcessModule, ProviderModule, SessionsModule],
-  controllers: [ViewerController],
+  controllers: [ViewerController, EventCatalogueController],
   providers: [LiveFeed, LiveGateway],
   exports: [LiveFeed],
 })
