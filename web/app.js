@@ -44,6 +44,7 @@ async function route() {
   cleanup();
   cleanup = () => {};
   setConnection('idle');
+  takeTokenFromFragment(); // also when only the fragment changed (#token=… typed into an open page)
   if (!getToken()) return askForToken();
   const path = location.hash.replace(/^#/, '') || '/';
   try {
@@ -70,5 +71,4 @@ document.getElementById('forget-token').addEventListener('click', () => {
   void route();
 });
 window.addEventListener('hashchange', () => void route());
-takeTokenFromFragment();
 void route();

@@ -16,9 +16,13 @@ function interval(p) {
   return h(
     'span',
     { class: 'ci' },
-    h('strong', {}, fmtPct(p.rate)),
-    ` ${p.successes}/${p.n} `,
-    h('span', { class: 'muted' }, `[${fmtPct(p.lo)}–${fmtPct(p.hi)}]`),
+    h(
+      'span',
+      {},
+      h('strong', {}, fmtPct(p.rate)),
+      ` ${p.successes}/${p.n} `,
+      h('span', { class: 'muted' }, `[${fmtPct(p.lo)}–${fmtPct(p.hi)}]`),
+    ),
     bar,
   );
 }
@@ -104,7 +108,7 @@ export async function renderRun({ main }, id) {
           h('h2', {}, title),
           h(
             'table',
-            { class: 'list' },
+            { class: 'list rollup' },
             h(
               'tbody',
               {},

@@ -8,13 +8,23 @@ const is = (e, type) => e.type === type;
 
 /** events (in seq order) → [{ iteration, started, finished, request, entries }] */
 export function buildTimeline(events, catalogue) {
-  const groups = new Map();
+  // numbered iterations group by number; events outside an iteration group with their neighbours
+  const groups = [];
+  const byIteration = new Map();
   const tools = new Map();
   let slot;
   const groupOf = (e) => {
-    const key = e.iteration ?? 'session';
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { iteration: e.iteration, entries: [] }));
+    const last = groups.at(-1);
+    if (e.iteration === null || e.iteration === undefined) {
+      if (last && last.iteration === null) return last;
+      groups.push({ iteration: null, entries: [] });
+      return groups.at(-1);
+    }
+    let g = byIteration.get(e.iteration);
+    if (!g) {
+      byIteration.set(e.iteration, (g = { iteration: e.iteration, entries: [] }));
+      groups.push(g);
+    }
     return g;
   };
   for (const e of events) {
@@ -41,7 +51,7 @@ export function buildTimeline(events, catalogue) {
     else if (is(e, 'slot_acquired') && slot) Object.assign(slot, { waiting: false, waitMs: p.waitMs });
     else g.entries.push({ kind: catalogue.get(e.type)?.kind ?? 'unknown', seq: e.seq, event: e });
   }
-  return [...groups.values()];
+  return groups;
 }
 
 const SKIP = new Set(['slot_released']);
@@ -81,8 +91,9 @@ function toolEntry(t) {
 }
 
 function entry(x, catalogue) {
-  if (x.kind === 'tool') return toolEntry(x);
-  if (x.kind === 'slot')
+  // joined entries (a call with its result, a slot wait with its grant) carry no single event
+  if (x.kind === 'tool' && !x.event) return toolEntry(x);
+  if (x.kind === 'slot' && !x.event)
     return h(
       'li',
       { class: 'entry kind-slot', dataset: { kind: 'slot' } },

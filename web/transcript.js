@@ -22,6 +22,13 @@ export function renderTranscript(messages, events) {
           m.compactedAt ? h('span', { class: 'badge pruned-badge' }, 'pruned: the model saw a placeholder') : null,
         ),
         m.content ? longText(m.content) : null,
+        (m.toolCalls ?? []).map((c) =>
+          h(
+            'code',
+            { class: 'call' },
+            `→ ${c.function?.name ?? c.name ?? '?'}(${JSON.stringify(c.function?.arguments ?? c.arguments ?? {})})`,
+          ),
+        ),
       ),
     );
     // evidence goes after the last message of its iteration

@@ -22,6 +22,8 @@ export interface LiveMessage {
   content: string;
   toolName: string | null;
   toolCallId: string | null;
+  /** the calls an assistant message made, as recorded */
+  toolCalls: unknown[] | null;
   iteration: number | null;
   compactedAt: string | null;
   createdAt: string;
@@ -94,6 +96,7 @@ export function liveMessage(row: MessageRow): LiveMessage {
     content: row.content,
     toolName: row.toolName,
     toolCallId: row.toolCallId,
+    toolCalls: row.toolCalls,
     iteration: row.iteration,
     compactedAt: iso(row.compactedAt),
     createdAt: iso(row.createdAt)!,
