@@ -41,7 +41,9 @@ export function renderTranscript(messages, events) {
   return h('ol', { class: 'transcript' }, items);
 }
 
+/** The reply as the model wrote it (content) — hallucinated tool output included — and what was kept (strippedText). */
 function evidence(e) {
+  const p = e.payload;
   return h(
     'li',
     { class: 'message stripped', dataset: { seq: e.seq } },
@@ -49,8 +51,10 @@ function evidence(e) {
       'div',
       { class: 'message-head' },
       h('strong', {}, 'stripped'),
-      h('span', { class: 'badge' }, `hallucinated tool output (${(e.payload.markers ?? []).join(', ')})`),
+      h('span', { class: 'badge' }, `hallucinated tool output (${(p.markers ?? []).join(', ')})`),
     ),
-    longText(e.payload.strippedText, 600, 'text evidence'),
+    h('div', { class: 'muted' }, 'the model wrote (kept out of the context):'),
+    longText(p.content, 600, 'text evidence'),
+    p.strippedText ? [h('div', { class: 'muted' }, 'kept:'), longText(p.strippedText)] : null,
   );
 }

@@ -102,6 +102,36 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     await page.screenshot({ path: path.join(OUT, 'viewer-session.png'), fullPage: true });
   });
 
+  it('shows a nudge on the timeline and stripped hallucinated output as evidence in the transcript', async () => {
+    const res = await a.call('POST', '/api/sessions', {
+      prompt: 'Read notes.txt and then config.json, and tell me the port.',
+      profile: 'loupe',
+      files: { 'notes.txt': 'The port is in config.json.\n', 'config.json': '{ "port": 8080 }' },
+      script: [
+        { tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+        { content: 'Now reading config.json.\n<<tool_output>>\n{ "port": 1234 }\n<</tool_output>>\nThe port is 1234.' },
+        { tool_calls: [{ name: 'read_file', arguments: { path: 'config.json' } }] },
+        { content: 'The port is 8080.' },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const { sessionId } = (await res.json()) as { sessionId: string };
+    await page.goto(`${a.base}/#token=${API_TOKEN}&/session/${sessionId}`);
+    await page.waitForSelector('#session-status:has-text("finished")');
+    const nudge = page.locator('[data-type="mid_chain_nudge"]');
+    await nudge.waitFor();
+    expect(await nudge.getAttribute('data-kind')).toBe('nudge');
+    expect(await page.locator('[data-type="hallucination_stripped"]').getAttribute('data-kind')).toBe('hallucination');
+    const evidence = page.locator('.transcript .message.stripped');
+    // what the model wrote, its made-up output included, and what the loop kept of it
+    expect(await evidence.locator('pre.evidence').textContent()).toContain('<<tool_output>>\n{ "port": 1234 }');
+    expect(await evidence.textContent()).toContain('kept:Now reading config.json.');
+    // the evidence sits after the reply of its iteration, before the nudge message that followed
+    const roles = await page.locator('.transcript .message .message-head strong').allTextContents();
+    expect(roles.indexOf('stripped')).toBeGreaterThan(roles.indexOf('assistant'));
+    await page.screenshot({ path: path.join(OUT, 'viewer-hallucination.png'), fullPage: true });
+  });
+
   it('shows a run as a matrix with intervals and links into each trial session', async () => {
     const started = await a.call('POST', '/api/eval-runs', { scenarios: ['approval/rejection-stops.yaml'], trials: 2 });
     expect(started.status).toBe(202);
