@@ -3,7 +3,7 @@ import { api, connect } from './api.js';
 import { fmtMs, fmtPct, fmtTime, h, replace } from './dom.js';
 
 const PAGE = 50;
-const STATUSES = ['', 'running', 'finished', 'failed', 'aborted'];
+const STATUSES = ['', 'running', 'finished']; // what the API filters on; the termination field says how it ended
 
 const duration = (s) => (s.finishedAt ? new Date(s.finishedAt) - new Date(s.startedAt) : null);
 
