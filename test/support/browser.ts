@@ -2,8 +2,12 @@
 // without system packages, driven by playwright-core. Where it cannot start, the tests are skipped
 // with the reason printed — unless LOUPE_REQUIRE_SYSTEM_TOOLS names chromium (or all): then they fail.
 import { spawnSync } from 'node:child_process';
-import chromium from '@sparticuz/chromium';
+import type Chromium from '@sparticuz/chromium' with { 'resolution-mode': 'require' };
 import { chromium as playwright, type Browser } from 'playwright-core';
+
+// an ES module package with a CommonJS build: required (this file is CommonJS), typed from its declarations
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const chromium = require('@sparticuz/chromium') as typeof Chromium;
 
 const PROBE = `
 const chromium = require('@sparticuz/chromium');

@@ -57,7 +57,11 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('qwen3:8b');
     expect(page.url()).not.toContain(API_TOKEN);
-    expect(await page.evaluate(() => sessionStorage.getItem('loupe.token'))).toBe(API_TOKEN);
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('loupe.token'),
+      ),
+    ).toBe(API_TOKEN);
     // the model filter narrows the list (a model no session used: nothing)
     await page.fill('input[name=model]', 'no-such-model');
     await page.click('.filters button');
@@ -89,7 +93,7 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     expect(heads.filter((t) => t.startsWith('Iteration'))).toHaveLength(detail.iterations.length);
     const tools = await page
       .locator('[data-kind="tool"]')
-      .evaluateAll((els) => els.map((el) => ({ id: (el as HTMLElement).dataset.callId, text: el.textContent ?? '' })));
+      .evaluateAll((els) => els.map((el) => ({ id: el.getAttribute('data-call-id'), text: el.textContent ?? '' })));
     expect(tools.map((t) => t.id)).toEqual(detail.toolCalls.map((c) => c.id));
     expect(tools[0].text).toContain('read_file');
     expect(tools[1].text).toMatch(/write_file.*allow by person after/);
