@@ -157,6 +157,7 @@ describe('admin API: models and readiness', () => {
         '/api/mcp/add',
         '/api/mcp/health',
         '/api/mcp/{name}',
+        '/api/events/catalogue',
       ]),
     );
     const ui = await a.call('GET', '/api/docs');
