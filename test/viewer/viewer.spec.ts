@@ -106,6 +106,22 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     await page.screenshot({ path: path.join(OUT, 'viewer-session.png'), fullPage: true });
   });
 
+  it('rejects a call from the page: the tool entry says denied by a person, and the session goes on to its end', async () => {
+    const res = await a.call('POST', '/api/sessions', APPROVAL_SESSION);
+    const { sessionId } = (await res.json()) as { sessionId: string };
+    await page.goto(`${a.base}/#token=${API_TOKEN}&/session/${sessionId}`);
+    const card = page.locator('.approval-card');
+    await card.waitFor();
+    await card.locator('button.reject').click();
+    await page.waitForSelector('#session-status:has-text("finished")');
+    await page.locator('[data-kind="tool"]:has-text("deny by person")').waitFor();
+    expect(await page.locator('.approval-card').count()).toBe(0);
+    const detail = (await (await a.call('GET', `/api/sessions/${sessionId}`)).json()) as {
+      toolCalls: Array<{ name: string; status: string }>;
+    };
+    expect(detail.toolCalls.find((c) => c.name === 'write_file')?.status).toBe('rejected');
+  });
+
   it('shows a nudge on the timeline and stripped hallucinated output as evidence in the transcript', async () => {
     const res = await a.call('POST', '/api/sessions', {
       prompt: 'Read notes.txt and then config.json, and tell me the port.',
