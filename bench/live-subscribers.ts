@@ -2,6 +2,7 @@
 // clients follow one session. Each is "ready" once it has caught up to the session's pending
 // approval; after the parent says "go", every event received is timed against the time the
 // journal recorded it (createdAt, the same machine's clock). Results go back over IPC.
+import type { Socket as NetSocket } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 
 interface Start {
@@ -9,6 +10,7 @@ interface Start {
   token: string;
   sessionId: string;
   clients: number;
+  stalled?: boolean;
 }
 
 interface Incoming {
@@ -18,7 +20,7 @@ interface Incoming {
 
 const now = () => performance.timeOrigin + performance.now();
 
-function run({ url, token, sessionId, clients }: Start): void {
+function run({ url, token, sessionId, clients, stalled }: Start): void {
   const latencies: number[] = [];
   let measuring = false;
   let ready = 0;
@@ -54,7 +56,12 @@ function run({ url, token, sessionId, clients }: Start): void {
     });
   }
   process.on('message', (m: { kind: string }) => {
-    if (m.kind === 'go') measuring = true;
+    if (m.kind !== 'go') return;
+    measuring = true;
+    // stop reading: socket.io-client → engine.io-client's websocket transport → ws → the net.Socket
+    if (stalled)
+      for (const s of sockets)
+        (s.io as unknown as { engine: { transport: { ws: { _socket: NetSocket } } } }).engine.transport.ws._socket.pause();
   });
 }
 

@@ -16,17 +16,27 @@ const CLIENTS = 50;
 const ITERATIONS = 60;
 const RUNS = 5;
 
-/** a gated write, then ITERATIONS calls that trip no detector, then an answer */
-function script(): unknown[] {
+/** a gated write, then ITERATIONS calls that trip no detector (or, big, reads of 100 KB files), then an answer */
+function script(big: boolean): unknown[] {
   const turns: unknown[] = [{ tool_calls: [{ name: 'write_file', arguments: { path: 'gate.txt', content: 'go' } }] }];
   for (let i = 0; i < ITERATIONS; i++) {
-    turns.push({
-      tool_calls: [
-        i % 2 ? { name: 'list_files', arguments: { path: '.' } } : { name: 'read_file', arguments: { path: `missing-${i}.txt` } },
-      ],
-    });
+    const call = big
+      ? { name: 'read_file', arguments: { path: `big${i % 4}.txt` } }
+      : i % 2
+        ? { name: 'list_files', arguments: { path: '.' } }
+        : { name: 'read_file', arguments: { path: `missing-${i}.txt` } };
+    turns.push({ tool_calls: [call] });
   }
   return [...turns, { content: 'Done.' }];
+}
+
+const BIG_FILES = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`big${i}.txt`, `${'x'.repeat(199)}\n`.repeat(500)]));
+
+interface Mode {
+  clients: number;
+  /** the subscribers stop reading their TCP connection once caught up (a frozen tab) */
+  stalled?: boolean;
+  big?: boolean;
 }
 
 function percentile(xs: number[], p: number): number {
@@ -67,12 +77,13 @@ export const liveSuite: BenchSuite = {
     };
 
     /** one session; with subscribers, their latencies too */
-    const session = async (clients: number): Promise<{ msPerIteration: number; cpuPerIteration: number; latencies: number[] }> => {
+    const session = async ({ clients, stalled = false, big = false }: Mode) => {
       const { sessionId } = (await call('POST', '/api/sessions', {
         prompt: 'Work through the files.',
         permissions: { tools: { write_file: 'ask' } },
         options: { repeat_threshold: 0, same_tool_threshold: 0, cycle_repetitions: 0, max_tool_iterations: ITERATIONS + 10 },
-        script: script(),
+        files: big ? BIG_FILES : {},
+        script: script(big),
       })) as { sessionId: string };
       let pending: Array<{ callId: string }> = [];
       while (!pending.length) {
@@ -84,8 +95,8 @@ export const liveSuite: BenchSuite = {
       if (clients) {
         child = fork(path.join(__dirname, 'live-subscribers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
         const ready = message(child, 'ready');
-        done = message<{ latencies: number[] }>(child, 'done');
-        child.send({ url, token, sessionId, clients });
+        done = stalled ? undefined : message<{ latencies: number[] }>(child, 'done');
+        child.send({ url, token, sessionId, clients, stalled });
         await ready;
         child.send({ kind: 'go' });
       }
@@ -100,25 +111,32 @@ export const liveSuite: BenchSuite = {
       const latencies = done ? (await done).latencies : [];
       child?.kill();
       const n = result.iterations - 1;
-      return { msPerIteration: ms / n, cpuPerIteration: (used.user + used.system) / 1000 / n, latencies };
+      return { msPerIteration: ms / n, cpuPerIteration: (used.user + used.system) / 1000 / n, latencies: latencies as number[] };
     };
 
     try {
-      await session(0); // warm-up
-      await session(CLIENTS);
+      await session({ clients: 0 }); // warm-up
+      await session({ clients: CLIENTS });
       const without: number[] = [];
       const withSubs: number[] = [];
       const cpuWithout: number[] = [];
       const cpuWith: number[] = [];
       const latencies: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        const alone = await session(0);
+        const alone = await session({ clients: 0 });
         without.push(alone.msPerIteration);
         cpuWithout.push(alone.cpuPerIteration);
-        const s = await session(CLIENTS);
+        const s = await session({ clients: CLIENTS });
         withSubs.push(s.msPerIteration);
         cpuWith.push(s.cpuPerIteration);
         latencies.push(...s.latencies);
+      }
+      // megabytes of tool output: one subscriber that stops reading (its buffer is dropped, it would resync) vs none
+      const bigAlone: number[] = [];
+      const bigStalled: number[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        bigAlone.push((await session({ clients: 0, big: true })).msPerIteration);
+        bigStalled.push((await session({ clients: 1, stalled: true, big: true })).msPerIteration);
       }
       const figures: BenchFigure[] = [
         { name: `journal-to-subscriber latency p50, ${CLIENTS} subscribers`, value: percentile(latencies, 50), unit: 'ms' },
@@ -141,6 +159,13 @@ export const liveSuite: BenchSuite = {
           value: median(cpuWith),
           unit: 'ms',
           note: 'the fan-out to the sockets; the subscribers run in another process',
+        },
+        { name: 'time per iteration, 100 KB reads, no subscribers (median)', value: median(bigAlone), unit: 'ms' },
+        {
+          name: 'time per iteration, 100 KB reads, 1 stalled subscriber (median)',
+          value: median(bigStalled),
+          unit: 'ms',
+          note: `stalled/none ratio ${(median(bigStalled) / median(bigAlone)).toFixed(2)}`,
         },
       ];
       return figures;
