@@ -30,6 +30,8 @@ COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY scenarios ./scenarios
 COPY schemas ./schemas
+# the session viewer, served as it is at /
+COPY web ./web
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=5 \

@@ -25,6 +25,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // the viewer: plain ES modules run by the browser (socket.io's client script defines io)
+    files: ['web/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser, io: 'readonly' } },
+  },
+  {
     files: ['**/*.spec.ts', 'test/**/*.ts', '**/*.test-kit.ts'],
     languageOptions: { globals: { ...globals.jest } },
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

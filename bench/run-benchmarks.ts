@@ -57,6 +57,12 @@ function suites(): BenchSuite[] {
       run: (config) => (require('./trial-cost.bench') as typeof import('./trial-cost.bench')).trialCostSuite.run(config),
     },
     {
+      name: 'live',
+      description:
+        'journal-to-subscriber latency p50/p99 with 50 socket.io subscribers on one session; time per loop iteration with and without them',
+      run: (config) => (require('./live.bench') as typeof import('./live.bench')).liveSuite.run(config),
+    },
+    {
       name: 'sandbox',
       description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
       run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),

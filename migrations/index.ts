@@ -5,6 +5,7 @@ import { ExactTextAndOwners1763900000000 } from './1763900000000-exact-text-and-
 import { McpServers1764000000000 } from './1764000000000-mcp-servers';
 import { ApprovalWaits1764100000000 } from './1764100000000-approval-waits';
 import { EvalEvidence1764200000000 } from './1764200000000-eval-evidence';
+import { SessionFilters1764300000000 } from './1764300000000-session-filters';
 import { DashboardViews1764400000000 } from './1764400000000-dashboard-views';
 import { RecordResumeWorkers1764500000000 } from './1764500000000-record-resume-workers';
 import { EventsWithoutSessionFk1764600000000 } from './1764600000000-events-without-session-fk';
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   McpServers1764000000000,
   ApprovalWaits1764100000000,
   EvalEvidence1764200000000,
+  SessionFilters1764300000000,
   DashboardViews1764400000000,
   RecordResumeWorkers1764500000000,
   EventsWithoutSessionFk1764600000000,

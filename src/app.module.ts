@@ -6,6 +6,7 @@ import type { LoupeConfig } from './config/loupe-config';
 import { DatabaseModule } from './database/database.module';
 import { EvalModule } from './eval/eval.module';
 import { JournalModule } from './journal/journal.module';
+import { LiveModule } from './live/live.module';
 import { ProcessModule } from './process/process.module';
 import { ProviderModule } from './provider/provider.module';
 import { ToolsModule } from './tools/tools.module';
@@ -25,7 +26,7 @@ export class AppModule {
         ToolsModule,
         ProcessModule,
         EvalModule,
-        ...(opts.http ? [AdminModule] : []),
+        ...(opts.http ? [AdminModule, LiveModule] : []),
       ],
     };
   }

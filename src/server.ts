@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
+import { configureHttpApp } from './admin/http/configure-http';
 import { AppModule } from './app.module';
 import { logLevelsFrom, StderrLogger } from './common/stderr-logger';
 import type { LoupeConfig } from './config/loupe-config';
@@ -10,6 +11,7 @@ export async function bootstrapServer(config: LoupeConfig): Promise<INestApplica
   const logger = new StderrLogger('loupe', { logLevels: logLevelsFrom(config.logLevel ?? 'log') });
   const app = await NestFactory.create(AppModule.forRoot(config, { http: true }), { logger });
   app.enableShutdownHooks();
+  configureHttpApp(app, config);
   const close = app.close.bind(app);
   app.close = async () => {
     await close();

@@ -1,16 +1,26 @@
-import { Controller, Get } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Controller, Get, HttpStatus, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuthGuard } from './admin-auth.guard';
+import { ReadinessService, type Liveness, type Readiness } from './readiness.service';
 
-@Controller('health')
+@ApiTags('health')
+@Controller()
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly readiness: ReadinessService) {}
 
-  @Get()
-  async health(): Promise<{ status: string; database: string }> {
-    const database = await this.dataSource.query('SELECT 1').then(
-      () => 'up',
-      () => 'down',
-    );
-    return { status: database === 'up' ? 'ok' : 'degraded', database };
+  @Get('health')
+  @ApiOperation({ summary: 'Liveness (no token): the process answers, and whether Postgres does' })
+  health(): Promise<Liveness> {
+    return this.readiness.liveness();
+  }
+
+  @Get('ready')
+  @ApiBearerAuth()
+  @UseGuards(AdminAuthGuard)
+  @ApiOperation({ summary: 'Readiness: Postgres and the configured Ollama answer (200), else 503 with what is down' })
+  async ready(@Res({ passthrough: true }) res: { status(code: number): void }): Promise<Readiness> {
+    const r = await this.readiness.readiness();
+    if (!r.ready) res.status(HttpStatus.SERVICE_UNAVAILABLE);
+    return r;
   }
 }

@@ -1,33 +1,38 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { McpServersService, type McpHealthReport, type McpServerView } from '../tools/mcp-servers.service';
 import { AdminAuthGuard } from './admin-auth.guard';
-import { McpErrorsFilter } from './mcp-errors.filter';
 
 /** External MCP servers (mcp-agent-technical-spec.md §7): the registry in Postgres and its health. */
+@ApiTags('mcp')
+@ApiBearerAuth()
 @Controller('api/mcp')
 @UseGuards(AdminAuthGuard)
-@UseFilters(McpErrorsFilter)
 export class McpController {
   constructor(private readonly servers: McpServersService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Registered external MCP servers' })
   list(): Promise<McpServerView[]> {
     return this.servers.list();
   }
 
   /** Probes every server now (connect + tools/list, with a timeout): per-server health and totals. */
   @Get('health')
+  @ApiOperation({ summary: 'Probe every registered server now: per-server health and totals' })
   health(): Promise<McpHealthReport> {
     return this.servers.health();
   }
 
   /** `{ name, config }` → 201, 400 `{ errors: [{ field, message }] }`, 409 for a taken name. */
   @Post('add')
+  @ApiOperation({ summary: 'Register a server: { name, config }' })
   add(@Body() body: unknown): Promise<McpServerView> {
     return this.servers.add(body);
   }
 
   @Delete(':name')
+  @ApiOperation({ summary: 'Remove a registered server' })
   @HttpCode(HttpStatus.NO_CONTENT)
   remove(@Param('name') name: string): Promise<void> {
     return this.servers.remove(name);

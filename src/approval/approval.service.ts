@@ -4,6 +4,7 @@
 // ends takes its pending requests with it.
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
+import { NotFoundError } from '../common/request-errors';
 import { HostRecorder } from '../journal/host-recorder';
 import { JournalService } from '../journal/journal.service';
 import type { ApprovalBroker, ApprovalDecider, ApprovalRequest, ApprovalVerdict } from './approval-broker';
@@ -59,6 +60,13 @@ export class ApprovalService implements ApprovalBroker {
     }
     waiting.settle(approved, by, reason);
     return { ok: true, request: waiting.request };
+  }
+
+  /** A person's decision (API, viewer, WebSocket): an unknown call is a NotFoundError, after it is recorded. */
+  decideByPerson(callId: string, approved: boolean, reason?: string): PendingApproval & { approved: boolean } {
+    const result = this.decide(callId, approved, 'person', reason);
+    if (!result.ok) throw new NotFoundError(`no tool call ${callId} is waiting for a decision`);
+    return { ...result.request, approved };
   }
 
   pending(sessionId?: string): PendingApproval[] {

@@ -10,6 +10,15 @@ export interface LoupeConfig {
   port: number;
   /** address the HTTP server binds: loopback unless set (a container sets 0.0.0.0; the admin API needs its token either way) */
   listenAddress: string;
+  /** the admin API and the viewer */
+  api: {
+    /** largest request body accepted (413 above it) */
+    maxBodyBytes: number;
+    /** where `POST /api/eval-runs` finds the scenarios it names (paths are relative to it) */
+    scenariosDir: string;
+    /** undelivered items one WebSocket subscriber may hold before its buffer is dropped and it resynchronises from Postgres */
+    liveBufferItems: number;
+  };
   /** bearer token of the admin API; when unset one is generated once and kept in <home>/admin-token */
   adminToken?: string;
   databaseUrl?: string;
@@ -150,6 +159,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     home: path.resolve(cwd, env.LOUPE_HOME || '.loupe'),
     port: int('LOUPE_PORT', 3000, 0, 65535),
     listenAddress,
+    api: {
+      maxBodyBytes: int('LOUPE_API_MAX_BODY_BYTES', 1_048_576, 1024, 268_435_456),
+      scenariosDir: path.resolve(cwd, env.LOUPE_SCENARIOS_DIR || 'scenarios'),
+      liveBufferItems: int('LOUPE_LIVE_BUFFER_ITEMS', 4096, 16, 1_000_000),
+    },
     adminToken: env.LOUPE_ADMIN_TOKEN || undefined,
     databaseUrl,
     ollama: {

@@ -90,6 +90,8 @@ export interface EvalRunOptions {
   paths?: string[];
   /** the run's id, as soon as it is recorded (to resume it if it is killed) */
   onRunStarted?: (runId: string) => void;
+  /** the run's id, when the caller names it before the run starts (the API answers with it at once) */
+  runId?: string;
   onTrialStarted?: (total: number) => void;
   onTrialFinished?: (t: TrialReport) => void;
 }

@@ -10,6 +10,7 @@ import { RunStatusRepository } from './queue/run-status.repository';
 import { TrialQueue } from './queue/trial-queue';
 import { TrialWorker } from './queue/worker.service';
 import { WorkersRepository } from './queue/workers.repository';
+import { EvalRunsService } from './eval-runs.service';
 import { ScenarioRunner } from './scenario-runner.service';
 import { TrialRunner } from './trials/trial-runner.service';
 
@@ -26,6 +27,7 @@ import { TrialRunner } from './trials/trial-runner.service';
     QueuedRuns,
     TrialWorker,
     RunStatusRepository,
+    EvalRunsService,
   ],
   exports: [
     ScenarioRunner,
@@ -36,6 +38,7 @@ import { TrialRunner } from './trials/trial-runner.service';
     QueuedRuns,
     TrialWorker,
     RunStatusRepository,
+    EvalRunsService,
   ],
 })
 export class EvalModule {}

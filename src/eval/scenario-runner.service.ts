@@ -53,7 +53,7 @@ export class ScenarioRunner {
     const replayMode = options.replay ? await this.replayMode(options.replay.runId) : undefined;
     const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
     const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: loupeRevision() });
-    const recorder = new EvalRunRecorder(this.journal, { id: randomUUID(), ...plan.run });
+    const recorder = new EvalRunRecorder(this.journal, { id: options.runId ?? randomUUID(), ...plan.run });
     options.onRunStarted?.(recorder.runId);
     return this.execute(
       plan,

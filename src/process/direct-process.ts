@@ -25,6 +25,9 @@ export class DirectProcess implements SessionHandle {
   private readonly abort = new AbortController();
   private readonly queue = new MessageQueue();
   private finished = false;
+  private rt?: LoopRuntime;
+  /** messages queued before the session's records exist: journaled as soon as they do */
+  private readonly queuedEarly: Array<{ position: number; chars: number }> = [];
 
   constructor(
     private readonly options: DirectProcessOptions,
@@ -40,7 +43,10 @@ export class DirectProcess implements SessionHandle {
 
   sendMessage(text: string): number {
     if (this.finished) throw new Error(`session ${this.sessionId} has finished; start a new session to continue`);
-    return this.queue.enqueue(text);
+    const position = this.queue.enqueue(text);
+    if (this.rt) this.rt.record('user_message_queued', { position, chars: text.length });
+    else this.queuedEarly.push({ position, chars: text.length });
+    return position;
   }
 
   kill(reason = 'killed'): void {
@@ -83,6 +89,8 @@ export class DirectProcess implements SessionHandle {
       null,
       root,
     );
+    this.rt = rt;
+    for (const q of this.queuedEarly.splice(0)) rt.record('user_message_queued', q, null, root);
     for (const f of o.tools.connections.failed) rt.record('mcp_server_failed', f, null, root);
     for (const c of o.tools.connections.connected) rt.record('mcp_server_connected', c, null, root);
     // a server that dies mid-session is journaled when it happens; its tools then answer as errors

@@ -3,6 +3,7 @@
 // (400 with field errors), the CLI (exit 2) and the registry all say the same thing.
 import * as path from 'node:path';
 import { z } from 'zod';
+import type { FieldError } from '../common/request-errors';
 
 /** lowercase, digits, "_" and "-": safe in tool-name prefixes (`<server>__<tool>`), paths and URLs */
 export const MCP_SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -28,11 +29,8 @@ export interface HttpServerConfig {
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 export type ExternalMcpServerConfig = McpServerConfig & { name: string };
 
-export interface FieldError {
-  /** dotted path in the request: `name`, `config.url`, `config.env.MY_VAR` */
-  field: string;
-  message: string;
-}
+// dotted paths in the request: `name`, `config.url`, `config.env.MY_VAR`
+export type { FieldError } from '../common/request-errors';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 

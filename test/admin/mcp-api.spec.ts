@@ -73,8 +73,11 @@ describe('admin API: /api/mcp', () => {
       config: { transport: 'http', url: 'ftp://x', headers: { 'Bad Header': 'v' } },
     });
     expect(res.status).toBe(400);
+    // the API's one error shape: status, its name, message, field errors, correlation id
     expect(await res.json()).toEqual({
       statusCode: 400,
+      error: 'Bad Request',
+      correlationId: expect.any(String),
       message: 'invalid MCP server',
       errors: [
         { field: 'name', message: expect.stringContaining('lowercase') },

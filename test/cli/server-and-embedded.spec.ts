@@ -60,7 +60,7 @@ describe('zero-install defaults (built CLI)', () => {
       expect((await fetch(`${url}/api/sessions`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
       const ok = await fetch(`${url}/api/sessions`, { headers: { authorization: 'Bearer secret-token' } });
       expect(ok.status).toBe(200);
-      expect(await ok.json()).toEqual([]);
+      expect(await ok.json()).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -84,7 +84,7 @@ function toModel(m: ScenarioCatalogDocument): StandinModel {
   };
 }
 
-function toScript(script: ScenarioDocument['script']): StandinScript {
+export function toScript(script: ScenarioDocument['script']): StandinScript {
   if (Array.isArray(script)) return { turns: { '*': script.map(toTurn) } };
   return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }

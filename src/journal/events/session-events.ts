@@ -17,6 +17,10 @@ export const SESSION_EVENTS = {
     hasModel: z.boolean().optional(),
     error: z.string().optional(),
   }),
+  user_message_queued: defineEvent(
+    "A message was sent into the running session (API, WebSocket, a scenario's inject) and queued: position is its place in the queue; it is injected before the next iteration.",
+    { position: z.number(), chars: z.number() },
+  ),
   user_message_injected: defineEvent('A message sent into the running session was added to the context before an iteration.', {
     chars: z.number(),
     waitedMs: z.number(),

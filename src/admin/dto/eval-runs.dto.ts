@@ -1,0 +1,78 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  Min,
+} from 'class-validator';
+import { ToNumber } from './query-values';
+
+export class StartEvalRunDto {
+  @ApiProperty({ type: [String], description: 'files or directories, relative to the scenarios directory', example: ['approval'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  scenarios!: string[];
+
+  @ApiPropertyOptional({ type: [String], description: "models to run every scenario against (default: each scenario's own)" })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  models?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'configuration axes, as `loupe eval --set`', example: ['profile=loupe,corvid'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  set?: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 1, description: 'trials per scenario, model and configuration' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  trials?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 64, default: 1, description: 'trials run at once' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  concurrency?: number;
+
+  @ApiPropertyOptional({ enum: ['auto', 'success'], default: 'auto' })
+  @IsOptional()
+  @IsIn(['auto', 'success'])
+  judge?: 'auto' | 'success';
+}
+
+export class CompareRunsQueryDto {
+  @ApiProperty({ format: 'uuid', description: 'the baseline run' })
+  @IsUUID()
+  a!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'the run compared with it' })
+  @IsUUID()
+  b!: string;
+
+  @ApiPropertyOptional({ default: 0.05, description: 'significance level, between 0 and 1' })
+  @IsOptional()
+  @ToNumber()
+  @IsNumber()
+  @Min(0.000001)
+  @Max(0.999999)
+  alpha?: number;
+}

@@ -1,0 +1,44 @@
+// What a request can get wrong or ask for in vain, as types services throw and the one error mapping
+// (src/admin/http/error-mapping.ts) turns into status codes: the API, the WebSocket and the CLI
+// read the same errors.
+
+export interface FieldError {
+  /** dotted path in the request: `prompt`, `options.max_tool_iterations`, `files.notes.txt`, `scenarios.0` */
+  field: string;
+  message: string;
+}
+
+/** Bad input, by field (400). */
+export class InvalidRequestError extends Error {
+  constructor(
+    readonly errors: FieldError[],
+    readonly summary = 'invalid request',
+  ) {
+    super(`${summary}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+    this.name = 'InvalidRequestError';
+  }
+}
+
+/** The thing asked for does not exist (404). */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The request is valid but the state forbids it now: a finished session, a run already running (409). */
+export class ConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+/** Something Loupe depends on cannot answer: Ollama unreachable (503). */
+export class UnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}

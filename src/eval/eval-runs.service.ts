@@ -1,0 +1,106 @@
+// Eval runs for the API: started in the background (the answer carries the run id at once), listed,
+// read back with their cells, statistics and trials, and compared. A run is the same `loupe eval`
+// run: the same runner, records and statistics.
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { LOUPE_CONFIG } from '../config/config.module';
+import type { LoupeConfig } from '../config/loupe-config';
+import { InvalidRequestError, NotFoundError } from '../common/request-errors';
+import type { Recorded } from '../journal/session-query.repository';
+import type { EvalCellEntity, EvalRunEntity, EvalTrialEntity } from '../database/entities';
+import { problemAsFieldError, runConfigurations, scenarioPaths, type EvalRunRequest } from './eval-run-request';
+import { EvalRepository } from './eval.repository';
+import { ScenarioRunner } from './scenario-runner.service';
+import { ScenarioLoadError } from './scenario/scenario-errors';
+import { loadScenarios } from './scenario/scenario-loader';
+import type { Scenario } from './scenario/scenario';
+import { standinModelProblems } from './standin-model-check';
+import { compareRuns, type RunComparison } from './statistics/compare';
+
+const SHUTDOWN_WAIT_MS = 15_000;
+
+export interface StartedRun {
+  runId: string;
+  status: 'running';
+  scenarios: number;
+}
+
+export interface RunDetail {
+  run: Recorded<EvalRunEntity>;
+  cells: Array<Recorded<EvalCellEntity>>;
+  trials: Array<Recorded<EvalTrialEntity>>;
+}
+
+@Injectable()
+export class EvalRunsService implements OnModuleDestroy {
+  private readonly logger = new Logger('Eval');
+  private readonly inProgress = new Map<string, Promise<void>>();
+
+  constructor(
+    @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
+    private readonly runner: ScenarioRunner,
+    private readonly runs: EvalRepository,
+  ) {}
+
+  start(request: EvalRunRequest): StartedRun {
+    const root = this.config.api.scenariosDir;
+    const { paths, errors } = scenarioPaths(request.scenarios, root);
+    const axes = runConfigurations(request.set);
+    errors.push(...axes.errors);
+    if (errors.length) throw new InvalidRequestError(errors, 'invalid eval run');
+    const scenarios = this.load(paths, request.models);
+    const runId = randomUUID();
+    const work = this.runner
+      .run(scenarios, {
+        runId,
+        models: request.models,
+        trials: request.trials,
+        concurrency: request.concurrency,
+        configurations: axes.configurations,
+        judge: request.judge,
+      })
+      .then(
+        (r) => this.logger.log(`eval run ${runId}: ${r.passed} passed, ${r.failed} failed, ${r.errored} errored`),
+        (e: unknown) => this.logger.error(`eval run ${runId} failed: ${(e as Error)?.stack ?? e}`),
+      )
+      .finally(() => this.inProgress.delete(runId));
+    this.inProgress.set(runId, work);
+    return { runId, status: 'running', scenarios: scenarios.length };
+  }
+
+  list(limit: number, offset: number): Promise<Array<Recorded<EvalRunEntity>>> {
+    return this.runs.listRuns(limit, offset);
+  }
+
+  async get(id: string): Promise<RunDetail> {
+    const run = await this.runs.getRun(id);
+    if (!run) throw new NotFoundError(`no eval run ${id}`);
+    const [cells, trials] = await Promise.all([this.runs.cellsOf(id), this.runs.trialsOf(id)]);
+    return { run, cells, trials };
+  }
+
+  /** `a` is the baseline; per cell, model, configuration and the whole run, with exact tests. */
+  async compare(a: string, b: string, alpha?: number): Promise<{ a: string; b: string; comparison: RunComparison }> {
+    for (const id of new Set([a, b])) if (!(await this.runs.getRun(id))) throw new NotFoundError(`no eval run ${id}`);
+    const [outcomesA, outcomesB] = await Promise.all([this.runs.outcomesOf(a), this.runs.outcomesOf(b)]);
+    return { a, b, comparison: compareRuns(outcomesA, outcomesB, { alpha }) };
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (!this.inProgress.size) return;
+    this.logger.warn(`waiting for ${this.inProgress.size} eval run(s) to stop`);
+    await Promise.race([Promise.allSettled(this.inProgress.values()), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
+  }
+
+  private load(paths: string[], models?: string[]): Scenario[] {
+    try {
+      const scenarios = loadScenarios(paths, this.config.api.scenariosDir);
+      const problems = this.config.ollama.host ? [] : standinModelProblems(scenarios, models);
+      if (problems.length) throw new ScenarioLoadError(problems);
+      return scenarios;
+    } catch (e) {
+      if (e instanceof ScenarioLoadError) throw new InvalidRequestError(e.problems.map(problemAsFieldError), 'invalid eval run');
+      throw e;
+    }
+  }
+}

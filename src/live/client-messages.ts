@@ -1,0 +1,30 @@
+// What a WebSocket client may send, checked before anything acts on it; a bad payload is answered
+// with the fields at fault, as the REST API answers a 400.
+import { z } from 'zod';
+import type { FieldError } from '../common/request-errors';
+import { fieldErrors } from '../tools/external-mcp-config';
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+
+export const CLIENT_MESSAGES = {
+  /** receive a session's journal events, live, after `afterSeq` (default: from its first event) */
+  'session:subscribe': z.strictObject({ sessionId: uuid, afterSeq: z.number().int().min(-1).optional() }),
+  'session:unsubscribe': z.strictObject({ sessionId: uuid }),
+  /** every session's row as it changes (the viewer's list) */
+  'sessions:subscribe': z.strictObject({}),
+  'sessions:unsubscribe': z.strictObject({}),
+  'tool:approval': z.strictObject({ callId: z.string().min(1).max(200), approved: z.boolean(), reason: z.string().max(2000).optional() }),
+  /** into a running session; without sessionId, starts a session with the connection's model */
+  message: z.strictObject({ sessionId: uuid.optional(), text: z.string().min(1).max(1_000_000) }),
+};
+
+export type ClientMessage = keyof typeof CLIENT_MESSAGES;
+export type ClientPayload<K extends ClientMessage> = z.infer<(typeof CLIENT_MESSAGES)[K]>;
+
+export function parseClientMessage<K extends ClientMessage>(
+  kind: K,
+  body: unknown,
+): { ok: true; value: ClientPayload<K> } | { ok: false; errors: FieldError[] } {
+  const parsed = CLIENT_MESSAGES[kind].safeParse(body ?? {});
+  return parsed.success ? { ok: true, value: parsed.data as ClientPayload<K> } : { ok: false, errors: fieldErrors(parsed.error.issues) };
+}

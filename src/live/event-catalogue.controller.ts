@@ -1,0 +1,16 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuthGuard } from '../admin/admin-auth.guard';
+import { viewerCatalogue, type CatalogueEntry } from './timeline-kinds';
+
+@ApiTags('events')
+@ApiBearerAuth()
+@Controller('api/events')
+@UseGuards(AdminAuthGuard)
+export class EventCatalogueController {
+  @Get('catalogue')
+  @ApiOperation({ summary: 'The journal event vocabulary: type, group, meaning, payload fields and how the viewer draws it' })
+  catalogue(): CatalogueEntry[] {
+    return viewerCatalogue();
+  }
+}

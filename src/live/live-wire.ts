@@ -1,0 +1,167 @@
+// What travels over the WebSocket (the MCP agent's socket events, mcp-agent-technical-spec.md §1 and
+// §5, plus a session's journal events): typed maps of the events each side sends, and pure mappers
+// from journal entries and stored rows to them. Journal events keep their vocabulary's names.
+import type { PendingApproval } from '../approval/approval.service';
+import type { EventRow, MessageRow, SessionRow, ToolCallRow } from '../journal/journal-entry';
+
+/** One journal event of a session: `seq` counts from 0 with no gaps. */
+export interface LiveEvent {
+  seq: number;
+  type: string;
+  iteration: number | null;
+  payload: Record<string, unknown>;
+  createdAt: string;
+  traceId: string;
+  spanId: string;
+}
+
+export interface LiveMessage {
+  idx: number;
+  role: string;
+  kind: string;
+  content: string;
+  toolName: string | null;
+  toolCallId: string | null;
+  /** the calls an assistant message made, as recorded */
+  toolCalls: unknown[] | null;
+  iteration: number | null;
+  compactedAt: string | null;
+  createdAt: string;
+}
+
+export interface LiveSession {
+  id: string;
+  model: string;
+  status: string;
+  terminationReason: string | null;
+  iterations: number;
+  toolCallCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  approvalWaitMs: number;
+  startedAt: string;
+  finishedAt: string | null;
+  trialId: string | null;
+  profile: string | null;
+}
+
+/** tool:output is capped: a large result is in the session's tool call row in full */
+export const TOOL_OUTPUT_MAX_CHARS = 16_384;
+
+export interface ServerEvents {
+  'system:ready': { provider: 'ollama'; model: string | null; host: string };
+  'session:events': { sessionId: string; events: LiveEvent[] };
+  'session:message': { sessionId: string; message: LiveMessage };
+  'session:message_compacted': { sessionId: string; idx: number; compactedAt: string };
+  'session:update': { session: LiveSession };
+  /** the subscriber fell behind and its buffer was dropped: events after `afterSeq` come again from Postgres; re-read the transcript */
+  'session:resync': { sessionId: string; afterSeq: number; reason: 'overflow' };
+  'sessions:resync': { reason: 'overflow' };
+  'tool:approval_required': {
+    sessionId: string;
+    name: string;
+    args: Record<string, unknown>;
+    callId: string;
+    queuePosition: number;
+    totalInQueue: number;
+  };
+  'tool:output': { sessionId: string; callId: string; name: string; output: string; truncated: boolean; durationMs: number | null };
+  'agent:error': { sessionId: string; callId?: string; name?: string; kind: string; message: string };
+  error: { code: string; message: string; callId?: string; sessionId?: string };
+}
+
+export type Ack = (answer: Record<string, unknown>) => void;
+
+const iso = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? d : d.toISOString());
+
+export function liveEvent(
+  row: Pick<EventRow, 'seq' | 'iteration' | 'payload' | 'createdAt' | 'traceId' | 'spanId'> & { type: string },
+): LiveEvent {
+  return {
+    seq: row.seq,
+    type: row.type,
+    iteration: row.iteration,
+    payload: row.payload,
+    createdAt: iso(row.createdAt)!,
+    traceId: row.traceId,
+    spanId: row.spanId,
+  };
+}
+
+export function liveMessage(row: MessageRow): LiveMessage {
+  return {
+    idx: row.idx,
+    role: row.role,
+    kind: row.kind,
+    content: row.content,
+    toolName: row.toolName,
+    toolCallId: row.toolCallId,
+    toolCalls: row.toolCalls,
+    iteration: row.iteration,
+    compactedAt: iso(row.compactedAt),
+    createdAt: iso(row.createdAt)!,
+  };
+}
+
+export function liveSession(row: SessionRow): LiveSession {
+  return {
+    id: row.id,
+    model: row.model,
+    status: row.status,
+    terminationReason: row.terminationReason,
+    iterations: row.iterations,
+    toolCallCount: row.toolCallCount,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    approvalWaitMs: row.approvalWaitMs,
+    startedAt: iso(row.startedAt)!,
+    finishedAt: iso(row.finishedAt),
+    trialId: row.trialId,
+    profile: typeof row.config.profile === 'string' ? row.config.profile : null,
+  };
+}
+
+export function approvalRequired(p: PendingApproval): ServerEvents['tool:approval_required'] {
+  return {
+    sessionId: p.sessionId,
+    name: p.name,
+    args: p.args,
+    callId: p.callId,
+    queuePosition: p.queuePosition,
+    totalInQueue: p.totalInQueue,
+  };
+}
+
+/** A tool call that reached its end: its output (tool:output), or a failure (agent:error); none while it runs. */
+export function toolCallOutcome(
+  row: ToolCallRow,
+): { event: 'tool:output'; body: ServerEvents['tool:output'] } | { event: 'agent:error'; body: ServerEvents['agent:error'] } | undefined {
+  if (row.status === 'completed') {
+    const output = row.result ?? '';
+    return {
+      event: 'tool:output',
+      body: {
+        sessionId: row.sessionId,
+        callId: row.id,
+        name: row.name,
+        output: output.slice(0, TOOL_OUTPUT_MAX_CHARS),
+        truncated: output.length > TOOL_OUTPUT_MAX_CHARS,
+        durationMs: row.durationMs,
+      },
+    };
+  }
+  if (row.status === 'failed' || row.status === 'rejected' || row.status === 'aborted') {
+    return {
+      event: 'agent:error',
+      body: { sessionId: row.sessionId, callId: row.id, name: row.name, kind: `tool_${row.status}`, message: row.error ?? row.status },
+    };
+  }
+  return undefined;
+}
+
+/** A session's `error` event (a provider failure, a slot timeout) as agent:error. */
+export function sessionError(row: EventRow): ServerEvents['agent:error'] | undefined {
+  if (row.type !== 'error' || !row.sessionId) return undefined;
+  const p = row.payload as { kind?: string; message?: string };
+  return { sessionId: row.sessionId, kind: p.kind ?? 'error', message: p.message ?? 'error' };
+}

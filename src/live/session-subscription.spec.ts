@@ -1,0 +1,191 @@
+import type { LiveEvent } from './live-wire';
+import { SessionSubscription, type SubscriptionSource } from './session-subscription';
+import { HIGH_WATER_PACKETS, type FlowSocket } from './socket-flow';
+
+const ev = (seq: number): LiveEvent => ({
+  seq,
+  type: 'iteration_started',
+  iteration: seq,
+  payload: {},
+  createdAt: '',
+  traceId: 't',
+  spanId: 's',
+});
+
+class FakeSocket implements FlowSocket {
+  connected = true;
+  emitted: Array<{ event: string; body: unknown }> = [];
+  private drains: Array<() => void> = [];
+  readonly conn = {
+    writeBuffer: [] as unknown[],
+    on: (_e: 'drain', l: () => void) => this.drains.push(l),
+    off: (_e: 'drain', l: () => void) => (this.drains = this.drains.filter((d) => d !== l)),
+  };
+  emit(event: string, body: unknown): boolean {
+    this.emitted.push({ event, body });
+    return true;
+  }
+  congest(on: boolean): void {
+    this.conn.writeBuffer.length = on ? HIGH_WATER_PACKETS : 0;
+    if (!on) for (const d of [...this.drains]) d();
+  }
+  /** every delivered event seq, in delivery order */
+  seqs(): number[] {
+    return this.emitted
+      .filter((e) => e.event === 'session:events')
+      .flatMap((e) => (e.body as { events: LiveEvent[] }).events.map((x) => x.seq));
+  }
+  count(event: string): number {
+    return this.emitted.filter((e) => e.event === event).length;
+  }
+}
+
+/** Postgres holds `stored` events; this process appended up to `appended`. */
+class FakeSource implements SubscriptionSource {
+  stored = 0;
+  appended: number | undefined = undefined;
+  elsewhere = false;
+  reads = 0;
+  async backfill(_id: string, afterSeq: number, limit: number) {
+    this.reads++;
+    const out: LiveEvent[] = [];
+    for (let s = afterSeq + 1; s < this.stored && out.length < limit; s++) out.push(ev(s));
+    return out;
+  }
+  appendedUpTo() {
+    return this.appended;
+  }
+  async runningElsewhere() {
+    return this.elsewhere;
+  }
+}
+
+const limits = { capacity: 8, pollMs: 2, catchUpDeadlineMs: 500, tailMs: 5 };
+const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await settle(5);
+  expect(cond()).toBe(true);
+};
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('SessionSubscription', () => {
+  it('backfills what Postgres has, then continues live without a duplicate', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 5, appended: 6 });
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    // seq 5 and 6 were appended before the subscription's reads caught up: 5 is only in the live buffer
+    sub.offer({ kind: 'event', event: ev(4) });
+    sub.offer({ kind: 'event', event: ev(5) });
+    sub.start();
+    sub.offer({ kind: 'event', event: ev(6) });
+    await until(() => socket.seqs().length === 7);
+    expect(socket.seqs()).toEqual(range(0, 6));
+    sub.offer({ kind: 'event', event: ev(7) });
+    await until(() => socket.seqs().length === 8);
+    expect(socket.seqs()).toEqual(range(0, 7));
+  });
+
+  it('resumes after a given seq: nothing at or before it is sent again', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 10, appended: 9 });
+    new SessionSubscription('s', socket, 6, source, limits).start();
+    await until(() => socket.seqs().length === 3);
+    await settle();
+    expect(socket.seqs()).toEqual([7, 8, 9]);
+  });
+
+  it('waits for Postgres to hold what was appended before the live buffer takes over', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 3, appended: 5 });
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    sub.start();
+    await settle();
+    expect(socket.seqs()).toEqual([0, 1, 2]);
+    source.stored = 6; // the journal wrote 3..5
+    await until(() => socket.seqs().length === 6);
+    sub.offer({ kind: 'event', event: ev(6) });
+    await until(() => socket.seqs().length === 7);
+    expect(socket.seqs()).toEqual(range(0, 6));
+  });
+
+  it('fills a gap in the live buffer from Postgres', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 2, appended: 1 });
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    sub.start();
+    await until(() => socket.seqs().length === 2);
+    // 2 and 3 never reached this subscriber's buffer; 4 did
+    source.appended = 4;
+    source.stored = 5;
+    sub.offer({ kind: 'event', event: ev(4) });
+    await until(() => socket.seqs().length === 5);
+    expect(socket.seqs()).toEqual(range(0, 4));
+  });
+
+  it('a reader that does not read: its buffer is dropped, not grown, and it resynchronises from Postgres', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 0, appended: undefined as number | undefined });
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    sub.start();
+    await settle();
+    socket.congest(true);
+    for (let s = 0; s < 100; s++) {
+      source.appended = s;
+      sub.offer({ kind: 'event', event: ev(s) });
+      sub.offer({ kind: 'emit', event: 'session:message', body: { idx: s } });
+    }
+    expect(sub.dropped).toBeGreaterThan(0);
+    source.stored = 100; // the journal wrote everything meanwhile
+    socket.congest(false);
+    await until(() => socket.seqs().length === 100);
+    expect(socket.seqs()).toEqual(range(0, 99));
+    expect(socket.count('session:resync')).toBeGreaterThanOrEqual(1);
+    expect(socket.emitted.find((e) => e.event === 'session:resync')!.body).toEqual({ sessionId: 's', afterSeq: -1, reason: 'overflow' });
+  });
+
+  it('emits nothing while the socket is congested', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 0, appended: -1 });
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    sub.start();
+    await settle();
+    socket.congest(true);
+    source.appended = 2;
+    for (const s of [0, 1, 2]) sub.offer({ kind: 'event', event: ev(s) });
+    await settle(60);
+    expect(socket.seqs()).toEqual([]);
+    socket.congest(false);
+    await until(() => socket.seqs().length === 3);
+  });
+
+  it('reports events Postgres never got, and goes on', async () => {
+    const socket = new FakeSocket();
+    const source = new FakeSource();
+    source.backfill = async (_id, after) => (after < 0 ? [ev(0), ev(1), ev(4), ev(5)] : []);
+    source.appended = 5;
+    new SessionSubscription('s', socket, -1, source, limits).start();
+    await until(() => socket.seqs().length === 4);
+    expect(socket.seqs()).toEqual([0, 1, 4, 5]);
+    expect(socket.emitted.find((e) => e.event === 'error')!.body).toEqual(expect.objectContaining({ code: 'events_missing' }));
+  });
+
+  it('reads a session another process runs again until it stops; stops on close', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 2, elsewhere: true });
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    sub.start();
+    await until(() => socket.seqs().length === 2);
+    source.stored = 4;
+    await until(() => socket.seqs().length === 4);
+    source.elsewhere = false;
+    source.stored = 5;
+    await until(() => socket.seqs().length === 5);
+    const reads = source.reads;
+    await settle(50);
+    expect(source.reads).toBe(reads);
+    sub.close();
+    sub.offer({ kind: 'event', event: ev(5) });
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 4));
+  });
+});

@@ -1,0 +1,148 @@
+// A session's loop as a timeline: its journal events grouped by iteration, tool calls joined with
+// their results and approvals (status, duration, wait), slot waits with their durations, and every
+// other event as an entry coloured by its kind from the catalogue (nudges, breaks, trims, prunes,
+// compactions, retries…). Event names used here are checked against the vocabulary by a test.
+import { fmtMs, h } from './dom.js';
+
+const is = (e, type) => e.type === type;
+
+/** events (in seq order) → [{ iteration, started, finished, request, entries }] */
+export function buildTimeline(events, catalogue) {
+  // numbered iterations group by number; events outside an iteration group with their neighbours
+  const groups = [];
+  const byIteration = new Map();
+  const tools = new Map();
+  let slot;
+  const groupOf = (e) => {
+    const last = groups.at(-1);
+    if (e.iteration === null || e.iteration === undefined) {
+      if (last && last.iteration === null) return last;
+      groups.push({ iteration: null, entries: [] });
+      return groups.at(-1);
+    }
+    let g = byIteration.get(e.iteration);
+    if (!g) {
+      byIteration.set(e.iteration, (g = { iteration: e.iteration, entries: [] }));
+      groups.push(g);
+    }
+    return g;
+  };
+  for (const e of events) {
+    const g = groupOf(e);
+    const p = e.payload ?? {};
+    if (is(e, 'iteration_started')) g.started = e;
+    else if (is(e, 'iteration_finished')) g.finished = e;
+    else if (is(e, 'inference_request')) g.request ??= e;
+    else if (is(e, 'tool_call')) {
+      const t = { kind: 'tool', seq: e.seq, id: p.id, name: p.name, args: p.arguments, status: 'running' };
+      tools.set(p.id, t);
+      g.entries.push(t);
+    } else if ((is(e, 'tool_result') || is(e, 'tool_error')) && tools.has(p.id)) {
+      Object.assign(tools.get(p.id), { status: p.status, durationMs: p.durationMs, error: p.error, chars: p.chars });
+    } else if (is(e, 'tool_result_capped') && tools.has(p.id)) tools.get(p.id).capped = p;
+    else if (is(e, 'approval_requested') && tools.has(p.callId)) {
+      Object.assign(tools.get(p.callId), { approval: 'pending', queue: `${p.queuePosition}/${p.totalInQueue}` });
+    } else if (is(e, 'approval_decided') && tools.has(p.id)) {
+      Object.assign(tools.get(p.id), { approval: p.decision, approvalBy: p.by, waitedMs: p.waitedMs });
+    } else if (is(e, 'slot_wait_started')) {
+      slot = { kind: 'slot', seq: e.seq, model: p.model, waiting: true };
+      g.entries.push(slot);
+    } else if (is(e, 'slot_status') && slot) slot.position = `${p.queuePosition}/${p.queueLength}`;
+    else if (is(e, 'slot_acquired') && slot) Object.assign(slot, { waiting: false, waitMs: p.waitMs });
+    else g.entries.push({ kind: catalogue.get(e.type)?.kind ?? 'unknown', seq: e.seq, event: e });
+  }
+  return groups;
+}
+
+const SKIP = new Set(['slot_released']);
+
+/** the scalar fields of a payload, short: `reason: promisedAction · count: 2` */
+export function summarize(payload) {
+  const parts = [];
+  for (const [k, v] of Object.entries(payload ?? {})) {
+    if (v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v))) continue;
+    if (Array.isArray(v)) parts.push(`${k}: ${v.length}`);
+    else if (typeof v === 'string' && v.length > 80) parts.push(`${k}: ${v.slice(0, 77)}…`);
+    else parts.push(`${k}: ${v}`);
+    if (parts.length >= 6) break;
+  }
+  return parts.join(' · ');
+}
+
+function toolEntry(t) {
+  const approval =
+    t.approval === 'pending'
+      ? h('span', { class: 'badge approval-pending' }, `waiting for approval (${t.queue})`)
+      : t.approval
+        ? h('span', { class: `badge approval-${t.approval}` }, `${t.approval} by ${t.approvalBy} after ${fmtMs(t.waitedMs)}`)
+        : null;
+  return h(
+    'li',
+    { class: `entry kind-tool tool-${t.status}`, dataset: { kind: 'tool', callId: t.id } },
+    h('span', { class: 'label' }, 'tool'),
+    h('strong', {}, t.name),
+    h('code', { class: 'args' }, JSON.stringify(t.args ?? {}).slice(0, 160)),
+    h('span', { class: `badge status-${t.status}` }, t.status),
+    t.durationMs !== undefined ? h('span', { class: 'duration' }, fmtMs(t.durationMs)) : null,
+    approval,
+    t.capped ? h('span', { class: 'badge' }, `capped ${t.capped.keptChars}/${t.capped.originalChars} chars`) : null,
+    t.error ? h('div', { class: 'error-text' }, t.error.slice(0, 300)) : null,
+  );
+}
+
+function entry(x, catalogue) {
+  // joined entries (a call with its result, a slot wait with its grant) carry no single event
+  if (x.kind === 'tool' && !x.event) return toolEntry(x);
+  if (x.kind === 'slot' && !x.event)
+    return h(
+      'li',
+      { class: 'entry kind-slot', dataset: { kind: 'slot' } },
+      h('span', { class: 'label' }, 'slot'),
+      x.waiting ? `waiting for a slot${x.position ? ` (queue ${x.position})` : ''}` : `slot acquired after ${fmtMs(x.waitMs)}`,
+    );
+  const e = x.event;
+  if (SKIP.has(e.type)) return null;
+  const about = catalogue.get(e.type);
+  return h(
+    'li',
+    { class: `entry kind-${x.kind}`, title: about?.description ?? '', dataset: { kind: x.kind, type: e.type } },
+    h('span', { class: 'label' }, x.kind),
+    h('strong', {}, e.type),
+    h('span', { class: 'summary' }, summarize(e.payload)),
+  );
+}
+
+export function renderTimeline(groups, catalogue) {
+  return h(
+    'ol',
+    { class: 'timeline' },
+    groups.map((g) => {
+      const took = g.started && g.finished ? new Date(g.finished.createdAt) - new Date(g.started.createdAt) : null;
+      const req = g.request?.payload;
+      return h(
+        'li',
+        { class: `iteration${g.finished ? '' : ' open'}`, dataset: { iteration: g.iteration ?? 'session' } },
+        h(
+          'div',
+          { class: 'iteration-head' },
+          h('strong', {}, g.iteration === null || g.iteration === undefined ? 'Session' : `Iteration ${g.iteration}`),
+          g.started?.payload?.purpose && g.started.payload.purpose !== 'step'
+            ? h('span', { class: 'badge' }, g.started.payload.purpose)
+            : null,
+          req ? h('span', { class: 'muted' }, `${req.mode} · ${req.toolCount} tools · ${req.messageCount} messages`) : null,
+          g.finished
+            ? h('span', { class: `badge outcome` }, g.finished.payload.outcome)
+            : g.started
+              ? h('span', { class: 'badge' }, 'running')
+              : null,
+          took !== null ? h('span', { class: 'duration' }, fmtMs(took)) : null,
+        ),
+        h(
+          'ul',
+          { class: 'entries' },
+          g.entries.map((x) => entry(x, catalogue)),
+        ),
+      );
+    }),
+  );
+}
