@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { comparableReport } from '../support/comparable-report';
 import { finishedLines, killHard, loupeEnv, seededRandom, spawnLoupe, until } from '../support/loupe-process';
 import { runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
@@ -41,26 +42,6 @@ interface SessionRow {
 const FINAL = ['passed', 'failed', 'error'];
 const key = (t: Pick<TrialRow, 'scenario_id' | 'model' | 'config_key' | 'trial_index'>) =>
   `${t.scenario_id}|${t.model}|${t.config_key}|${t.trial_index}`;
-
-/** What the statistics must agree on (latencies and durations differ from run to run). */
-function comparable(json: { summary: unknown; statistics: { cells: Array<{ key: string; summary: Record<string, unknown> }> } }) {
-  const pick = (s: Record<string, unknown>) => ({
-    trials: s.trials,
-    passed: s.passed,
-    failed: s.failed,
-    errored: s.errored,
-    passRate: s.passRate,
-    passHatK: s.passHatK,
-    passAtK: s.passAtK,
-    pathologies: s.pathologies,
-    terminations: s.terminations,
-    meanIterations: s.meanIterations,
-  });
-  return {
-    summary: json.summary,
-    cells: Object.fromEntries(json.statistics.cells.map((c) => [c.key, pick(c.summary)])),
-  };
-}
 
 describe('loupe eval resume', () => {
   let tmp: string;
@@ -178,7 +159,7 @@ describe('loupe eval resume', () => {
         });
         const report = JSON.parse(resumed.stdout);
         expect(report.runId).toBe(runId);
-        expect({ where, ...comparable(report) }).toEqual({ where, ...comparable(baseline) });
+        expect({ where, ...comparableReport(report) }).toEqual({ where, ...comparableReport(baseline) });
         expect(report.storage?.mismatched ?? []).toEqual([]); // none when the run had finished: nothing ran
 
         const after = await snapshot(db, runId);
@@ -237,7 +218,7 @@ describe('loupe eval resume', () => {
           code: 1,
           err: expect.stringContaining(`run ${runId} is finished (${planned} trials): nothing to resume`),
         });
-        expect({ where, ...comparable(JSON.parse(again.stdout)) }).toEqual({ where, ...comparable(baseline) });
+        expect({ where, ...comparableReport(JSON.parse(again.stdout)) }).toEqual({ where, ...comparableReport(baseline) });
         expect({ where, rows: (await snapshot(db, runId)).trials }).toEqual({ where, rows: after.trials });
       } finally {
         await killHard(child);

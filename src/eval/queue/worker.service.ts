@@ -209,7 +209,9 @@ export class TrialWorker implements BeforeApplicationShutdown {
             mode: stored.mode,
             judge: stored.judge,
             loupeRevision: stored.loupeRevision,
-            liveHost: host,
+            // only a live run's trials go to this worker's Ollama: a scripted trial replays its scenario's script on
+            // fresh stand-ins whatever OLLAMA_HOST is (a worker's host may itself be a stand-in serving other replies)
+            liveHost: stored.mode === 'live' ? host : undefined,
             record: stored.record,
             replay,
             workerId: this.id,
