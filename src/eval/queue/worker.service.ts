@@ -147,12 +147,15 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private async runJob(job: TrialJob, held: HeldJob, options: WorkerOptions): Promise<void> {
     const d = job.data;
     const { run, ctx } = await this.runContext(d.runId);
-    const attempts = (await this.results.trialsOf(d.runId)).filter(
-      (t) => t.scenarioId === d.scenarioId && t.model === d.model && t.configKey === d.configKey && t.trialIndex === d.trial,
-    );
+    const attempts = await this.results.attemptsOf(d.runId, {
+      scenarioId: d.scenarioId,
+      model: d.model,
+      configKey: d.configKey,
+      trialIndex: d.trial,
+    });
     // a job taken again after its trial got a verdict (its worker died before closing the job): closed, not rerun
     if (run.status !== 'queued' || attempts.some(isFinal)) return this.close(held);
-    const previous = attempts.sort((a, b) => a.attempt - b.attempt).at(-1);
+    const previous = attempts.at(-1);
     if (previous) await this.results.markReplaced(previous.id, held.trialId);
     const scenario = this.scenario(d.scenarioFile, d.scenarioId, d.scenarioHash);
     const result = await this.trials.run(
