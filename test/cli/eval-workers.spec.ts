@@ -230,6 +230,48 @@ describe('queued runs and loupe worker', () => {
     }
   }, 300_000);
 
+  it('a worker told to stop (SIGTERM) lets its trials go at once: another worker reruns them, each trial ends once', async () => {
+    // a stale heartbeat would take a minute here: the release must come from the stopping worker itself
+    const env = await envFor('sigterm', { OLLAMA_HOST: urls.get(3)!, LOUPE_WORKER_STALE_MS: '60000' });
+    const waiter = spawnChild(['eval', suite, '--queue', '--wait', '--json', '-t', String(TRIALS)], env);
+    const { runId, trials } = await queuedRunId(waiter);
+    const db = new Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    try {
+      const leaving = worker(env, 3, 'leaving', 60_000);
+      let held: Row[] = [];
+      await until('the worker to hold trials', async () => {
+        held = (await rows(db, runId).catch(() => [] as Row[])).filter((r) => r.status === 'running');
+        return held.length > 0;
+      });
+      leaving.kill('SIGTERM');
+      expect(await leaving.exited).toBe(130);
+      const stayingStart = Date.now();
+      const staying = worker(env, 2, 'staying', 1_500);
+      expect(await waiter.exited).toBe(1);
+      expect(Date.now() - stayingStart).toBeLessThan(45_000);
+      expect(await staying.exited).toBe(0);
+      const report = JSON.parse(waiter.out());
+      expect(report.summary).toEqual({ passed: 2 * TRIALS, failed: TRIALS, errored: 0, notRun: 0, trials });
+      const all = await rows(db, runId);
+      const final = all.filter((r) => ['passed', 'failed', 'error'].includes(r.status));
+      expect(new Set(final.map((r) => r.key)).size).toBe(trials);
+      expect(final).toHaveLength(trials);
+      const released = all.filter((r) => !final.includes(r));
+      expect(released.length).toBeGreaterThan(0);
+      for (const r of released) {
+        expect(r).toEqual(expect.objectContaining({ status: 'interrupted', replaced_by: expect.any(String) }));
+        // its session stopped by the worker and kept, not left running
+        const sessions = (await db.query(`SELECT status FROM sessions WHERE trial_id = $1`, [r.id])).rows;
+        for (const x of sessions) expect(x).toEqual({ status: 'finished' });
+      }
+      const [w] = (await db.query(`SELECT status, jobs FROM eval_workers WHERE name = 'leaving'`)).rows;
+      expect(w).toEqual({ status: 'stopped', jobs: [] });
+    } finally {
+      await db.end();
+    }
+  }, 180_000);
+
   it("runs a scripted run's trials on their own scripts, whatever the worker's OLLAMA_HOST serves", async () => {
     // the worker's OLLAMA_HOST answers "The task is done." to anything; the scenarios' scripts say otherwise
     const env = await envFor('scripted');
