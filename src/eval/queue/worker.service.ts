@@ -49,6 +49,8 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private readonly running = new Set<SessionHandle>();
   private readonly runs = new Map<string, Promise<RunContext>>();
   private readonly scenarios = new Map<string, Scenario>();
+  /** runs this worker ran trials of, not yet closed */
+  private readonly openRuns = new Set<string>();
   private stopping = false;
   private dead = false;
   private started = false;
@@ -97,7 +99,10 @@ export class TrialWorker implements BeforeApplicationShutdown {
           ran++;
         }
         if (jobs.length || this.held.size) idleSince = Date.now();
-        else if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
+        else {
+          await this.closeOpenRuns();
+          if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
+        }
         if (!jobs.length || this.held.size >= options.slots) await this.sleep(this.config.worker.pollMs);
       }
       await Promise.all([...this.held.values()].map((h) => h.done));
@@ -173,7 +178,27 @@ export class TrialWorker implements BeforeApplicationShutdown {
     await this.queue.transaction(async (tx) => {
       if (await this.workers.drop(tx, this.id, held.jobId)) await this.queue.complete(held.queue, held.jobId, tx);
     });
-    if (await this.queued.closeIfComplete(held.runId)) this.logger.log(`run ${held.runId} complete: statistics written`);
+    this.openRuns.add(held.runId);
+    await this.closeRun(held.runId);
+  }
+
+  private async closeRun(runId: string): Promise<void> {
+    if (await this.queued.closeIfComplete(runId)) {
+      this.openRuns.delete(runId);
+      this.logger.log(`run ${runId} complete: statistics written`);
+    }
+  }
+
+  /**
+   * Runs this worker took part in, checked again while it is idle: a last verdict whose write was late
+   * (the database slow or restarting when its trial ended) still closes its run.
+   */
+  private async closeOpenRuns(): Promise<void> {
+    for (const runId of [...this.openRuns]) {
+      const run = await this.results.getRun(runId).catch(() => undefined);
+      if (run && run.status !== 'queued') this.openRuns.delete(runId);
+      else if (run) await this.closeRun(runId).catch((e: Error) => this.logger.warn(`closing run ${runId}: ${e.message}`));
+    }
   }
 
   private scenario(file: string, id: string, hash: string): Scenario {
