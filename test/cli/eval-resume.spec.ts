@@ -116,7 +116,7 @@ describe('loupe eval resume', () => {
     const random = seededRandom(SEED);
     // before the run begins, three moments mid-run, after the last trial (while the statistics are written)
     const moments: Array<'early' | 'mid' | 'late'> = ['early', 'mid', 'mid', 'late', 'mid'];
-    const seen = { early: 0, killedMidTrial: 0, late: 0 };
+    const seen = { early: 0, killedMidTrial: 0, late: 0, resumeKilled: 0 };
     for (const [i, moment] of moments.entries()) {
       const where = `iteration ${i} (${moment}, seed ${SEED})`;
       const env = await envFor(`kill-${i}`);
@@ -151,6 +151,13 @@ describe('loupe eval resume', () => {
         if (before.trials.some((t) => !FINAL.includes(t.status))) seen.killedMidTrial++;
         if (before.trials.filter((t) => FINAL.includes(t.status)).length === planned) seen.late++;
 
+        if (i === 2) {
+          // the resume itself killed once it has run a trial: resumed again, nothing of either is lost
+          const first = spawnLoupe(['eval', 'resume', runId], env);
+          await until(`a trial of the first resume in ${where}`, () => finishedLines(first.err()).length >= 1 || first.exitCode !== null);
+          await killHard(first);
+          seen.resumeKilled++;
+        }
         const resumed = await runCli(['eval', 'resume', runId, '--json'], env, { timeoutMs: 120_000 });
         expect({ where, code: resumed.code, stderr: resumed.code === 1 ? '' : resumed.stderr.slice(-2_000) }).toEqual({
           where,
@@ -180,12 +187,24 @@ describe('loupe eval resume', () => {
             status: 'interrupted',
             replaced: true,
           });
-          const next = rowsAfter.get(now.replaced_by!)!;
-          expect({ where, key: key(next), attempt: next.attempt, final: FINAL.includes(next.status) }).toEqual({
+          // the chain of attempts (more than one when a resume was killed too) ends in a verdict
+          let next = rowsAfter.get(now.replaced_by!)!;
+          let attempt = t.attempt + 1;
+          for (; !FINAL.includes(next.status); attempt++) {
+            expect({ where, key: key(next), attempt: next.attempt, status: next.status, replaced: Boolean(next.replaced_by) }).toEqual({
+              where,
+              key: key(t),
+              attempt,
+              status: 'interrupted',
+              replaced: true,
+            });
+            next = rowsAfter.get(next.replaced_by!)!;
+          }
+          expect({ where, key: key(next), attempt: next.attempt, replaced: next.replaced_by }).toEqual({
             where,
             key: key(t),
-            attempt: t.attempt + 1,
-            final: true,
+            attempt,
+            replaced: null,
           });
           // a session cut off is closed as interrupted; one that ended before its trial's verdict was written stays as it ended
           for (const s of before.sessions.filter((x) => x.trial_id === t.id))
@@ -205,7 +224,13 @@ describe('loupe eval resume', () => {
           keys: new Set(current.map(key)).size,
           final: current.every((t) => FINAL.includes(t.status)),
         }).toEqual({ where, n: planned, keys: planned, final: true });
-        expect(after.trials).toHaveLength(planned + interrupted.length);
+        // everything else is an interrupted attempt that something replaced
+        const replaced = after.trials.filter((t) => t.replaced_by !== null);
+        expect({ where, replaced: replaced.every((t) => t.status === 'interrupted' && rowsAfter.has(t.replaced_by!)) }).toEqual({
+          where,
+          replaced: true,
+        });
+        if (i !== 2) expect({ where, rows: after.trials.length }).toEqual({ where, rows: planned + interrupted.length });
         const [run] = (await db.query(`SELECT status, trial_count, passed, failed, errored FROM eval_runs WHERE id = $1`, [runId])).rows;
         expect({ where, run }).toEqual({
           where,
@@ -228,6 +253,7 @@ describe('loupe eval resume', () => {
     // the seeded moments covered a kill inside trials, and one after the last trial
     expect(seen.killedMidTrial).toBeGreaterThan(0);
     expect(seen.early + seen.late).toBeGreaterThan(0);
+    expect(seen.resumeKilled).toBe(1);
   }, 600_000);
 
   it('refuses a run that is still running, and a run that does not exist', async () => {
