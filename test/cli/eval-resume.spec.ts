@@ -256,18 +256,38 @@ describe('loupe eval resume', () => {
     expect(seen.resumeKilled).toBe(1);
   }, 600_000);
 
-  it('refuses a run that is still running, and a run that does not exist', async () => {
+  it('refuses a run that is still running, one owned by another host unless forced, and a run that does not exist', async () => {
     const env = await envFor('refusals');
     const child = spawnLoupe(['eval', path.join(extra, 'slow.yaml'), '-t', '40'], env);
+    let runId: string;
     try {
       await until('the run to begin', () => /^run [0-9a-f-]{36} /m.test(child.err()) || child.exitCode !== null);
-      const runId = /^run ([0-9a-f-]{36}) /m.exec(child.err())![1];
+      runId = /^run ([0-9a-f-]{36}) /m.exec(child.err())![1];
       const busy = await runCli(['eval', 'resume', runId], env);
       expect(busy.code).toBe(2);
       expect(busy.stderr).toContain(`run ${runId} is still running (pid ${child.pid})`);
       expect(busy.stdout).toBe('');
     } finally {
       await killHard(child);
+    }
+    // as if the run's process were on another machine: its liveness cannot be checked from here
+    const db = new Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query(`UPDATE eval_runs SET owner_host = 'gpu-elsewhere', owner_pid = 4242, status = 'running' WHERE id = $1`, [runId]);
+      const elsewhere = await runCli(['eval', 'resume', runId], env);
+      expect(elsewhere.code).toBe(2);
+      expect(elsewhere.stderr).toContain(
+        `run ${runId} is running on gpu-elsewhere (pid 4242); if that process is gone, resume with --force`,
+      );
+      const forced = await runCli(['eval', 'resume', runId, '--force', '-c', '8', '--json'], env, { timeoutMs: 120_000 });
+      expect(forced.code).toBe(0);
+      expect(JSON.parse(forced.stdout).summary).toEqual({ passed: 40, failed: 0, errored: 0, notRun: 0, trials: 40 });
+      const current = (await db.query(`SELECT count(*)::int AS n FROM eval_trials WHERE run_id = $1 AND replaced_by IS NULL`, [runId]))
+        .rows;
+      expect(current).toEqual([{ n: 40 }]);
+    } finally {
+      await db.end();
     }
     const unknown = randomUUID();
     const missing = await runCli(['eval', 'resume', unknown], env);
