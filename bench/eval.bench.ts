@@ -68,7 +68,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
   });
 }
 
-async function startStandin(scenarioFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startStandin(scenarioFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'standin', '--scenario', scenarioFile, '--port', '0', '--loop'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

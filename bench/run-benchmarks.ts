@@ -63,6 +63,12 @@ function suites(): BenchSuite[] {
       run: (config) => (require('./live.bench') as typeof import('./live.bench')).liveSuite.run(config),
     },
     {
+      name: 'queue',
+      description:
+        'the built CLI: a queued run of N single-turn trials over W = 1, 2, 4 `loupe worker` processes, each with its own stand-in of capacity P and latency L, as a ratio of the ideal W·P/L',
+      run: () => (require('./queue.bench') as typeof import('./queue.bench')).benchQueue(),
+    },
+    {
       name: 'sandbox',
       description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
       run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),

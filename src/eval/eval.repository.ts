@@ -26,6 +26,15 @@ export class EvalRepository {
     return trials.map(restoreOriginals);
   }
 
+  /** The attempts at one planned trial of a run (scenario × model × configuration × index), oldest first. */
+  async attemptsOf(
+    runId: string,
+    job: { scenarioId: string; model: string; configKey: string; trialIndex: number },
+  ): Promise<Array<Recorded<EvalTrialEntity>>> {
+    const trials = await this.dataSource.getRepository(EvalTrialEntity).find({ where: { runId, ...job }, order: { attempt: 'ASC' } });
+    return trials.map(restoreOriginals);
+  }
+
   async cellsOf(runId: string): Promise<Array<Recorded<EvalCellEntity>>> {
     const cells = await this.dataSource.getRepository(EvalCellEntity).find({ where: { runId }, order: { key: 'ASC' } });
     return cells.map(restoreOriginals);

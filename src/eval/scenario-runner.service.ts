@@ -54,6 +54,8 @@ export class ScenarioRunner {
     const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
     const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: loupeRevision() });
     const recorder = new EvalRunRecorder(this.journal, { id: options.runId ?? randomUUID(), ...plan.run });
+    // the run is announced (to be resumed if it is killed) once it is recorded: an announced run can be resumed
+    await this.journal.flush(10_000).catch((e: Error) => this.logger.warn(`the run is queued, not yet written: ${e.message}`));
     options.onRunStarted?.(recorder.runId);
     return this.execute(
       plan,
@@ -77,6 +79,11 @@ export class ScenarioRunner {
     const run = (await this.results.getRun(runId)) as EvalRunRow | null;
     if (!run) throw new ResumeError(`no eval run ${runId}`);
     if (run.status === 'queued') throw new ResumeError(`run ${runId} is queued: \`loupe worker\` processes finish it`);
+    if (run.status === 'finished') {
+      // killed after its statistics were written (before it printed them): its report, from what it recorded
+      this.logger.warn(`run ${runId} is finished (${run.trialCount} trials): nothing to resume; its report follows`);
+      return this.reportFromRecord(runId, scenarios, { close: false });
+    }
     if (run.status === 'running' && !options.force) {
       if (run.ownerHost !== hostname())
         throw new ResumeError(

@@ -6,13 +6,13 @@ import type { LoupeConfig } from '../../config/loupe-config';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { evalProgress } from '../eval-progress';
 import { lazy } from '../lazy';
-import { positiveInt, printRunReport, UsageError } from './eval.command';
+import { positiveInt, printRunReport, runIdArg, UsageError } from './eval.command';
 
 export function registerResumeCommand(evalCommand: Command, getConfig: () => LoupeConfig): void {
   evalCommand
     .command('resume')
     .description('Finish a killed or stopped run: finished trials kept, interrupted ones rerun, the rest run; then report it')
-    .argument('<run>', 'the run id')
+    .argument('<run>', 'the run id', runIdArg)
     .argument('[paths...]', "the run's scenario files or directories (default: the paths the run was given, else scenarios/)")
     .option('-c, --concurrency <n>', 'trials run at once (default: as the run was started)', (v) => positiveInt(v, '--concurrency'))
     .option('--force', 'resume a run still marked running by a process on another host that is known to be gone')

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
 import type { RunStatus } from '../../eval/queue/run-status.repository';
 import { lazy } from '../lazy';
-import { UsageError } from './eval.command';
+import { runIdArg, UsageError } from './eval.command';
 
 const age = (ms: number | null) =>
   ms === null ? '-' : ms < 1_000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
@@ -59,7 +59,7 @@ export function registerStatusCommand(evalCommand: Command, getConfig: () => Lou
     .description(
       "A run's progress: trials done, running, interrupted and waiting, in all and per worker (host, OLLAMA_HOST, slots, heartbeat)",
     )
-    .argument('<run>', 'the run id')
+    .argument('<run>', 'the run id', runIdArg)
     .option('--json', 'machine-readable')
     .action(async (runId: string, opts: { json?: boolean }) => {
       const status = await lazy

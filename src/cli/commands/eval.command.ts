@@ -198,6 +198,14 @@ export function printRunReport(report: EvalRunReport, opts: { json?: boolean; ju
 
 export class UsageError extends Error {}
 
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A run id argument: a UUID, as `loupe eval` prints it (anything else is bad input, not a database error). */
+export function runIdArg(value: string): string {
+  if (!RUN_ID.test(value)) throw new UsageError(`${value}: not a run id (a UUID, as \`loupe eval\` prints it)`);
+  return value;
+}
+
 export function positiveInt(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag}: expected a positive integer, got ${JSON.stringify(value)}`);

@@ -49,6 +49,8 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private readonly running = new Set<SessionHandle>();
   private readonly runs = new Map<string, Promise<RunContext>>();
   private readonly scenarios = new Map<string, Scenario>();
+  /** runs this worker ran trials of, not yet closed */
+  private readonly openRuns = new Set<string>();
   private stopping = false;
   private dead = false;
   private started = false;
@@ -97,7 +99,10 @@ export class TrialWorker implements BeforeApplicationShutdown {
           ran++;
         }
         if (jobs.length || this.held.size) idleSince = Date.now();
-        else if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
+        else {
+          await this.closeOpenRuns();
+          if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
+        }
         if (!jobs.length || this.held.size >= options.slots) await this.sleep(this.config.worker.pollMs);
       }
       await Promise.all([...this.held.values()].map((h) => h.done));
@@ -147,12 +152,15 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private async runJob(job: TrialJob, held: HeldJob, options: WorkerOptions): Promise<void> {
     const d = job.data;
     const { run, ctx } = await this.runContext(d.runId);
-    const attempts = (await this.results.trialsOf(d.runId)).filter(
-      (t) => t.scenarioId === d.scenarioId && t.model === d.model && t.configKey === d.configKey && t.trialIndex === d.trial,
-    );
+    const attempts = await this.results.attemptsOf(d.runId, {
+      scenarioId: d.scenarioId,
+      model: d.model,
+      configKey: d.configKey,
+      trialIndex: d.trial,
+    });
     // a job taken again after its trial got a verdict (its worker died before closing the job): closed, not rerun
     if (run.status !== 'queued' || attempts.some(isFinal)) return this.close(held);
-    const previous = attempts.sort((a, b) => a.attempt - b.attempt).at(-1);
+    const previous = attempts.at(-1);
     if (previous) await this.results.markReplaced(previous.id, held.trialId);
     const scenario = this.scenario(d.scenarioFile, d.scenarioId, d.scenarioHash);
     const result = await this.trials.run(
@@ -170,7 +178,27 @@ export class TrialWorker implements BeforeApplicationShutdown {
     await this.queue.transaction(async (tx) => {
       if (await this.workers.drop(tx, this.id, held.jobId)) await this.queue.complete(held.queue, held.jobId, tx);
     });
-    if (await this.queued.closeIfComplete(held.runId)) this.logger.log(`run ${held.runId} complete: statistics written`);
+    this.openRuns.add(held.runId);
+    await this.closeRun(held.runId);
+  }
+
+  private async closeRun(runId: string): Promise<void> {
+    if (await this.queued.closeIfComplete(runId)) {
+      this.openRuns.delete(runId);
+      this.logger.log(`run ${runId} complete: statistics written`);
+    }
+  }
+
+  /**
+   * Runs this worker took part in, checked again while it is idle: a last verdict whose write was late
+   * (the database slow or restarting when its trial ended) still closes its run.
+   */
+  private async closeOpenRuns(): Promise<void> {
+    for (const runId of [...this.openRuns]) {
+      const run = await this.results.getRun(runId).catch(() => undefined);
+      if (run && run.status !== 'queued') this.openRuns.delete(runId);
+      else if (run) await this.closeRun(runId).catch((e: Error) => this.logger.warn(`closing run ${runId}: ${e.message}`));
+    }
   }
 
   private scenario(file: string, id: string, hash: string): Scenario {
@@ -209,7 +237,9 @@ export class TrialWorker implements BeforeApplicationShutdown {
             mode: stored.mode,
             judge: stored.judge,
             loupeRevision: stored.loupeRevision,
-            liveHost: host,
+            // only a live run's trials go to this worker's Ollama: a scripted trial replays its scenario's script on
+            // fresh stand-ins whatever OLLAMA_HOST is (a worker's host may itself be a stand-in serving other replies)
+            liveHost: stored.mode === 'live' ? host : undefined,
             record: stored.record,
             replay,
             workerId: this.id,
