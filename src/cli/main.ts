@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<void> {
   // registered before any dependency's: a command whose work stalls with nothing left to wait on is a
   // bug, and must not become an exit 0 through an exit hook that runs on 'beforeExit'
   let finished = false;
-  process.prependListener('beforeExit', () => {
+  process.prependOnceListener('beforeExit', () => {
     if (finished) return;
     process.stderr.write('loupe: the command stopped before it finished (nothing was left to wait on); this is a bug in Loupe\n');
     setVerdict(EXIT.FAILED);
