@@ -140,7 +140,7 @@ describe('embedded Postgres started by the command itself', () => {
       const sessions = await fetch(`${url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
       expect(sessions.status).toBe(200);
       // the scenario is written for two profiles (corvid, loupe): one session under each
-      expect((await sessions.json()).items).toHaveLength(2);
+      expect(((await sessions.json()) as { items: unknown[] }).items).toHaveLength(2);
 
       second.kill('SIGTERM');
       expect(await second.exited).toBe('SIGTERM');
