@@ -86,6 +86,15 @@ describe('embedded Postgres started by the command itself', () => {
       expect(failed.code).toBe(1);
       const passed = await runCli(['eval', NORMAL], baseEnv(home), { timeoutMs: 120_000 });
       expect(passed.code).toBe(0);
+      // the smallest scenario a user writes (no title, no spec) with an expectation that does not hold
+      const minimal = path.join(tmp, 'minimal.yaml');
+      fs.writeFileSync(
+        minimal,
+        "id: mine/minimal\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect: [{ termination: max_iterations }]\n",
+      );
+      const minimalRun = await runCli(['eval', minimal], baseEnv(home), { timeoutMs: 120_000 });
+      expect(minimalRun.stdout).toMatch(/0 passed, 1 failed/);
+      expect(minimalRun.code).toBe(1);
       const bad = await runCli(['eval', path.join(tmp, 'missing.yaml')], baseEnv(home));
       expect(bad.code).toBe(2);
 

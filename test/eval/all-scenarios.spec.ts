@@ -25,6 +25,10 @@ describe('scenarios/ on the stand-in', () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(38);
   });
 
+  it("names the spec and title of every bundled scenario (optional for a user's own)", () => {
+    expect(scenarios.filter((s) => !s.spec || s.title === s.id).map((s) => s.id)).toEqual([]);
+  });
+
   it.each(scenarios.map((s) => [s.id, s.file]))('%s (%s)', (id) => {
     const r = reports.get(id)!;
     expect({ id, status: r.status, error: r.error, failed: r.failedExpectations }).toEqual({

@@ -13,6 +13,7 @@ describe('the published scenario JSON Schema', () => {
 
   it('offers every expectation kind to editors and marks the required fields', () => {
     expect(schema.properties.expect.items?.anyOf).toHaveLength(EXPECTATION_KINDS.length);
-    expect(schema.required).toEqual(expect.arrayContaining(['id', 'title', 'spec', 'prompt', 'script', 'expect']));
+    expect(schema.required).toEqual(expect.arrayContaining(['id', 'prompt', 'script', 'expect']));
+    expect(schema.required).not.toContain('title');
   });
 });

@@ -156,8 +156,8 @@ export function parseScenario(text: string, file: string, absFile: string = path
     ok: true,
     scenario: {
       id: d.id,
-      title: d.title,
-      spec: d.spec,
+      title: d.title ?? d.id,
+      spec: d.spec ?? '',
       version: d.version,
       file,
       hash: createHash('sha256').update(text).digest('hex'),

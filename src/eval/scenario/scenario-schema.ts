@@ -88,8 +88,10 @@ const profileName = z
 
 export const scenarioSchema = z.strictObject({
   id: z.string().regex(SCENARIO_ID, 'lowercase letters, digits, ".", "_", "-" and "/" only'),
-  title: z.string().min(1),
-  spec: z.string().min(1),
+  /** default: the id */
+  title: z.string().min(1).optional(),
+  /** the spec and section the scenario checks (`direct-process.spec.md#…`); a user's own scenario may have none */
+  spec: z.string().min(1).optional(),
   version: z.number().int().min(0).max(1).default(0),
   /** the loop profile(s) whose loop `expect` describes (default loupe); several: the scenario runs under each */
   profile: z.union([profileName, z.array(profileName).min(1)]).optional(),
