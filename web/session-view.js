@@ -57,7 +57,12 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
       state.lastSeq = e.seq;
       if (e.type === 'approval_decided') state.pending.delete(e.payload.id);
     }
-    if (events.some((e) => e.type === 'session_finished')) void refresh();
+    // the event is the verdict: the stored row may not carry it yet when the refresh reads it
+    const finished = events.find((e) => e.type === 'session_finished');
+    if (finished) {
+      state.session = { ...state.session, status: 'finished', terminationReason: finished.payload.reason };
+      void refresh();
+    }
     draw();
   });
   socket.on('session:message', ({ sessionId, message }) => {
@@ -87,7 +92,8 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
   async function refresh() {
     const fresh = await api(`/api/sessions/${encodeURIComponent(id)}`).catch(() => null);
     if (!fresh) return;
-    state.session = fresh.session;
+    // a row read before the journal wrote the end must not undo the end the events showed
+    state.session = state.session.status === 'finished' && fresh.session.status !== 'finished' ? state.session : fresh.session;
     for (const m of fresh.messages) state.messages.set(m.idx, m);
     draw();
   }

@@ -105,9 +105,7 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     expect(transcript.join('\n')).toContain('greeting: hello');
     await page.screenshot({ path: path.join(OUT, 'viewer-session.png'), fullPage: true });
   });
-
-  // SKIPPED (known defect, see the closing note): passed in the full local run, timed out waiting for "finished" on a fresh-clone CI run
-  it.skip('rejects a call from the page: the tool entry says denied by a person, and the session goes on to its end', async () => {
+  it('rejects a call from the page: the tool entry says denied by a person, and the session goes on to its end', async () => {
     const res = await a.call('POST', '/api/sessions', APPROVAL_SESSION);
     const { sessionId } = (await res.json()) as { sessionId: string };
     await page.goto(`${a.base}/#token=${API_TOKEN}&/session/${sessionId}`);
