@@ -45,7 +45,6 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   readonly id = randomUUID();
   private readonly held = new Map<string, { job: HeldJob; done: Promise<void> }>();
-  private readonly released = new Set<string>();
   private readonly running = new Set<SessionHandle>();
   private readonly runs = new Map<string, Promise<RunContext>>();
   private readonly scenarios = new Map<string, Scenario>();
@@ -88,6 +87,8 @@ export class TrialWorker implements BeforeApplicationShutdown {
       while (!this.stopping && !this.dead) {
         const free = options.slots - this.held.size;
         const jobs = free > 0 ? await this.claim(free) : [];
+        // claimed while being told to stop: not started, released on shutdown with everything this worker holds
+        if (this.stopping) break;
         for (const { job, held } of jobs) {
           const done = this.runJob(job, held, options)
             .catch((e: Error) => this.logger.error(`job ${job.id}: ${e.stack ?? e.message}`))
@@ -165,10 +166,11 @@ export class TrialWorker implements BeforeApplicationShutdown {
     const scenario = this.scenario(d.scenarioFile, d.scenarioId, d.scenarioHash);
     const result = await this.trials.run(
       { scenario, model: d.model, config: { key: d.configKey, overrides: d.config }, trial: d.trial },
-      { ...ctx, running: this.running, released: () => this.dead || this.released.has(held.trialId) },
+      { ...ctx, running: this.running, released: () => this.dead || this.stopping },
       { trialId: held.trialId, sessionId: held.sessionId, attempt: (previous?.attempt ?? 0) + 1 },
     );
-    if (this.dead || this.released.has(held.trialId)) return;
+    // let go: the job is released with the rest (a verdict already written stands; the next holder closes the job)
+    if (this.dead || this.stopping) return;
     options.onTrialFinished?.(result.report);
     await this.close(held);
   }
@@ -290,23 +292,26 @@ export class TrialWorker implements BeforeApplicationShutdown {
   letGo(): void {
     if (!this.started || this.dead || this.stopping) return;
     this.stopping = true;
-    for (const h of this.held.values()) this.released.add(h.job.trialId);
     this.wake?.();
   }
 
-  /** A worker told to stop lets its trials go: interrupted (sessions stopped and kept), jobs back in the queue. */
+  /**
+   * A worker told to stop lets its trials go: interrupted (sessions stopped and kept), jobs back in the
+   * queue. What it releases is what the database says it holds, whatever the other modules' shutdown
+   * hooks (which run first and stop the sessions) did to the trials in memory.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.started || this.dead) return;
     this.letGo();
-    const held = [...this.held.values()];
     for (const s of this.running) s.kill('worker stopping: trial released');
-    await Promise.race([Promise.all(held.map((h) => h.done)), new Promise((r) => setTimeout(r, 10_000))]);
+    const inFlight = [...this.held.values()].map((h) => h.done);
+    await Promise.race([Promise.all(inFlight), new Promise((r) => setTimeout(r, 10_000))]);
     await this.journal.flush(10_000).catch(() => undefined);
-    await this.releaseJobs(
-      held.map((h) => h.job),
-      process.pid,
-      'interrupted: its worker was stopped',
-    ).catch((e: Error) => this.logger.error(`releasing trials: ${e.message}`));
-    await this.workers.stop(this.id).catch(() => undefined);
+    try {
+      const held = await this.workers.stopHolding(this.id);
+      await this.releaseJobs(held, process.pid, 'interrupted: its worker was stopped');
+    } catch (e) {
+      this.logger.error(`releasing trials: ${(e as Error).message}; they go back to the queue when the job expires`);
+    }
   }
 }

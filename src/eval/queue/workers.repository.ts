@@ -77,7 +77,18 @@ export class WorkersRepository {
   }
 
   async stop(id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE eval_workers SET status = 'stopped', stopped_at = now(), jobs = '[]'::jsonb WHERE id = $1`, [id]);
+    await this.stopHolding(id);
+  }
+
+  /** Stops the worker and returns the jobs it still held: what it must release (the database's list, not the process's memory). */
+  async stopHolding(id: string): Promise<HeldJob[]> {
+    const [rows] = (await this.dataSource.query(
+      `WITH was AS (SELECT id, jobs FROM eval_workers WHERE id = $1 FOR UPDATE)
+       UPDATE eval_workers w SET status = 'stopped', stopped_at = now(), jobs = '[]'::jsonb FROM was WHERE w.id = was.id
+       RETURNING was.jobs`,
+      [id],
+    )) as [Array<{ jobs: HeldJob[] }>, number];
+    return rows[0]?.jobs ?? [];
   }
 
   /** Workers silent for longer than `staleMs`, declared dead by this call (each by exactly one caller). */
