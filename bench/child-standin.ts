@@ -29,9 +29,20 @@ export async function startChildStandin(turns: StandinTurn[]): Promise<{ url: st
       expect: [{ termination: 'completed' }],
     }),
   );
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'standin', '--scenario', file, '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const standin = await startStandin(file, { loop: false });
+  return {
+    url: standin.url,
+    stop: async () => {
+      await standin.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `loupe standin` on a scenario file, in its own process; `loop` replays the script for every session. */
+export async function startStandin(file: string, opts: { loop?: boolean } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+  const args = [BIN, 'standin', '--scenario', file, '--port', '0', ...(opts.loop === false ? [] : ['--loop'])];
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {
@@ -47,7 +58,6 @@ export async function startChildStandin(turns: StandinTurn[]): Promise<{ url: st
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

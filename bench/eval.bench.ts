@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
+import { startStandin } from './child-standin';
 import { median, type BenchFigure } from './run-benchmarks';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -66,29 +67,6 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
       }
     });
   });
-}
-
-export async function startStandin(scenarioFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'standin', '--scenario', scenarioFile, '--port', '0', '--loop'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`stand-in exited (${code}): ${err}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 async function suiteWallTime(runs: number, concurrency: number): Promise<BenchFigure[]> {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { startStandin } from './eval.bench';
+import { startStandin } from './child-standin';
 import { median, type BenchFigure } from './run-benchmarks';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -16,6 +16,7 @@ import { withAppContext } from '../src/cli/app-context';
 import { dataDirFor, runningPostmaster } from '../src/database/embedded/embedded-postgres';
 import { ScenarioRunner } from '../src/eval/scenario-runner.service';
 import { loadScenarios } from '../src/eval/scenario/scenario-loader';
+import { startStandin } from './child-standin';
 import { median, type BenchFigure, type BenchSuite } from './run-benchmarks';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -42,29 +43,6 @@ function scenarioFile(dir: string): string {
     }),
   );
   return file;
-}
-
-async function startStandin(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'standin', '--scenario', file, '--port', '0', '--loop'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`stand-in exited (${code}): ${err}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<{ wallMs: number; trials: number }> {
