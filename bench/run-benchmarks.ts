@@ -32,6 +32,12 @@ function suites(): BenchSuite[] {
       description: 'N requests through the slot limiter against a stand-in of capacity P and latency L, as a ratio of the ideal P/L',
       run: () => benchSlotThroughput(),
     },
+    {
+      name: 'stream',
+      description:
+        'client CPU and wall per streamed /api/chat call through the provider, stand-in in its own process; global fetch beside it',
+      run: () => (require('./stream.bench') as typeof import('./stream.bench')).benchStream(),
+    },
     { name: 'limiter', description: 'slot limiter acquire/release overhead (pure, no I/O)', run: () => benchSlotLimiterOverhead() },
     {
       name: 'extraction',
