@@ -65,7 +65,7 @@ function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<{ wallMs: numb
   });
 }
 
-/** CPU seconds used so far by the embedded server's processes (the postmaster and its backends). */
+/** CPU seconds used so far by the embedded server's processes (the postmaster, its live backends and those it reaped). */
 function postgresCpuSeconds(dataDir: string): number | null {
   const master = runningPostmaster(dataDir);
   if (!master) return null;
@@ -80,6 +80,8 @@ function postgresCpuSeconds(dataDir: string): number | null {
       const ppid = Number(fields[1]);
       if (pid !== master.pid && ppid !== master.pid) continue;
       total += (Number(fields[11]) + Number(fields[12])) / ticks; // utime + stime
+      // cutime + cstime: backends that already ended (an eval's connections close with it) count here once reaped
+      if (pid === master.pid) total += (Number(fields[13]) + Number(fields[14])) / ticks;
     } catch {
       // the process ended between the listing and the read
     }
