@@ -1,12 +1,13 @@
 // Model management against one configured Ollama host (plus the local one for cloud models):
 // merged listing cached 30 s, details with capabilities, running models, pulls with tracked
 // progress, delete, reachability.
-import { Ollama, type ModelResponse, type ShowResponse } from 'ollama';
+import type { Ollama, ModelResponse, ShowResponse } from 'ollama';
 import { classifyProviderError } from './error-classifier';
 import { hostForModel, isSameOllamaHost, mergeModelLists, normalizeOllamaHost } from './host-routing';
 import { MODEL_LIST_TTL_MS, ModelListCache } from './model-list-cache';
 import { canonicalModelName, isCloudModel } from './model-name';
 import { toProviderError } from '../provider-errors';
+import { createManagementClient } from './ollama-transport';
 import { PullTracker, type ModelPullStatus, type PullTrackerOptions } from './pull-tracker';
 
 export interface ModelDetail {
@@ -48,12 +49,7 @@ const LOAD_TIMEOUT_MS = 600_000;
 const VERSION_TTL_MS = 60_000;
 
 function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
-  const timed = (input: string | URL | Request, init?: RequestInit) =>
-    fetch(input, {
-      ...init,
-      signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
-    });
-  return new Ollama({ host, fetch: timed as typeof fetch });
+  return createManagementClient(host, AbortSignal.timeout(timeoutMs));
 }
 
 export class OllamaModels {
@@ -257,9 +253,8 @@ export class OllamaModels {
 
   async isAvailable(): Promise<boolean> {
     try {
-      // string concatenation, as ollama-js does: a host with a path (a reverse proxy) keeps it
-      const res = await fetch(`${this.host}/api/version`, { signal: AbortSignal.timeout(3_000) });
-      return res.ok;
+      await client(this.host, 3_000).version();
+      return true;
     } catch {
       return false;
     }

@@ -1,4 +1,5 @@
-// The `ollama` client for one request, on a fetch of our own over node:http (keep-alive agents):
+// The `ollama` client for one request, on a fetch of our own over node:http (keep-alive agents; undici
+// is then never loaded, which also saves its start-up in every eval process):
 // undici's fetch plus a re-wrapped web-stream body cost about 0.7 ms of CPU per streamed chat,
 // node:http a third of that (bench `provider`). The fetch (1) takes our own abort signal, so a request
 // can be cancelled even before response headers arrive (ollama-js's abort() cannot), (2) captures
@@ -36,16 +37,31 @@ export function createRequestClient(
   return new Ollama({ host, fetch: fetchOverHttp as typeof fetch });
 }
 
-/** What ollama-js reads of a streamed response: ok, status, headers and a body with getReader(). */
-function streamedResponse(res: http.IncomingMessage, reader: NdjsonBodyReader): Response {
-  const body = { getReader: () => reader, cancel: () => reader.cancel() };
-  return { ok: true, status: res.statusCode, statusText: res.statusMessage, headers: toHeaders(res.headers), body } as unknown as Response;
+/** The `ollama` client for a management call (list, show, ps, load, pull, delete) on the same transport, ended by `signal`. */
+export function createManagementClient(host: string, signal: AbortSignal): Ollama {
+  return createRequestClient(host, signal, { malformedLines: 0 });
 }
 
-function toHeaders(raw: http.IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-  return headers;
+/**
+ * What ollama-js reads of a response: ok, status, statusText, headers.get, and the body — a reader
+ * for a stream, json()/text() for a whole reply. Not undici's Response: building one (or Headers)
+ * loads undici, tens of ms of every eval process's start, for nothing read here.
+ */
+function responseOf(res: http.IncomingMessage, body: { reader: NdjsonBodyReader } | { text: string }): Response {
+  const status = res.statusCode ?? 0;
+  const headers = {
+    get: (name: string): string | null => {
+      const v = res.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
+  const base = { ok: status >= 200 && status < 300, status, statusText: res.statusMessage ?? '', headers };
+  if ('reader' in body) {
+    const { reader } = body;
+    return { ...base, body: { getReader: () => reader, cancel: () => reader.cancel() } } as unknown as Response;
+  }
+  const { text } = body;
+  return { ...base, body: null, text: async () => text, json: async () => JSON.parse(text) as unknown } as unknown as Response;
 }
 
 function httpFetch(
@@ -80,18 +96,15 @@ function httpFetch(
       const type = String(res.headers['content-type'] ?? '');
       if (status >= 200 && status < 300 && type.includes('ndjson')) {
         reader = new NdjsonBodyReader(res, onLineDropped, () => req.destroy());
-        return resolve(streamedResponse(res, reader));
+        return resolve(responseOf(res, { reader }));
       }
-      // errors and whole-JSON replies are rare: read them whole into a standard Response
+      // a whole reply (JSON, or an error's text): read to its end
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('error', fail);
       res.on('end', () => {
         done();
-        const noBody = status === 204 || status === 304;
-        resolve(
-          new Response(noBody ? null : Buffer.concat(parts), { status, statusText: res.statusMessage, headers: toHeaders(res.headers) }),
-        );
+        resolve(responseOf(res, { text: Buffer.concat(parts).toString('utf8') }));
       });
     });
     function fail(e: unknown): void {
