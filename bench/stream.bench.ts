@@ -60,7 +60,10 @@ async function measure(call: () => Promise<number>): Promise<{ cpuUs: number; wa
 export async function benchStream(): Promise<BenchFigure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-stream-'));
   const file = path.join(dir, 'reply.yaml');
-  fs.writeFileSync(file, `id: bench/stream\ntitle: stream\nspec: bench\nprompt: hi\nscript:\n  - content: ${REPLY}\nexpect:\n  - termination: completed\n`);
+  fs.writeFileSync(
+    file,
+    `id: bench/stream\ntitle: stream\nspec: bench\nprompt: hi\nscript:\n  - content: ${REPLY}\nexpect:\n  - termination: completed\n`,
+  );
   const standin = await startStandin(file);
   try {
     const loupe = await measure(async () => (await streamChat(standin.url, REQUEST, BUDGETS, {})).chunks);

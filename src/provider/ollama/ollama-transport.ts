@@ -33,9 +33,13 @@ export function createRequestClient(
     onMalformed?.(line);
   };
   const fetchOverHttp = (input: string | URL | Request, init: RequestInit = {}) =>
-    httpFetch(String(input instanceof Request ? input.url : input), init, [signal, init.signal], capture, onLineDropped);
+    httpFetch(urlOf(input), init, [signal, init.signal], capture, onLineDropped);
   return new Ollama({ host, fetch: fetchOverHttp as typeof fetch });
 }
+
+// ollama-js passes a string; the global Request is not touched (reading it loads undici)
+const urlOf = (input: string | URL | Request): string =>
+  typeof input === 'string' ? input : input instanceof URL ? input.href : (input as { url: string }).url;
 
 /** The `ollama` client for a management call (list, show, ps, load, pull, delete) on the same transport, ended by `signal`. */
 export function createManagementClient(host: string, signal: AbortSignal): Ollama {
