@@ -65,6 +65,13 @@ function responseOf(res: http.IncomingMessage, body: { reader: NdjsonBodyReader 
     return { ...base, body: { getReader: () => reader, cancel: () => reader.cancel() } } as unknown as Response;
   }
   const { text } = body;
+  if (!base.ok && !String(res.headers['content-type'] ?? '').includes('application/json')) {
+    // ollama-js reads a non-JSON error body with console.log calls (stdout: it would corrupt `--json`); handed
+    // over as the JSON error Ollama sends, the message it makes is the same text
+    const jsonHeaders = { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'application/json' : headers.get(name)) };
+    const error = text.trim() ? { error: text.trim() } : {};
+    return { ...base, headers: jsonHeaders, body: null, text: async () => text, json: async () => error } as unknown as Response;
+  }
   return { ...base, body: null, text: async () => text, json: async () => JSON.parse(text) as unknown } as unknown as Response;
 }
 
