@@ -25,3 +25,8 @@ export function standinModelProblems(scenarios: Scenario[], models?: string[]): 
   }
   return problems;
 }
+
+/** Scenarios that give the stand-in nothing to reply (no script turn for any model): their scripted trials can only fail. */
+export function scenariosWithoutScript(scenarios: Scenario[]): Scenario[] {
+  return scenarios.filter((s) => Object.values(s.script.turns).every((turns) => turns.length === 0));
+}

@@ -95,6 +95,13 @@ describe('embedded Postgres started by the command itself', () => {
       const minimalRun = await runCli(['eval', minimal], baseEnv(home), { timeoutMs: 120_000 });
       expect(minimalRun.stdout).toMatch(/0 passed, 1 failed/);
       expect(minimalRun.code).toBe(1);
+      // without a script (a scenario for real models) and without OLLAMA_HOST: said up front, and failed, not bad input
+      const unscripted = path.join(tmp, 'unscripted.yaml');
+      fs.writeFileSync(unscripted, 'id: mine/unscripted\nprompt: Say done.\nexpect: [{ termination: completed }]\n');
+      const unscriptedRun = await runCli(['eval', unscripted], baseEnv(home), { timeoutMs: 120_000 });
+      expect(unscriptedRun.stderr).toContain('scenario mine/unscripted has no script and OLLAMA_HOST is unset');
+      expect(unscriptedRun.stdout).toMatch(/0 passed, 1 failed/);
+      expect(unscriptedRun.code).toBe(1);
       const bad = await runCli(['eval', path.join(tmp, 'missing.yaml')], baseEnv(home));
       expect(bad.code).toBe(2);
 

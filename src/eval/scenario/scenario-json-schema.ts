@@ -12,7 +12,10 @@ export function scenarioJsonSchema(): Record<string, unknown> {
   const branches = Object.values(expectationBranches) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]];
   const success = SUCCESS_KINDS.map((k) => expectationBranches[k]) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]];
   const forEditors = scenarioSchema.extend({
-    script: z.union([z.array(turn), z.record(z.string(), z.array(turn))]).describe('model turns in order, or a mapping model name → turns'),
+    script: z
+      .union([z.array(turn), z.record(z.string(), z.array(turn))])
+      .optional()
+      .describe('model turns in order, or a mapping model name → turns (leave out for a scenario run only against real models)'),
     expect: z.array(z.union(branches)).min(1).describe('checks of a scripted run (the stand-in replays the script)'),
     success: z.array(z.union(success)).optional().describe('checks of a run against a real model (OLLAMA_HOST)'),
   });

@@ -36,6 +36,13 @@ describe('parseScenario', () => {
     expect(r.scenario.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('a scenario for real models needs no script (nor title or spec): the stand-in then has no turns', () => {
+    const r = parseScenario('id: mine/live\nprompt: Say done.\nexpect:\n  - termination: completed\n', 'mine.yaml');
+    if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
+    expect(r.scenario.script).toEqual({ turns: {} });
+    expect([r.scenario.title, r.scenario.spec]).toEqual(['mine/live', '']);
+  });
+
   const cases: Array<[string, string, { line: number; field: string; message: RegExp }]> = [
     [
       'a YAML syntax error names the line',

@@ -85,6 +85,7 @@ function toModel(m: ScenarioCatalogDocument): StandinModel {
 }
 
 export function toScript(script: ScenarioDocument['script']): StandinScript {
+  if (script === undefined) return { turns: {} };
   if (Array.isArray(script)) return { turns: { '*': script.map(toTurn) } };
   return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }

@@ -172,7 +172,8 @@ export const scenarioSchema = z.strictObject({
   catalog: z.array(catalogModel).optional(),
   /** false: the stand-in lists only `catalog`, not its default models */
   default_catalog: z.boolean().default(true),
-  script,
+  /** the stand-in's replies; a scenario for real models only needs none (on the stand-in its trials then fail: nothing to reply) */
+  script: script.optional(),
   /** checks of a scripted run (exact, the stand-in replays the script) */
   expect: z.array(expectation).min(1, 'a scenario needs at least one expectation'),
   /** checks of a run against a real model (OLLAMA_HOST): outcomes and budgets, not the path */
