@@ -109,7 +109,8 @@ export class TrialWorker implements BeforeApplicationShutdown {
       await Promise.all([...this.held.values()].map((h) => h.done));
     } finally {
       clearInterval(beat);
-      if (!this.dead && !this.stopping) await this.workers.stop(this.id);
+      // idle exit: it normally holds nothing by now (a job whose close failed goes back to the queue)
+      if (!this.dead && !this.stopping) await this.stopAndRelease('interrupted: its worker stopped');
     }
     return { ran, dead: this.dead };
   }
@@ -307,11 +308,13 @@ export class TrialWorker implements BeforeApplicationShutdown {
     const inFlight = [...this.held.values()].map((h) => h.done);
     await Promise.race([Promise.all(inFlight), new Promise((r) => setTimeout(r, 10_000))]);
     await this.journal.flush(10_000).catch(() => undefined);
-    try {
-      const held = await this.workers.stopHolding(this.id);
-      await this.releaseJobs(held, process.pid, 'interrupted: its worker was stopped');
-    } catch (e) {
-      this.logger.error(`releasing trials: ${(e as Error).message}; they go back to the queue when the job expires`);
-    }
+    await this.stopAndRelease('interrupted: its worker was stopped').catch((e: Error) =>
+      this.logger.error(`releasing trials: ${e.message}; they go back to the queue when the job expires`),
+    );
+  }
+
+  /** Stops this worker and releases what the database says it still holds. */
+  private async stopAndRelease(why: string): Promise<void> {
+    await this.releaseJobs(await this.workers.stopHolding(this.id), process.pid, why);
   }
 }

@@ -76,10 +76,6 @@ export class WorkersRepository {
     return (r.rowCount ?? 0) > 0;
   }
 
-  async stop(id: string): Promise<void> {
-    await this.stopHolding(id);
-  }
-
   /** Stops the worker and returns the jobs it still held: what it must release (the database's list, not the process's memory). */
   async stopHolding(id: string): Promise<HeldJob[]> {
     const [rows] = (await this.dataSource.query(

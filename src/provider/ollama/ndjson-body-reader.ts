@@ -118,12 +118,10 @@ export class NdjsonBodyReader {
 
   private end(): void {
     if (this.error) return;
-    const tail = this.pending + this.decoder.end();
+    // a last line without its newline counts as a line
+    const { kept } = filterLines(this.pending, `${this.decoder.end()}\n`, this.dropped);
     this.pending = '';
-    if (tail.trim()) {
-      if (isObjectLine(tail)) this.push(Buffer.from(`${tail}\n`));
-      else this.dropped(tail);
-    }
+    if (kept) this.push(Buffer.from(kept));
     this.ended = true;
     const w = this.waiter;
     this.waiter = undefined;
