@@ -84,6 +84,28 @@ async function orphanEvents(db: Client): Promise<number> {
   return rows[0].n;
 }
 
+interface ReportedTrial {
+  scenarioId: string;
+  trial: number;
+  configKey: string;
+  status: string;
+  failedExpectations: unknown[];
+  invariantViolations: unknown[];
+  error?: string;
+}
+
+function notPassed(report: { trials: ReportedTrial[] }) {
+  return report.trials
+    .filter((t) => t.status !== 'passed')
+    .map((t) => ({
+      trial: `${t.scenarioId} #${t.trial} ${t.configKey}`,
+      status: t.status,
+      failed: t.failedExpectations,
+      violations: t.invariantViolations,
+      error: t.error,
+    }));
+}
+
 describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
   let tmp: string;
   const figures: Record<string, unknown> = {};
@@ -138,6 +160,8 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
       ...report.summary,
       eventsLost: counts.events.lost,
     };
+    // the trials that did not pass, with their reasons, before the counts: a count alone says nothing of why
+    expect(notPassed(report)).toEqual([]);
     expect(code).toBe(0);
     expect(report.summary).toEqual(expect.objectContaining({ passed: trials, failed: 0, errored: 0, notRun: 0 }));
     expect(counts.trials).toEqual({ n: trials, d: trials, passed: trials });
@@ -202,6 +226,7 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
       rerun: { ...report.summary, eventsLost: counts.rerun.lost },
     };
     expect(firstCode).toBe('SIGKILL');
+    expect(notPassed(report)).toEqual([]);
     expect(secondCode).toBe(0);
     expect(counts.killed.status).toBe('interrupted');
     expect(counts.killedTrials.passed).toBeGreaterThanOrEqual(finishedBeforeKill);
