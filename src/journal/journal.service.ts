@@ -36,6 +36,11 @@ export class JournalService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(JournalService.name);
   private readonly host = new HostRecorder(this);
   private pending: JournalEntry[] = [];
+  /** entries queued since start, and how many of them are settled (written, or recorded as rejected): in queue order */
+  private queued = 0;
+  private settled = 0;
+  /** `queued` after the latest journal_entry_rejected record: a flush under way waits for that record too */
+  private rejectionMark = 0;
   private writing?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private consecutiveFailures = 0;
@@ -83,6 +88,7 @@ export class JournalService implements BeforeApplicationShutdown {
       return;
     }
     this.pending.push(entry);
+    this.queued++;
     if (this.pending.length >= this.config.journal.maxBatch) this.kick();
     else this.schedule(this.config.journal.flushIntervalMs);
   }
@@ -91,14 +97,24 @@ export class JournalService implements BeforeApplicationShutdown {
     return this.pending.length;
   }
 
-  /** Resolves once everything appended before the call is in Postgres (rejects after `timeoutMs`). */
-  async flush(timeoutMs = 60_000): Promise<void> {
+  /**
+   * Resolves once everything appended before the call is in Postgres (rejects after `timeoutMs`);
+   * what others append meanwhile is not waited for (a busy run's flush would otherwise wait for a lull).
+   */
+  flush(timeoutMs = 60_000): Promise<void> {
+    const target = this.queued;
+    const marked = this.rejectionMark;
+    // an entry refused meanwhile is settled by the record of its refusal, which joins the queue at its end
+    return this.writeUntil(() => this.settled >= Math.max(target, this.rejectionMark === marked ? 0 : this.rejectionMark), timeoutMs);
+  }
+
+  private async writeUntil(done: () => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // the retry sleeps are unref'd (an idle server may exit); a caller waiting here must not see the
     // event loop drain under it while Postgres is away (a CLI would then exit 0 with nothing printed)
     const keepAlive = setInterval(() => undefined, 60_000);
     try {
-      while (this.pending.length || this.writing) {
+      while (!done()) {
         const failure = this.health?.failure;
         if (failure) throw new Error(`journal: ${this.pending.length} entries cannot be written: ${failure.message.split('\n')[0]}`);
         if (Date.now() > deadline) {
@@ -116,12 +132,12 @@ export class JournalService implements BeforeApplicationShutdown {
     await this.close();
   }
 
-  /** Drains to Postgres; what cannot be written before the deadline is spilled to a file. */
+  /** Drains to Postgres, what is appended meanwhile included; what cannot be written before the deadline is spilled to a file. */
   async close(deadlineMs = SHUTDOWN_DEADLINE_MS): Promise<string | undefined> {
     if (this.closed) return undefined;
     let spilled: string | undefined;
     try {
-      await this.flush(deadlineMs);
+      await this.writeUntil(() => !this.pending.length && !this.writing, deadlineMs);
     } catch (e) {
       this.logger.error(String(e));
       // a write may still be in flight; whatever it holds is back in `pending` if it fails
@@ -157,11 +173,14 @@ export class JournalService implements BeforeApplicationShutdown {
     if (!batch.length) return Promise.resolve();
     this.writing = this.writeOrIsolate(batch)
       .then(() => {
+        this.settled += batch.length;
         if (this.consecutiveFailures) this.logger.log(`journal writes recovered after ${this.consecutiveFailures} failures`);
         this.consecutiveFailures = 0;
       })
       .catch(async (e: unknown) => {
+        // what was written of the batch comes first (it is written in order): the rest goes back to the front
         const unwritten = e instanceof EntriesUnwritten ? e.unwritten : batch;
+        this.settled += batch.length - unwritten.length;
         this.pending.unshift(...unwritten);
         this.consecutiveFailures++;
         const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (this.consecutiveFailures - 1));
@@ -227,6 +246,7 @@ export class JournalService implements BeforeApplicationShutdown {
       // the entry exactly as it was, as JSON text (its escapes survive any storage)
       entry: JSON.stringify(entry),
     });
+    this.rejectionMark = this.queued;
   }
 
   private spill(entries: JournalEntry[]): string | undefined {

@@ -78,6 +78,36 @@ describe('journal: batching, ordering, faults', () => {
     expect(journal.written).toBeGreaterThanOrEqual(405);
   });
 
+  it("flush waits for what was appended before it, not for a busy neighbour's later entries", async () => {
+    const journal = new JournalService(new JournalRepository(direct), configFor());
+    const mine = recorderFor(journal);
+    const busy = recorderFor(journal);
+    for (let i = 0; i < 50; i++) mine.event('tool_result', result(i));
+    mine.finish({ terminationReason: 'completed', exitCode: 0 });
+    // another session keeps appending, on every turn of the event loop for up to 3 s: the journal is never empty meanwhile
+    let appending = true;
+    let n = 0;
+    const until = Date.now() + 3_000;
+    const feed = () => {
+      if (!appending) return;
+      if (Date.now() > until) return void (appending = false);
+      for (let i = 0; i < 5; i++) busy.event('tool_result', result(n++));
+      setImmediate(feed);
+    };
+    feed();
+    await journal.flush(10_000);
+    const stillAppending = appending;
+    appending = false;
+    expect(stillAppending).toBe(true);
+    expect((await countEvents(direct, mine.sessionId)).n).toBe(50);
+    const [s] = await direct.query('SELECT status FROM sessions WHERE id = $1', [mine.sessionId]);
+    expect(s.status).toBe('finished');
+    // and close drains everything, the neighbour's last entries included
+    busy.finish({ terminationReason: 'completed', exitCode: 0 });
+    await journal.close();
+    expect((await countEvents(direct, busy.sessionId)).n).toBe(n);
+  });
+
   it('survives Postgres going away and coming back: nothing lost, nothing duplicated', async () => {
     const target = new URL(url);
     const proxy = new TcpProxy(target.hostname, Number(target.port));
