@@ -151,13 +151,19 @@ export class ScenarioRunner {
     const warmed = new Map<string, Promise<void>>();
     let next = 0;
     const worker = async () => {
+      // the previous trial's verdict, reported once it is in Postgres while this worker runs the next:
+      // one at a time, so a database that is away slows the run instead of piling up verdicts
+      let reporting = Promise.resolve();
       while (next < todo.length && !stoppedBy) {
         const { index, job, ids } = todo[next++];
         if (mode === 'live' && !ctx.replay) await this.warm(job.model, warmed);
         options.onTrialStarted?.(todo.length);
-        results[index] = await this.trials.run(job, { ...ctx, running }, ids);
-        options.onTrialFinished?.(results[index].report);
+        const result = await this.trials.run(job, { ...ctx, running }, ids);
+        results[index] = result;
+        await reporting;
+        reporting = this.trials.recorded().then(() => options.onTrialFinished?.(result.report));
       }
+      await reporting;
     };
     try {
       await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, todo.length)) }, worker));

@@ -172,6 +172,7 @@ export class TrialWorker implements BeforeApplicationShutdown {
     );
     // let go: the job is released with the rest (a verdict already written stands; the next holder closes the job)
     if (this.dead || this.stopping) return;
+    await this.trials.recorded();
     options.onTrialFinished?.(result.report);
     await this.close(held);
   }

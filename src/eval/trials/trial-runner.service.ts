@@ -75,6 +75,16 @@ export class TrialRunner {
     private readonly providers: OllamaProviderFactory,
   ) {}
 
+  /**
+   * Resolves once what the trials finished so far recorded is in Postgres: a verdict is reported only
+   * then, so a process killed right after printing it loses nothing. Gives up after 5 s (the database
+   * down: the entries stay queued, and are spilled at worst).
+   */
+  recorded(): Promise<void> {
+    return this.journal.flush(5_000).catch(() => undefined);
+  }
+
+  /** Runs and records the trial; its verdict may be reported once `recorded()` resolves. */
   async run(job: Job, ctx: TrialContext, ids: TrialIds = {}): Promise<{ report: TrialReport; outcome: TrialOutcome }> {
     const { scenario, model, trial, config } = job;
     const trialId = ids.trialId ?? randomUUID();
@@ -295,9 +305,7 @@ export class TrialRunner {
       },
       invariantViolations: report.invariantViolations,
     });
-    // a verdict is reported only once it is recorded: a process killed right after printing it loses nothing
-    // (if the database is down the entry stays queued, and is spilled at worst)
-    await this.journal.flush(5_000).catch(() => undefined);
+    // recorded, not yet written: the caller reports the verdict once `recorded()` resolves
     return { report: { ...report, sessionId: sessionStarted ? sessionId : null }, outcome };
   }
 }
