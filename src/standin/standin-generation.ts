@@ -92,11 +92,15 @@ async function streamReply(input: GenerationInput): Promise<GenerationOutcome> {
   const fault = isStreamFault(input.fault) ? input.fault : undefined;
   const faultAt = fault ? faultChunkIndex(fault, chunkCount) : -1;
   let firstTokenAtMs = nowMs();
+  // pieces are due on a clock, not after one sleep each: every timer fires a millisecond or more
+  // late, and those delays would add up to a reply slower than the model's tokens per second
+  let dueAtMs = nowMs();
   for (let i = 0; i < chunkCount; i++) {
     if (i === faultAt && fault) {
       switch (fault.kind) {
         case 'stall':
           await sleep(fault.ms, signal);
+          dueAtMs = nowMs(); // what follows the stall is paced from its end
           break;
         case 'disconnect':
           return drop(input);
@@ -114,7 +118,8 @@ async function streamReply(input: GenerationInput): Promise<GenerationOutcome> {
       }
     }
     if (i < plan.pieces.length) {
-      await sleep(tokenDelayMs(plan.pieceTokens[i], input.tokensPerSecond), signal);
+      dueAtMs += tokenDelayMs(plan.pieceTokens[i], input.tokensPerSecond);
+      await sleep(dueAtMs - nowMs(), signal);
       if (i === 0) firstTokenAtMs = nowMs();
       await writer.writeObject(chunk(input, plan.pieces[i], false), signal);
     } else {
