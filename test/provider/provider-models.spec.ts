@@ -209,3 +209,14 @@ describe('running models and reachability', () => {
     expect(await down.isAvailable()).toBe(false);
   });
 });
+
+describe('server version (recorded by every trial)', () => {
+  it('trials asking at once share one /api/version request, and the answer is kept', async () => {
+    const { models, server } = await setup();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => models.serverVersion()));
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).toMatch(/^\d+\.\d+/);
+    expect(await models.serverVersion()).toBe(answers[0]);
+    expect(requestsTo(server, '/api/version')).toHaveLength(1);
+  });
+});

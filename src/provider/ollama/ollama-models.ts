@@ -146,22 +146,30 @@ export class OllamaModels {
 
   /**
    * GET /api/version (null when the host does not answer). An answer is kept for a minute: every
-   * trial records it, and asking the server each time cost a request per trial.
+   * trial records it, and asking the server each time cost a request per trial; trials starting
+   * together share one request.
    */
   async serverVersion(): Promise<string | null> {
     const now = Date.now();
     if (this.version && now - this.version.at < VERSION_TTL_MS) return this.version.value;
-    const value = await client(this.host)
+    this.versionAsked ??= client(this.host)
       .version()
       .then(
         (v) => v.version,
         () => null,
-      );
-    if (value !== null) this.version = { value, at: now };
-    return value;
+      )
+      .then((value) => {
+        if (value !== null) this.version = { value, at: now };
+        return value;
+      })
+      .finally(() => {
+        this.versionAsked = undefined;
+      });
+    return this.versionAsked;
   }
 
   private version?: { value: string; at: number };
+  private versionAsked?: Promise<string | null>;
 
   /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
   async load(model: string): Promise<void> {
