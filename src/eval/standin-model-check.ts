@@ -1,32 +1,48 @@
-// On the stand-in, a model no stand-in lists can only fail with "model not found" mid-run: catch
-// it as bad input before anything runs, naming the scenario file, line and field.
+// Without OLLAMA_HOST, trials run against the stand-in. A model asked for on the command line (or in
+// an API request) that no stand-in lists is bad input for this run, caught before anything runs. A
+// scenario written for a real Ollama (its own model not in the stand-in's catalog, or no script)
+// is valid input whose trials can only fail here: said up front, and its trials fail (exit 1).
 import type { ScenarioProblem } from './scenario/scenario-errors';
 import type { Scenario } from './scenario/scenario';
 import { mergeCatalog, STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
 
 const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
 
-export function standinModelProblems(scenarios: Scenario[], models?: string[]): ScenarioProblem[] {
-  const problems: ScenarioProblem[] = [];
-  for (const s of scenarios) {
-    const catalog = [...(s.defaultCatalog ? mergeCatalog(s.catalog) : (s.catalog ?? [])), ...(s.localStandin?.catalog ?? [])].map((m) =>
-      bare(m.name),
-    );
-    for (const model of models?.length ? models : [s.model ?? STANDIN_DEFAULT_MODEL]) {
-      if (catalog.includes(bare(model))) continue;
-      problems.push({
-        file: s.file,
-        line: models?.length ? 0 : (s.modelLine ?? 0),
-        column: 0,
-        field: models?.length ? '--model' : 'model',
-        message: `the stand-in has no model "${model}" (known: ${[...new Set(catalog)].join(', ')}); add it under catalog: or pick a listed one`,
-      });
-    }
-  }
-  return problems;
+function standinModels(s: Scenario): string[] {
+  const catalog = [...(s.defaultCatalog ? mergeCatalog(s.catalog) : (s.catalog ?? [])), ...(s.localStandin?.catalog ?? [])];
+  return [...new Set(catalog.map((m) => bare(m.name)))];
 }
 
-/** Scenarios that give the stand-in nothing to reply (no script turn for any model): their scripted trials can only fail. */
-export function scenariosWithoutScript(scenarios: Scenario[]): Scenario[] {
-  return scenarios.filter((s) => Object.values(s.script.turns).every((turns) => turns.length === 0));
+/** Requested models (`--model`, a request's `models`) that a scenario's stand-in does not serve. */
+export function standinModelProblems(scenarios: Scenario[], models?: string[]): ScenarioProblem[] {
+  if (!models?.length) return [];
+  return scenarios.flatMap((s) => {
+    const known = standinModels(s);
+    return models
+      .filter((model) => !known.includes(bare(model)))
+      .map((model) => ({
+        file: s.file,
+        line: 0,
+        column: 0,
+        field: '--model',
+        message: `the stand-in has no model "${model}" (known: ${known.join(', ')}); add it under catalog: or pick a listed one`,
+      }));
+  });
+}
+
+/** Why each of these valid scenarios can only fail on the stand-in (unless `--model` replaces its own model). */
+export function standinShortfalls(scenarios: Scenario[], models?: string[]): Array<{ scenario: Scenario; line: number; why: string }> {
+  return scenarios.flatMap((s) => {
+    const out: Array<{ scenario: Scenario; line: number; why: string }> = [];
+    const model = s.model ?? STANDIN_DEFAULT_MODEL;
+    if (!models?.length && !standinModels(s).includes(bare(model)))
+      out.push({
+        scenario: s,
+        line: s.modelLine ?? 0,
+        why: `names model "${model}", which the stand-in does not serve (known: ${standinModels(s).join(', ')}; a scenario's catalog: can add it)`,
+      });
+    if (Object.values(s.script.turns).every((turns) => turns.length === 0))
+      out.push({ scenario: s, line: 0, why: 'has no script: the stand-in has nothing to reply' });
+    return out;
+  });
 }

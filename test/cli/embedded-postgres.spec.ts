@@ -99,9 +99,27 @@ describe('embedded Postgres started by the command itself', () => {
       const unscripted = path.join(tmp, 'unscripted.yaml');
       fs.writeFileSync(unscripted, 'id: mine/unscripted\nprompt: Say done.\nexpect: [{ termination: completed }]\n');
       const unscriptedRun = await runCli(['eval', unscripted], baseEnv(home), { timeoutMs: 120_000 });
-      expect(unscriptedRun.stderr).toContain('scenario mine/unscripted has no script and OLLAMA_HOST is unset');
+      expect(unscriptedRun.stderr).toContain(
+        'scenario mine/unscripted has no script: the stand-in has nothing to reply; OLLAMA_HOST is unset',
+      );
       expect(unscriptedRun.stdout).toMatch(/0 passed, 1 failed/);
       expect(unscriptedRun.code).toBe(1);
+      // a scenario written for a real Ollama: valid input, its model unknown to the stand-in; the trial fails
+      const realModel = path.join(tmp, 'real-model.yaml');
+      fs.writeFileSync(
+        realModel,
+        'id: mine/real-model\nprompt: Say done.\nmodel: llama3.2\nscript:\n  - content: done\nexpect: [{ termination: completed }]\n',
+      );
+      const realModelRun = await runCli(['eval', realModel], baseEnv(home), { timeoutMs: 120_000 });
+      expect(realModelRun.stderr).toContain(
+        'real-model.yaml:3: scenario mine/real-model names model "llama3.2", which the stand-in does not serve',
+      );
+      expect(realModelRun.stdout).toMatch(/0 passed, 1 failed/);
+      expect(realModelRun.code).toBe(1);
+      // a model asked for on the command line that the stand-in lacks is bad input for this run
+      const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
+      expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);
+      expect(unknownFlag.code).toBe(2);
       const bad = await runCli(['eval', path.join(tmp, 'missing.yaml')], baseEnv(home));
       expect(bad.code).toBe(2);
 

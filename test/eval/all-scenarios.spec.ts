@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { ScenarioRunner } from '../../src/eval/scenario-runner.service';
 import { loadScenarios } from '../../src/eval/scenario/scenario-loader';
-import { scenariosWithoutScript } from '../../src/eval/standin-model-check';
+import { standinShortfalls } from '../../src/eval/standin-model-check';
 import type { TrialReport } from '../../src/eval/eval-types';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -26,9 +26,9 @@ describe('scenarios/ on the stand-in', () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(38);
   });
 
-  it("names the spec and title of every bundled scenario, and scripts it (optional for a user's own)", () => {
+  it("names the spec and title of every bundled scenario, scripts it and names a stand-in model (optional for a user's own)", () => {
     expect(scenarios.filter((s) => !s.spec || s.title === s.id).map((s) => s.id)).toEqual([]);
-    expect(scenariosWithoutScript(scenarios).map((s) => s.id)).toEqual([]);
+    expect(standinShortfalls(scenarios).map((s) => `${s.scenario.id}: ${s.why}`)).toEqual([]);
   });
 
   it.each(scenarios.map((s) => [s.id, s.file]))('%s (%s)', (id) => {

@@ -4,7 +4,7 @@ import type { LoupeConfig } from '../../config/loupe-config';
 import { configurations, parseAxes } from '../../eval/run-plan';
 import { ScenarioLoadError } from '../../eval/scenario/scenario-errors';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
-import { scenariosWithoutScript, standinModelProblems } from '../../eval/standin-model-check';
+import { standinModelProblems, standinShortfalls } from '../../eval/standin-model-check';
 import { evalProgress } from '../eval-progress';
 import { EXIT, setVerdict } from '../exit-codes';
 import { lazy } from '../lazy';
@@ -123,9 +123,9 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         const problems = standinModelProblems(scenarios, opts.model);
         if (problems.length) throw new ScenarioLoadError(problems);
         // valid input (a scenario for real models), but here its trials fail: said before they do
-        for (const s of scenariosWithoutScript(scenarios))
+        for (const { scenario: s, line, why } of standinShortfalls(scenarios, opts.model))
           process.stderr.write(
-            `loupe: ${s.file}: scenario ${s.id} has no script and OLLAMA_HOST is unset: the stand-in has nothing to reply, so its trials fail\n`,
+            `loupe: ${s.file}${line ? `:${line}` : ''}: scenario ${s.id} ${why}; OLLAMA_HOST is unset, so its trials fail\n`,
           );
       }
       const { ScenarioRunner } = lazy.runner();
