@@ -35,11 +35,12 @@ export function standinShortfalls(scenarios: Scenario[], models?: string[]): Arr
   return scenarios.flatMap((s) => {
     const out: Array<{ scenario: Scenario; line: number; why: string }> = [];
     const model = s.model ?? STANDIN_DEFAULT_MODEL;
-    if (!models?.length && !standinModels(s).includes(bare(model)))
+    const known = standinModels(s);
+    if (!models?.length && !known.includes(bare(model)))
       out.push({
         scenario: s,
         line: s.modelLine ?? 0,
-        why: `names model "${model}", which the stand-in does not serve (known: ${standinModels(s).join(', ')}; a scenario's catalog: can add it)`,
+        why: `names model "${model}", which the stand-in does not serve (known: ${known.join(', ')}; a scenario's catalog: can add it)`,
       });
     if (Object.values(s.script.turns).every((turns) => turns.length === 0))
       out.push({ scenario: s, line: 0, why: 'has no script: the stand-in has nothing to reply' });

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
+import type { TrialReport } from '../../src/eval/eval-types';
 import { suiteTrials } from '../support/suite-trials';
 import { ROOT } from '../support/run-cli';
 
@@ -84,17 +85,7 @@ async function orphanEvents(db: Client): Promise<number> {
   return rows[0].n;
 }
 
-interface ReportedTrial {
-  scenarioId: string;
-  trial: number;
-  configKey: string;
-  status: string;
-  failedExpectations: unknown[];
-  invariantViolations: unknown[];
-  error?: string;
-}
-
-function notPassed(report: { trials: ReportedTrial[] }) {
+function notPassed(report: { trials: TrialReport[] }) {
   return report.trials
     .filter((t) => t.status !== 'passed')
     .map((t) => ({

@@ -57,6 +57,7 @@ export class OllamaModels {
   readonly host: string;
   readonly localHost: string;
   private readonly list: ModelListCache<ModelResponse[]>;
+  private readonly version: ModelListCache<string>;
   private readonly infos = new Map<string, { at: number; info: ModelInfo }>();
   private readonly pulls: PullTracker;
   /** running pulls by canonical name, with everyone who asked for progress */
@@ -71,6 +72,7 @@ export class OllamaModels {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => {});
     this.list = new ModelListCache<ModelResponse[]>({ now: this.now });
+    this.version = new ModelListCache<string>({ now: this.now, ttlMs: VERSION_TTL_MS });
     this.pulls = new PullTracker(options.pullTracker);
   }
 
@@ -149,27 +151,9 @@ export class OllamaModels {
    * trial records it, and asking the server each time cost a request per trial; trials starting
    * together share one request.
    */
-  async serverVersion(): Promise<string | null> {
-    const now = Date.now();
-    if (this.version && now - this.version.at < VERSION_TTL_MS) return this.version.value;
-    this.versionAsked ??= client(this.host)
-      .version()
-      .then(
-        (v) => v.version,
-        () => null,
-      )
-      .then((value) => {
-        if (value !== null) this.version = { value, at: now };
-        return value;
-      })
-      .finally(() => {
-        this.versionAsked = undefined;
-      });
-    return this.versionAsked;
+  serverVersion(): Promise<string | null> {
+    return this.version.getOrLoad(async () => (await client(this.host).version()).version).catch(() => null);
   }
-
-  private version?: { value: string; at: number };
-  private versionAsked?: Promise<string | null>;
 
   /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
   async load(model: string): Promise<void> {
