@@ -25,7 +25,7 @@ export type DecideResult = { ok: true; request: PendingApproval } | { ok: false;
 export class ApprovalService implements ApprovalBroker {
   private readonly waiting = new Map<string, Waiting>();
   private readonly host: HostRecorder;
-  /** requests as they are made (the live viewer, scenario scripts) */
+  /** requests once they wait for a decision (scenario scripts answer them) */
   readonly requested$ = new Subject<PendingApproval>();
 
   constructor(journal: JournalService) {
@@ -36,7 +36,8 @@ export class ApprovalService implements ApprovalBroker {
     if (this.waiting.has(request.callId)) throw new Error(`an approval for call ${request.callId} is already pending`);
     const pending: PendingApproval = { ...request, requestedAt: new Date(), timeoutMs: opts.timeoutMs };
     return new Promise<ApprovalVerdict>((resolve) => {
-      const started = Date.now();
+      // one instant for the request's requestedAt and its waitedMs (a scripted answer counts from it too)
+      const started = pending.requestedAt.getTime();
       const settle = (approved: boolean, by: ApprovalDecider, reason?: string) => {
         if (!this.waiting.delete(request.callId)) return;
         clearTimeout(timer);

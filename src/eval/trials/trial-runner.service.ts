@@ -223,7 +223,7 @@ export class TrialRunner {
         ...mcp.killActions(tools),
       ]);
       cleanup.push(() => triggers.stop());
-      const scripted = scriptApprovals(this.journal.entries$, sessionId, scenario.approvals ?? [], this.approvals);
+      const scripted = scriptApprovals(this.approvals, sessionId, scenario.approvals ?? []);
       cleanup.push(() => scripted.stop());
       const result = await handle.done;
       await backend.provider.idle(); // GPU detection after the release, recorded for the host
