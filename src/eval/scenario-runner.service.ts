@@ -29,9 +29,13 @@ import type { TrialOutcome } from './statistics/statistics-types';
 import { summarizeAll } from './statistics/summarize';
 import { TrialRunner, type TrialContext } from './trials/trial-runner.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
+import { startStaggered } from './staggered-start';
 import type { TrialMode } from './trials/trial-verdict';
 
 type Result = { report: TrialReport; outcome: TrialOutcome };
+
+/** the longest a worker waits for the one before it to have its first trial underway (see staggered-start.ts) */
+const RAMP_STEP_MAX_MS = 25;
 
 @Injectable()
 export class ScenarioRunner {
@@ -150,23 +154,30 @@ export class ScenarioRunner {
     });
     const warmed = new Map<string, Promise<void>>();
     let next = 0;
-    const worker = async () => {
+    const worker = async (underway: () => void) => {
       // the previous trial's verdict, reported once it is in Postgres while this worker runs the next:
       // one at a time, so a database that is away slows the run instead of piling up verdicts
       let reporting = Promise.resolve();
+      let onUnderway: (() => void) | undefined = underway;
       while (next < todo.length && !stoppedBy) {
         const { index, job, ids } = todo[next++];
         if (mode === 'live' && !ctx.replay) await this.warm(job.model, warmed);
+        // a turn of the event loop before a setup (microtasks from end to end, with an in-memory MCP
+        // session): the request of the trial that just got the freed slot goes out first
+        if (!onUnderway) await new Promise((resolve) => setImmediate(resolve));
         options.onTrialStarted?.(todo.length);
-        const result = await this.trials.run(job, { ...ctx, running }, ids);
+        const result = await this.trials.run(job, { ...ctx, running, onUnderway }, ids);
+        onUnderway = undefined;
         results[index] = result;
         await reporting;
         reporting = this.trials.recorded().then(() => options.onTrialFinished?.(result.report));
       }
+      underway();
       await reporting;
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, todo.length)) }, worker));
+      const workers = Math.max(1, Math.min(options.concurrency ?? 1, todo.length));
+      await startStaggered(workers, RAMP_STEP_MAX_MS, worker);
     } finally {
       onFailure.unsubscribe();
     }

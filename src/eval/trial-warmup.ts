@@ -1,9 +1,12 @@
-// The first trial of a process pays for loading and compiling its tool path: the MCP SDK's client
-// and server, zod's parsers, Ajv's validators of the tool schemas. Done once while the process
-// waits for its database to start, the run's first trials start warm instead.
+// The first trial of a process pays for loading and compiling its tool path (the MCP SDK's client
+// and server, zod's parsers, Ajv's validators of the tool schemas) and its model path (the HTTP
+// client, and Node's IPv6 address pattern, compiled on a host name's first request: ~4-6 ms). Done
+// once while the process waits for its database to start, the run's first trials start warm instead.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isSameOllamaHost, normalizeOllamaHost } from '../provider/ollama/host-routing';
+import { createManagementClient } from '../provider/ollama/ollama-transport';
 import { ToolsService } from '../tools/tools.service';
 
 /** The tool call's status ('ok' when the whole path worked). */
@@ -19,4 +22,24 @@ export async function warmTrialPath(): Promise<string> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One GET /api/version to each Ollama host a live run uses: OLLAMA_HOST, and the local Ollama its
+ * model list asks for cloud models when that is another server. Their keep-alive connections are
+ * then open for the first trials. Each host's version, or why it did not answer; never throws.
+ */
+export async function warmModelHosts(host: string, localHost: string, timeoutMs = 2_000): Promise<Record<string, string>> {
+  const hosts = isSameOllamaHost(host, localHost) ? [host] : [host, localHost];
+  const answers = await Promise.all(
+    hosts.map((h) =>
+      createManagementClient(normalizeOllamaHost(h), AbortSignal.timeout(timeoutMs))
+        .version()
+        .then(
+          (v) => v.version,
+          (e: Error) => `unreachable: ${e.message}`,
+        ),
+    ),
+  );
+  return Object.fromEntries(hosts.map((h, i) => [h, answers[i]]));
 }

@@ -52,6 +52,6 @@ export interface LlmProvider {
   listModels(): Promise<string[]>;
   /** what a trial ran against: the model's digest and the server's version (null where unknown) */
   describe(model: string): Promise<{ digest: string | null; serverVersion: string | null }>;
-  /** loads the model before timed work, so trials are timed warm */
+  /** loads the model before timed work (and fills what trials' setup asks for), so trials are timed warm */
   warm(model: string): Promise<void>;
 }

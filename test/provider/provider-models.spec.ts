@@ -220,3 +220,25 @@ describe('server version (recorded by every trial)', () => {
     expect(requestsTo(server, '/api/version')).toHaveLength(1);
   });
 });
+
+describe('model details (/api/show, asked by every trial for its slot weight)', () => {
+  it('trials asking at once share one request per model, the answer is kept, and a model the host lacks is still an error', async () => {
+    const { models, server } = await setup();
+    const infos = await Promise.all(Array.from({ length: 8 }, () => models.modelInfo('gemma:2b')));
+    expect(infos.every((i) => i.details?.family === 'gemma')).toBe(true);
+    await models.modelInfo('gemma:2b');
+    expect(requestsTo(server, '/api/show')).toHaveLength(1);
+    await expect(models.modelInfo('nope:1b')).rejects.toThrow(/not found/);
+  });
+});
+
+describe('warm (before the first timed trial of a live run)', () => {
+  it('loads the model and leaves what the setup of each trial asks for cached: no further requests for it', async () => {
+    const { provider, server } = await setup();
+    await provider.warm('gemma:2b');
+    const seen = () => server.requests.map((r) => r.path).sort();
+    expect(seen()).toEqual(['/api/chat', '/api/show', '/api/tags', '/api/version']);
+    await Promise.all([provider.describe('gemma:2b'), provider.listModels(), provider.models.modelInfo('gemma:2b')]);
+    expect(seen()).toEqual(['/api/chat', '/api/show', '/api/tags', '/api/version']);
+  });
+});

@@ -131,14 +131,11 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       const { ScenarioRunner } = lazy.runner();
       // on the next turn of the event loop, i.e. once the application's start waits on its database
       if (!opts.queue)
-        setTimeout(
-          () =>
-            void lazy
-              .trialWarmup()
-              .warmTrialPath()
-              .catch(() => undefined),
-          0,
-        );
+        setTimeout(() => {
+          const warmup = lazy.trialWarmup();
+          void warmup.warmTrialPath().catch(() => undefined);
+          if (config.ollama.host && !opts.replay) void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost);
+        }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
       const progress = evalProgress();
       const report = await lazy

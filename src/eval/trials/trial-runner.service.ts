@@ -55,6 +55,8 @@ export interface TrialContext {
   workerId?: string | null;
   /** true once the trial is no longer this process's (its worker was declared dead, or let it go): its result is not written */
   released?: () => boolean;
+  /** called once the trial's setup (CPU work on this thread) is over: its session waits for a slot, or the trial ended */
+  onUnderway?: () => void;
 }
 
 export type { TrialIds } from '../eval-types';
@@ -197,7 +199,10 @@ export class TrialRunner {
       const holders = await backend.holdSlots();
       // the session as the journal records it, from its stream: judged without reading it back
       const ledger = new SessionLedger(sessionId);
-      const ledgerFeed = this.journal.entries$.subscribe((e) => ledger.apply(e));
+      const ledgerFeed = this.journal.entries$.subscribe((e) => {
+        ledger.apply(e);
+        if (e.kind === 'event' && e.row.type === 'slot_wait_started' && e.row.sessionId === sessionId) ctx.onUnderway?.();
+      });
       cleanup.push(() => ledgerFeed.unsubscribe());
       const handle = this.processes.start({
         sessionId,
@@ -268,6 +273,7 @@ export class TrialRunner {
       );
       report = { ...base, error: (e as Error).message, durationMs: Date.now() - started };
     } finally {
+      ctx.onUnderway?.();
       for (const fn of cleanup.reverse()) {
         try {
           await fn();

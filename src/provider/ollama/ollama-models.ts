@@ -4,7 +4,7 @@
 import type { Ollama, ModelResponse, ShowResponse } from 'ollama';
 import { classifyProviderError } from './error-classifier';
 import { hostForModel, isSameOllamaHost, mergeModelLists, normalizeOllamaHost } from './host-routing';
-import { MODEL_LIST_TTL_MS, ModelListCache } from './model-list-cache';
+import { ModelListCache } from './model-list-cache';
 import { canonicalModelName, isCloudModel } from './model-name';
 import { toProviderError } from '../provider-errors';
 import { createManagementClient } from './ollama-transport';
@@ -58,7 +58,8 @@ export class OllamaModels {
   readonly localHost: string;
   private readonly list: ModelListCache<ModelResponse[]>;
   private readonly version: ModelListCache<string>;
-  private readonly infos = new Map<string, { at: number; info: ModelInfo }>();
+  /** /api/show per model: cached like the list, one request for trials asking at once */
+  private readonly infos = new Map<string, ModelListCache<ModelInfo>>();
   private readonly pulls: PullTracker;
   /** running pulls by canonical name, with everyone who asked for progress */
   private readonly pullRuns = new Map<string, { work: Promise<void>; listeners: Array<(s: ModelPullStatus) => void> }>();
@@ -123,12 +124,13 @@ export class OllamaModels {
 
   /** /api/show (cached like the list); null details/capabilities when the host cannot say. */
   async modelInfo(model: string): Promise<ModelInfo> {
-    const cached = this.infos.get(model);
-    if (cached && this.now() - cached.at < MODEL_LIST_TTL_MS) return cached.info;
-    let info: ModelInfo;
+    let cache = this.infos.get(model);
+    if (!cache) this.infos.set(model, (cache = new ModelListCache<ModelInfo>({ now: this.now })));
     try {
-      const show: ShowResponse = await client(this.hostFor(model)).show({ model });
-      info = { details: show.details ?? null, capabilities: (show as ShowResponse & { capabilities?: string[] }).capabilities ?? null };
+      return await cache.getOrLoad(async () => {
+        const show: ShowResponse = await client(this.hostFor(model)).show({ model });
+        return { details: show.details ?? null, capabilities: (show as ShowResponse & { capabilities?: string[] }).capabilities ?? null };
+      });
     } catch (e) {
       const classified = classifyProviderError(e);
       if (classified.kind === 'model_not_found') throw toProviderError(classified, e);
@@ -136,8 +138,6 @@ export class OllamaModels {
       // not leave the model without capabilities (and so maybe in the wrong tool mode) for 30 s
       return { details: null, capabilities: null };
     }
-    this.infos.set(model, { at: this.now(), info });
-    return info;
   }
 
   /** The model's digest as the host lists it (null when it does not list the model). */

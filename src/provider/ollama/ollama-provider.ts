@@ -171,8 +171,15 @@ export class OllamaProvider implements LlmProvider {
     return { digest, serverVersion };
   }
 
-  warm(model: string): Promise<void> {
-    return this.models.load(model);
+  /**
+   * Loads the model; meanwhile asks what every trial's setup asks (the model list, digest and
+   * server version, the model's details for its slot weight), so the first trials find them cached
+   * instead of each waiting on those requests. Only the load's failure is reported.
+   */
+  async warm(model: string): Promise<void> {
+    const cached = Promise.all([this.describe(model), this.models.modelInfo(model)]).catch(() => undefined);
+    await this.models.load(model);
+    await cached;
   }
 
   // The spec's model-management API (ollama-provider.spec.md), delegated to OllamaModels.
