@@ -231,6 +231,9 @@ export class TrialRunner {
       const scripted = scriptApprovals(this.approvals, sessionId, scenario.approvals ?? []);
       cleanup.push(() => scripted.stop());
       const result = await handle.done;
+      // judging and cleaning up wait a turn of the event loop: the session released its slot, and the
+      // request of the trial that got it is written on the next tick, after every queued microtask
+      await new Promise((resolve) => setImmediate(resolve));
       await backend.provider.idle(); // GPU detection after the release, recorded for the host
       const detail = ledger.detail();
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
