@@ -55,5 +55,7 @@ export async function runBenchSession(
     return { result, ms: performance.now() - started };
   } finally {
     await tools.close();
+    // the GPU detection that follows the slot's release, done before the caller stops its stand-in
+    await provider.idle();
   }
 }
