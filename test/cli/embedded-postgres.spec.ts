@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
 import { suiteTrials } from '../support/suite-trials';
+import { closedPort } from '../provider/provider-test-kit';
 import { ROOT, runCli } from '../support/run-cli';
 
 const SCENARIOS = path.join(ROOT, 'scenarios');
@@ -122,6 +123,19 @@ describe('embedded Postgres started by the command itself', () => {
       expect(unknownFlag.code).toBe(2);
       const bad = await runCli(['eval', path.join(tmp, 'missing.yaml')], baseEnv(home));
       expect(bad.code).toBe(2);
+      // Ollama down in a live run: a scenario with no success criteria (minimal.yaml) must not pass on nothing
+      const down = await runCli(
+        ['eval', minimal, '--json'],
+        baseEnv(home, { OLLAMA_HOST: `http://127.0.0.1:${await closedPort()}`, LOUPE_RETRY_DELAY_SCALE: '0.01' }),
+        { timeoutMs: 120_000 },
+      );
+      const downTrial = JSON.parse(down.stdout).trials[0];
+      expect({ status: downTrial.status, termination: downTrial.terminationReason }).toEqual({
+        status: 'error',
+        termination: 'provider_error',
+      });
+      expect(downTrial.error).toMatch(/^the provider failed \(connection\): .*ECONNREFUSED/);
+      expect(down.code).toBe(1);
 
       const slow = path.join(tmp, 'slow.yaml');
       fs.writeFileSync(

@@ -245,7 +245,8 @@ export class TrialRunner {
         hostEvents: hostEvents.events,
         requests: backend.requestsSeen(),
       });
-      const verdict = replayVerdict(replay, ctx.replay?.settings.allowNew) ?? judgeTrial(recorded, scenario, judgeAs);
+      const verdict =
+        replayVerdict(replay, ctx.replay?.settings.allowNew) ?? judgeTrial(recorded, scenario, judgeAs, { realModel: ctx.mode === 'live' });
       metadata = { ...metadata, settings: recorded.events.find((e) => e.type === 'session_started')?.payload.settings ?? null };
       report = {
         ...base,

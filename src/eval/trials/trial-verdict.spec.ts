@@ -63,6 +63,31 @@ describe("a trial's verdict", () => {
     expect(judgeTrial(base, checks, 'live').status).toBe('passed');
   });
 
+  it('makes a real-model session its provider ended an error, whatever its success criteria (none would pass it)', () => {
+    const error = {
+      seq: 99,
+      type: 'error',
+      payload: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:11434' },
+      iteration: null,
+    } as RecordedSession['events'][number];
+    const down: RecordedSession = {
+      ...base,
+      terminationReason: 'provider_error',
+      finalAnswer: '',
+      events: [...base.events.slice(0, -2), error, ...base.events.slice(-2)].map((e, seq) => ({ ...e, seq })),
+    };
+    const v = judgeTrial(down, { expect: [], success: [] }, 'live', { realModel: true });
+    expect(v).toEqual(
+      expect.objectContaining({ status: 'error', error: 'the provider failed (connection): connect ECONNREFUSED 127.0.0.1:11434' }),
+    );
+    expect(judgeTrial({ ...base, terminationReason: 'slot_timeout' }, { expect: [] }, 'live', { realModel: true }).status).toBe('error');
+    // a scripted stand-in injects provider faults on purpose: judged by what the scenario says of them
+    expect(judgeTrial(down, { expect: [{ termination: 'provider_error' }] }, 'scripted').status).toBe('passed');
+    expect(judgeTrial(down, { expect: [], success: [] }, 'live').status).toBe('passed');
+    // a model that answered is judged as before
+    expect(judgeTrial(base, { expect: [], success: [] }, 'live', { realModel: true }).status).toBe('passed');
+  });
+
   it('makes an invariant violation an error that says it is a Loupe bug', () => {
     const broken = { ...base, toolCalls: [{ id: 'a', name: 'read_file', status: 'executing' }] };
     const v = judgeTrial(broken, { expect: [{ termination: 'completed' }] }, 'scripted');

@@ -22,6 +22,7 @@ export function judgeTrial(
   session: RecordedSession,
   checks: { expect: readonly Expectation[]; success?: readonly Expectation[] },
   mode: TrialMode,
+  backend: { realModel?: boolean } = {},
 ): TrialVerdict {
   const violations = checkInvariants(session);
   const results = evaluateExpectations(mode === 'scripted' ? checks.expect : (checks.success ?? []), session);
@@ -30,7 +31,23 @@ export function judgeTrial(
     const error = `Loupe bug: invariant violated: ${violations.map((v) => `${v.invariant} (${v.detail})`).join('; ')}`;
     return { status: 'error', checks: results, failed, violations, error };
   }
+  const infrastructure = backend.realModel ? infrastructureFailure(session) : undefined;
+  if (infrastructure) return { status: 'error', checks: results, failed, violations, error: infrastructure };
   return { status: failed.length ? 'failed' : 'passed', checks: results, failed, violations };
+}
+
+/**
+ * Against a real Ollama, a session ended by its provider (Ollama down, the model missing, a timeout,
+ * a server error) or by the wait for a slot says nothing about the model: the trial is an error,
+ * counted apart, whatever its success criteria say (none at all would otherwise pass it). Scripted
+ * runs inject such faults on purpose and judge them by their expectations.
+ */
+export function infrastructureFailure(session: RecordedSession): string | undefined {
+  const reason = session.terminationReason;
+  if (reason !== 'provider_error' && reason !== 'slot_timeout') return undefined;
+  const last = [...session.events].reverse().find((e) => e.type === 'error')?.payload as { kind?: string; message?: string } | undefined;
+  const what = reason === 'slot_timeout' ? 'no slot in time' : 'the provider failed';
+  return `${what}${last?.kind ? ` (${last.kind})` : ''}: ${last?.message ?? reason}`;
 }
 
 /** Files the checks of this mode read from the workspace. */
