@@ -64,12 +64,7 @@ describe("a trial's verdict", () => {
   });
 
   it('makes a real-model session its provider ended an error, whatever its success criteria (none would pass it)', () => {
-    const error = {
-      seq: 99,
-      type: 'error',
-      payload: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:11434' },
-      iteration: null,
-    } as RecordedSession['events'][number];
+    const error = { ...base.events[0], type: 'error', payload: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:11434' } };
     const down: RecordedSession = {
       ...base,
       terminationReason: 'provider_error',
