@@ -117,6 +117,18 @@ describe('embedded Postgres started by the command itself', () => {
       );
       expect(realModelRun.stdout).toMatch(/0 passed, 1 failed/);
       expect(realModelRun.code).toBe(1);
+      // a false expectation naming an event the journal does not have: the trial runs and fails (not bad input)
+      const unknownEvent = path.join(tmp, 'unknown-event.yaml');
+      fs.writeFileSync(
+        unknownEvent,
+        "id: mine/unknown-event\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n",
+      );
+      const unknownEventRun = await runCli(['eval', unknownEvent], baseEnv(home), { timeoutMs: 120_000 });
+      expect(unknownEventRun.stderr).toMatch(
+        /unknown-event\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation can never hold, so it fails/,
+      );
+      expect(unknownEventRun.stdout).toMatch(/0 passed, 1 failed/);
+      expect(unknownEventRun.code).toBe(1);
       // a model asked for on the command line that the stand-in lacks is bad input for this run
       const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
       expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);

@@ -128,6 +128,9 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
             `loupe: ${s.file}${line ? `:${line}` : ''}: scenario ${s.id} ${why}; OLLAMA_HOST is unset, so its trials fail\n`,
           );
       }
+      for (const s of scenarios ?? [])
+        for (const p of [...(s.unsatisfiable?.expect ?? []), ...(s.unsatisfiable?.success ?? [])])
+          process.stderr.write(`loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation can never hold, so it fails\n`);
       const { ScenarioRunner } = lazy.runner();
       // on the next turn of the event loop, i.e. once the application's start waits on its database
       if (!opts.queue)

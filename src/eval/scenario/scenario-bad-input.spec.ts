@@ -17,6 +17,19 @@ function problemsOf(text: string) {
   return r.problems;
 }
 
+/** A name the journal lacks is no malformed document: the scenario loads, the expectation is taken out as one that can never hold. */
+function unsatisfiableOf(text: string) {
+  const r = parseScenario(text, 'scenarios/t.yaml');
+  if (!r.ok) throw new Error(`expected the scenario to load; got ${JSON.stringify(r.problems)}`);
+  return { scenario: r.scenario, found: [...(r.scenario.unsatisfiable?.expect ?? []), ...(r.scenario.unsatisfiable?.success ?? [])] };
+}
+
+/** Bad input, or a name the journal lacks: either way, the file, line, field and the closest name. */
+function findingsOf(text: string) {
+  const r = parseScenario(text, 'scenarios/t.yaml');
+  return r.ok ? unsatisfiableOf(text).found : r.problems;
+}
+
 describe("scenario vocabulary is the journal's", () => {
   it.each([
     [
@@ -56,8 +69,8 @@ describe("scenario vocabulary is the journal's", () => {
       /unknown payload operator \$gtee/,
     ],
     ['an unknown message kind', '  - message: { kind: nugde }\n', 'expect[0].message.kind', 8, /nudge/],
-  ])('%s is bad input', (_name, expectations, field, line, message) => {
-    const [p] = problemsOf(base('', expectations));
+  ])('%s is found at load', (_name, expectations, field, line, message) => {
+    const [p] = findingsOf(base('', expectations));
     expect(p.field).toBe(field);
     expect(p.line).toBe(line);
     expect(p.message).toMatch(message);
@@ -89,11 +102,27 @@ describe("scenario vocabulary is the journal's", () => {
       /did you mean "slot_acquired"/,
     ],
     ['a bad regular expression', '  - final_answer: { regex: "(unclosed" }\n', 'expect[0].final_answer.regex', /not a regular expression/],
-  ])('%s is bad input', (_name, expectations, field, message) => {
-    const problems = problemsOf(base('', expectations));
+  ])('%s is found at load', (_name, expectations, field, message) => {
+    const problems = findingsOf(base('', expectations));
     const p = problems.find((x) => x.field === field);
     if (!p) throw new Error(`no problem at ${field}; got ${JSON.stringify(problems)}`);
     expect(p.message).toMatch(message);
+  });
+
+  it('loads a scenario whose expectation names what the journal lacks, that expectation out of its list and failing when judged', () => {
+    const { scenario, found } = unsatisfiableOf(
+      `${base('', '  - termination: completed\n  - event: tool_reslt\n')}success:\n  - termination: compleetd\n`,
+    );
+    expect(scenario.expect).toEqual([{ termination: 'completed' }]);
+    expect(scenario.success).toEqual([]);
+    expect(scenario.unsatisfiable?.expect.map((p) => [p.file, p.line, p.field])).toEqual([['scenarios/t.yaml', 9, 'expect[1].event']]);
+    expect(scenario.unsatisfiable?.success.map((p) => p.field)).toEqual(['success[0].termination']);
+    expect(found).toHaveLength(2);
+    // malformed input beside it is still bad input: nothing runs
+    expect(problemsOf(base('', '  - event: tool_reslt\n  - message: { kind: nugde }\n')).map((p) => p.field)).toEqual([
+      'expect[0].event',
+      'expect[1].message.kind',
+    ]);
   });
 
   it("lets success criteria say only what a live model's outcome can be judged by", () => {

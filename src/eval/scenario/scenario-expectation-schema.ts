@@ -1,11 +1,11 @@
 // What a scenario expects, in the journal's vocabulary: event types, their payload fields and
-// termination reasons are checked against it (a typo is bad input). `expect:` is for scripted runs
+// termination reasons are checked against it (a typo makes an expectation that fails). `expect:` is for scripted runs
 // (exact); `success:` is for live models (what a good outcome looks like, whatever the path).
 import { z } from 'zod';
 import { MESSAGE_KINDS } from '../../context/transcript';
 import { LLM_ROLES } from '../../provider/llm-types';
 import { count } from './scenario-bounds';
-import { checkWith, eventName, eventRef, payloadMatch } from './scenario-payload-schema';
+import { checkWith, eventName, eventRef, payloadMatch, UNKNOWN_NAME } from './scenario-payload-schema';
 import { terminationProblem } from './scenario-vocabulary';
 
 const occurrence = z.number().int().min(1).max(1_000_000);
@@ -57,7 +57,7 @@ export const expectationBranches = {
       .min(1)
       .superRefine((reason, ctx) => {
         const problem = terminationProblem(reason);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, params: UNKNOWN_NAME });
       }),
   }),
   final_answer: z.strictObject({ final_answer: textMatch }),

@@ -10,6 +10,7 @@ import type { ProviderOverrides, Scenario } from './scenario';
 import { settingsOf } from './scenario-settings';
 import { toScenarioMcpServers } from './scenario-mcp-schema';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
+import type { z } from 'zod';
 
 function relativeToScenario(absFile: string, value: string): string {
   return value.startsWith('./') || value.startsWith('../') ? path.resolve(path.dirname(absFile), value) : value;
@@ -99,6 +100,13 @@ function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOve
   };
 }
 
+/** An issue inside one `expect:` or `success:` entry that is only a name the journal lacks (UNKNOWN_NAME). */
+function namesUnknown(issue: z.core.$ZodIssue): boolean {
+  const [list, index] = issue.path;
+  const params = (issue as { params?: Record<string, unknown> }).params;
+  return (list === 'expect' || list === 'success') && typeof index === 'number' && params?.unknownName === true;
+}
+
 export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -129,9 +137,9 @@ export function parseScenario(text: string, file: string, absFile: string = path
       problems: [{ file, ...at(firstAlias), field: '', message: `YAML aliases expand too far (${(e as Error).message})` }],
     };
   }
-  const parsed = scenarioSchema.safeParse(value);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.flatMap((issue): ScenarioProblem[] => {
+  let parsed = scenarioSchema.safeParse(value);
+  const problemsOf = (issues: readonly z.core.$ZodIssue[]) =>
+    issues.flatMap((issue): ScenarioProblem[] => {
       if (issue.code === 'unrecognized_keys') {
         return issue.keys.map((key) => {
           const node = keyNode(doc, issue.path, key);
@@ -150,9 +158,31 @@ export function parseScenario(text: string, file: string, absFile: string = path
         },
       ];
     });
+  // an expectation naming what the journal does not have is a false expectation, not a malformed
+  // document: the scenario runs without it, and it fails wherever its list is judged
+  const unsatisfiable = { expect: [] as ScenarioProblem[], success: [] as ScenarioProblem[] };
+  const dropped = { expect: new Set<number>(), success: new Set<number>() };
+  if (!parsed.success && parsed.error.issues.every(namesUnknown)) {
+    const without = { ...(value as Record<string, unknown>) };
+    for (const issue of parsed.error.issues) {
+      const [list, index] = issue.path as ['expect' | 'success', number];
+      unsatisfiable[list].push(...problemsOf([issue]));
+      dropped[list].add(index);
+    }
+    // each such entry keeps its place with a check that always holds (a list of only those is still
+    // a list), and is dropped once parsed
+    for (const list of ['expect', 'success'] as const) {
+      const drop = dropped[list];
+      if (drop.size) without[list] = (without[list] as unknown[]).map((x, i) => (drop.has(i) ? { iterations: { min: 0 } } : x));
+    }
+    parsed = scenarioSchema.safeParse(without);
+  }
+  if (!parsed.success) {
+    const problems = problemsOf(parsed.error.issues);
     return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   const d = parsed.data;
+  const kept = <T>(list: 'expect' | 'success', checks: T[]) => checks.filter((_, i) => !dropped[list].has(i));
   return {
     ok: true,
     scenario: {
@@ -174,8 +204,9 @@ export function parseScenario(text: string, file: string, absFile: string = path
       catalog: d.catalog?.map(toModel),
       defaultCatalog: d.default_catalog,
       script: toScript(d.script),
-      expect: d.expect,
-      success: d.success,
+      expect: kept('expect', d.expect),
+      success: d.success && kept('success', d.success),
+      ...(unsatisfiable.expect.length || unsatisfiable.success.length ? { unsatisfiable } : {}),
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
       approvals: d.approvals?.map((a) => ({
         tool: a.tool,

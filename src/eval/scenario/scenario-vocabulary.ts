@@ -1,6 +1,7 @@
 // A scenario names events, their payload fields and termination reasons; each name is checked
-// against the journal's vocabulary at load, so a typo is bad input (with the closest valid name),
-// never an expectation that passes because it matches nothing.
+// against the journal's vocabulary at load (with the closest valid name): in a trigger a typo is bad
+// input; in an expectation it makes one that can never hold (scenario-parser.ts), never one that
+// passes because it matches nothing.
 import type { z } from 'zod';
 import { unknownNameMessage } from '../../common/closest-name';
 import { JOURNAL_EVENTS, JOURNAL_EVENT_TYPES, isJournalEventType, type EventType } from '../../journal/journal-events';

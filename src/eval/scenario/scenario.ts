@@ -1,3 +1,4 @@
+import type { ScenarioProblem } from './scenario-errors';
 import type { StandinModel, StandinScript } from '../../standin/standin-script';
 import type { ApprovalPolicy } from '../../approval/approval-policy';
 import type { CouncilRole, LoopSettings } from '../../process/process-types';
@@ -65,4 +66,9 @@ export interface Scenario {
   expect: Expectation[];
   /** checks of a run against a real model (outcomes and budgets) */
   success?: Expectation[];
+  /**
+   * Expectations naming what the journal does not have (an event type, a payload field, a termination
+   * reason): valid input, taken out of `expect`/`success`, and each fails when its list is judged.
+   */
+  unsatisfiable?: { expect: ScenarioProblem[]; success: ScenarioProblem[] };
 }

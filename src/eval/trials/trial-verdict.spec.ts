@@ -83,6 +83,17 @@ describe("a trial's verdict", () => {
     expect(judgeTrial(base, { expect: [], success: [] }, 'live', { realModel: true }).status).toBe('passed');
   });
 
+  it('fails an expectation naming what the journal lacks (taken out at load) wherever its list is judged', () => {
+    const problem = { file: 't.yaml', line: 9, column: 5, field: 'expect[1].event', message: 'unknown event type "tool_reslt"' };
+    const checks = { expect: [], success: [], unsatisfiable: { expect: [problem], success: [] } };
+    const v = judgeTrial(base, checks, 'scripted');
+    expect(v.status).toBe('failed');
+    expect(v.failed).toEqual([
+      { expectation: 'expect[1].event: unknown event type "tool_reslt"', passed: false, detail: 't.yaml:9: can never hold' },
+    ]);
+    expect(judgeTrial(base, checks, 'live').status).toBe('passed');
+  });
+
   it('makes an invariant violation an error that says it is a Loupe bug', () => {
     const broken = { ...base, toolCalls: [{ id: 'a', name: 'read_file', status: 'executing' }] };
     const v = judgeTrial(broken, { expect: [{ termination: 'completed' }] }, 'scripted');

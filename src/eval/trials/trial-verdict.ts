@@ -4,6 +4,7 @@
 import { evaluateExpectations, type ExpectationResult } from '../expectations/evaluate-expectations';
 import type { RecordedSession } from '../expectations/recorded-session';
 import { checkInvariants, type InvariantViolation } from '../invariants/check-invariants';
+import type { Scenario } from '../scenario/scenario';
 import type { Expectation } from '../scenario/scenario-schema';
 import { profileOf, type Job } from '../run-plan';
 
@@ -20,12 +21,19 @@ export interface TrialVerdict {
 
 export function judgeTrial(
   session: RecordedSession,
-  checks: { expect: readonly Expectation[]; success?: readonly Expectation[] },
+  checks: { expect: readonly Expectation[]; success?: readonly Expectation[]; unsatisfiable?: Scenario['unsatisfiable'] },
   mode: TrialMode,
   backend: { realModel?: boolean } = {},
 ): TrialVerdict {
   const violations = checkInvariants(session);
-  const results = evaluateExpectations(mode === 'scripted' ? checks.expect : (checks.success ?? []), session);
+  const list = mode === 'scripted' ? 'expect' : 'success';
+  // expectations naming what the journal does not have (taken out at load) can never hold
+  const never = (checks.unsatisfiable?.[list] ?? []).map((p): ExpectationResult => ({
+    expectation: `${p.field}: ${p.message}`,
+    passed: false,
+    detail: `${p.file}:${p.line}: can never hold`,
+  }));
+  const results = [...evaluateExpectations(mode === 'scripted' ? checks.expect : (checks.success ?? []), session), ...never];
   const failed = results.filter((r) => !r.passed);
   if (violations.length) {
     const error = `Loupe bug: invariant violated: ${violations.map((v) => `${v.invariant} (${v.detail})`).join('; ')}`;
