@@ -8,6 +8,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { processAlive } from '../common/process-alive';
 import type { EvalRunRow } from '../journal/journal-entry';
 import { LOUPE_CONFIG } from '../config/config.module';
@@ -164,7 +165,7 @@ export class ScenarioRunner {
         if (mode === 'live' && !ctx.replay) await this.warm(job.model, warmed);
         // a turn of the event loop before a setup (microtasks from end to end, with an in-memory MCP
         // session): the request of the trial that just got the freed slot goes out first
-        if (!onUnderway) await new Promise((resolve) => setImmediate(resolve));
+        if (!onUnderway) await nextTurn();
         options.onTrialStarted?.(todo.length);
         const result = await this.trials.run(job, { ...ctx, running, onUnderway }, ids);
         onUnderway = undefined;

@@ -5,6 +5,7 @@
 // and what the trial ran against (hashes, model digest, Ollama version).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApprovalService } from '../../approval/approval.service';
 import { LOUPE_CONFIG } from '../../config/config.module';
 import type { LoupeConfig } from '../../config/loupe-config';
@@ -233,7 +234,7 @@ export class TrialRunner {
       const result = await handle.done;
       // judging and cleaning up wait a turn of the event loop: the session released its slot, and the
       // request of the trial that got it is written on the next tick, after every queued microtask
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await backend.provider.idle(); // GPU detection after the release, recorded for the host
       const detail = ledger.detail();
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);

@@ -33,7 +33,7 @@ export function judgeTrial(
     passed: false,
     detail: `${p.file}:${p.line}: can never hold`,
   }));
-  const results = [...evaluateExpectations(mode === 'scripted' ? checks.expect : (checks.success ?? []), session), ...never];
+  const results = [...evaluateExpectations(checks[list] ?? [], session), ...never];
   const failed = results.filter((r) => !r.passed);
   if (violations.length) {
     const error = `Loupe bug: invariant violated: ${violations.map((v) => `${v.invariant} (${v.detail})`).join('; ')}`;
