@@ -1,5 +1,7 @@
 // OpenTelemetry start-up, before Nest. Spans always get real trace/span ids (the journal stores them
-// on every row); they leave the process only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+// on every row); they leave the process only when OTEL_EXPORTER_OTLP_ENDPOINT is set. With nowhere to
+// go (no endpoint, no processor) they are not recorded at all: the SDK still gives each one its ids,
+// so the journal's rows are the same, without building attributes and timings no one will read.
 import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
@@ -41,11 +43,13 @@ export function startTelemetry(options: TelemetryOptions = {}): TelemetryHandle 
   // ids (the SDK, which loads every exporter it can configure, takes over a second to load).
   /* eslint-disable @typescript-eslint/no-require-imports */
   if (!options.otlpEndpoint) {
-    const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+    const { AlwaysOffSampler, NodeTracerProvider } =
+      require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
     const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
     const provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ 'service.name': serviceName }),
       spanProcessors: processors,
+      ...(options.spanProcessors?.length ? {} : { sampler: new AlwaysOffSampler() }),
     });
     provider.register();
     return (current = {
