@@ -1,5 +1,5 @@
 // Runs an eval: scenarios × models × configurations × trials, grouped by model (each model warmed
-// before its trials are timed against a real Ollama), through a pool of `concurrency` workers. Scripted
+// before its trials' sessions start against a real Ollama; their setups run meanwhile), through a pool of `concurrency` workers. Scripted
 // runs replay each scenario's script on a fresh stand-in and check its exact expectations; live runs
 // (OLLAMA_HOST) check success criteria; replayed runs serve a recorded run's trials and judge them as
 // it did; every trial checks the invariants. A killed run is resumed: its finished trials are kept,
@@ -162,12 +162,13 @@ export class ScenarioRunner {
       let onUnderway: (() => void) | undefined = underway;
       while (next < todo.length && !stoppedBy) {
         const { index, job, ids } = todo[next++];
-        if (mode === 'live' && !ctx.replay) await this.warm(job.model, warmed);
+        // the trial sets up while its model loads; its session starts once the model is warm
+        const modelReady = mode === 'live' && !ctx.replay ? this.warm(job.model, warmed) : undefined;
         // a turn of the event loop before a setup (microtasks from end to end, with an in-memory MCP
         // session): the request of the trial that just got the freed slot goes out first
         if (!onUnderway) await nextTurn();
         options.onTrialStarted?.(todo.length);
-        const result = await this.trials.run(job, { ...ctx, running, onUnderway }, ids);
+        const result = await this.trials.run(job, { ...ctx, running, onUnderway, modelReady }, ids);
         onUnderway = undefined;
         results[index] = result;
         await reporting;

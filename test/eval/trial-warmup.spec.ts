@@ -6,9 +6,9 @@ import { closedPort, startStandin } from '../provider/provider-test-kit';
 describe('trial path warm-up (run while the database starts)', () => {
   const leftovers = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('loupe-warmup-'));
 
-  it('runs a tool call through the in-process MCP server and leaves nothing behind', async () => {
+  it('runs a tool call through the in-process MCP server, round after round, and leaves nothing behind', async () => {
     const before = leftovers();
-    await expect(warmTrialPath()).resolves.toBe('ok');
+    await expect(warmTrialPath(3)).resolves.toBe('ok');
     expect(leftovers()).toEqual(before);
   });
 });

@@ -18,6 +18,9 @@ import { registerResumeCommand } from './eval-resume.command';
 import { registerStatusCommand } from './eval-status.command';
 import { replaySource } from './eval-replay-source';
 
+/** the tool path's warm-up while the database starts (~1 ms a round once compiled) */
+const TRIAL_PATH_WARMUP_ROUNDS = 12;
+
 interface EvalFlags {
   json?: boolean;
   model?: string[];
@@ -136,7 +139,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       if (!opts.queue)
         setTimeout(() => {
           const warmup = lazy.trialWarmup();
-          void warmup.warmTrialPath().catch(() => undefined);
+          void warmup.warmTrialPath(TRIAL_PATH_WARMUP_ROUNDS).catch(() => undefined);
           if (config.ollama.host && !opts.replay) void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost);
         }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)

@@ -58,6 +58,8 @@ export interface TrialContext {
   released?: () => boolean;
   /** called once the trial's setup (CPU work on this thread) is over: its session waits for a slot, or the trial ended */
   onUnderway?: () => void;
+  /** the model's warm-up (a live run's first load): the session starts once it settles, the setup runs meanwhile */
+  modelReady?: Promise<void>;
 }
 
 export type { TrialIds } from '../eval-types';
@@ -205,6 +207,7 @@ export class TrialRunner {
         if (e.kind === 'event' && e.row.type === 'slot_wait_started' && e.row.sessionId === sessionId) ctx.onUnderway?.();
       });
       cleanup.push(() => ledgerFeed.unsubscribe());
+      await ctx.modelReady;
       const handle = this.processes.start({
         sessionId,
         agent: 'loupe',
