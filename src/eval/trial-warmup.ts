@@ -1,41 +1,25 @@
-// The first trial of a process pays for loading and compiling its tool path (the MCP SDK's client
-// and server, zod's parsers, Ajv's validators of the tool schemas) and its model path (the HTTP
-// client, and Node's IPv6 address pattern, compiled on a host name's first request: ~4-6 ms). Done
-// once while the process waits for its database to start, the run's first trials start warm instead.
+// The first trials of a process pay for loading and compiling their tool path (the MCP SDK's client
+// and server, zod's parsers, Ajv's validators of the tool schemas), their session path (the loop,
+// the context, the provider's requests and stream parsing) and their model path (the HTTP client,
+// and Node's IPv6 address pattern, compiled on a host name's first request: ~4-6 ms). Done while the
+// process waits for its database to start, the run's first trials start warm instead. Nothing of it
+// is recorded: the warm-up sessions write to a sink that keeps nothing, against a stand-in of their own.
+import { context } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { NO_APPROVER } from '../approval/approval-broker';
+import type { LoupeConfig } from '../config/loupe-config';
+import { DirectProcess } from '../process/direct-process';
+import { resolveLoopSettings } from '../process/profiles/profiles';
 import { isSameOllamaHost, normalizeOllamaHost } from '../provider/ollama/host-routing';
+import { OllamaProvider } from '../provider/ollama/ollama-provider';
 import { createManagementClient } from '../provider/ollama/ollama-transport';
+import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
-
-/**
- * The tool path `rounds` times, a turn of the event loop apart (the database's start goes on between
- * them). One round loads and compiles it; V8 optimises code only after it has run a number of times,
- * so the run's first trials, set up one after another, still took 2-3 times as long as later ones
- * after a single round. Returns the last tool call's status ('ok' when the whole path worked).
- */
-export async function warmTrialPath(rounds = 1): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-warmup-'));
-  const service = new ToolsService();
-  let status = 'not run';
-  try {
-    for (let i = 0; i < rounds; i++) {
-      if (i > 0) await nextTurn();
-      const tools = await service.createSessionTools({ workspaceDir: dir });
-      try {
-        status = (await tools.execute('list_files', {}, { timeoutMs: 5_000 })).status;
-      } finally {
-        await tools.close();
-      }
-      if (status !== 'ok') break;
-    }
-    return status;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * One GET /api/version to each Ollama host a live run uses: OLLAMA_HOST, and the local Ollama its
@@ -55,4 +39,81 @@ export async function warmModelHosts(host: string, localHost: string, timeoutMs 
     ),
   );
   return Object.fromEntries(hosts.map((h, i) => [h, answers[i]]));
+}
+
+const WARMUP_MODEL = 'loupe-warmup:1b';
+
+/**
+ * `rounds` whole sessions (a tool call, then an answer) through the real loop, provider and tools,
+ * against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
+ * journal, and tracing is suppressed (with an exporter too). Returns each session's
+ * termination reason ('completed' when the whole path worked); never throws.
+ */
+export async function warmSessionPath(config: LoupeConfig, rounds = 1): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-warmup-'));
+  const standin = new StandinServer({
+    catalog: [{ name: WARMUP_MODEL, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'] }],
+    script: {
+      turns: { '*': [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { content: 'The files are listed.' }] },
+      loop: true,
+    },
+  });
+  const reasons: string[] = [];
+  try {
+    const { url } = await standin.start(0);
+    const c = config.ollama;
+    const provider = new OllamaProvider({
+      host: url,
+      localHost: url,
+      requestTimeoutMs: c.requestTimeoutMs,
+      idleTimeoutMs: c.idleTimeoutMs,
+      firstByteTimeoutMs: c.firstByteTimeoutMs,
+      numGpu: c.numGpu,
+      numPredict: c.numPredict,
+      numBatch: c.numBatch,
+      slotWaitTimeoutMs: c.slotWaitTimeoutMs,
+    });
+    const settings = resolveLoopSettings({ maxToolIterations: 5, toolTimeoutMs: config.loop.toolTimeoutMs, numCtx: c.numCtx });
+    const tools = new ToolsService();
+    const discard = { append: () => undefined };
+    try {
+      for (let i = 0; i < rounds; i++) {
+        await nextTurn();
+        const registry = await tools.createSessionTools({ workspaceDir: dir });
+        try {
+          // no spans either, exporter or not: a warm-up session is nobody's trace
+          const session = context.with(
+            suppressTracing(context.active()),
+            () =>
+              new DirectProcess(
+                {
+                  sessionId: randomUUID(),
+                  model: WARMUP_MODEL,
+                  prompt: 'List the files.',
+                  provider,
+                  tools: registry,
+                  approvals: NO_APPROVER,
+                  workspaceDir: dir,
+                },
+                settings,
+                discard,
+              ),
+          );
+          reasons.push((await session.done).terminationReason);
+        } finally {
+          await registry.close();
+        }
+        if (reasons.at(-1) !== 'completed') break;
+      }
+    } finally {
+      await provider.idle(); // the GPU detection after the first release, before the stand-in goes
+      provider.models.dispose();
+    }
+  } catch (e) {
+    reasons.push(`failed: ${(e as Error).message}`);
+  } finally {
+    await standin.stop().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return reasons;
 }

@@ -1,15 +1,34 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { warmModelHosts, warmTrialPath } from '../../src/eval/trial-warmup';
+import * as path from 'node:path';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { loadConfig } from '../../src/config/loupe-config';
+import { startTelemetry } from '../../src/telemetry/telemetry';
+import { warmModelHosts, warmSessionPath } from '../../src/eval/trial-warmup';
 import { closedPort, startStandin } from '../provider/provider-test-kit';
 
-describe('trial path warm-up (run while the database starts)', () => {
+describe('session path warm-up (run while the database starts)', () => {
   const leftovers = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('loupe-warmup-'));
 
-  it('runs a tool call through the in-process MCP server, round after round, and leaves nothing behind', async () => {
+  it('runs whole sessions (a tool call, then an answer) through the loop, provider and MCP tools, and leaves nothing behind', async () => {
     const before = leftovers();
-    await expect(warmTrialPath(3)).resolves.toBe('ok');
+    const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
+    await expect(warmSessionPath(config, 3)).resolves.toEqual(['completed', 'completed', 'completed']);
     expect(leftovers()).toEqual(before);
+  });
+
+  it('leaves no trace, even where spans are exported', async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = startTelemetry({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    try {
+      const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
+      await expect(warmSessionPath(config, 1)).resolves.toEqual(['completed']);
+      // the same tracer records outside the warm-up
+      telemetry.tracer.startSpan('outside').end();
+      expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['outside']);
+    } finally {
+      await telemetry.shutdown();
+    }
   });
 });
 
