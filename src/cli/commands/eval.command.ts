@@ -143,7 +143,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       if (!opts.queue)
         setTimeout(() => {
           const warmup = lazy.trialWarmup();
-          void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS);
+          void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS).catch(() => undefined);
           if (config.ollama.host && !opts.replay) void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost);
         }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
