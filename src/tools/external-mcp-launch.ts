@@ -2,6 +2,7 @@
 // for scenarios and tests that need an HTTP server of their own. Stopped with stop(); kill() is
 // the abrupt end a scenario uses to test a server dying mid-session.
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 
 export interface LaunchCommand {
@@ -21,14 +22,45 @@ export interface LaunchedServer {
 
 export const LAUNCH_TIMEOUT_MS = 15_000;
 
-/** A port free right now on 127.0.0.1 (the OS picks it; the server binds it a moment later). */
-export function freePort(): Promise<number> {
+/**
+ * A port free right now on 127.0.0.1, for a server started a moment later. It is taken from below
+ * the OS's ephemeral range where the OS says what that is (Linux): ports handed out for `listen(0)`
+ * and outgoing connections come from that range, so nothing else in a busy run (a trial's stand-in,
+ * a client socket) can take the port in the second or so before the server binds it. An HTTP server
+ * of ours that took it would even pass the readiness check below.
+ */
+export async function freePort(): Promise<number> {
+  const range = ephemeralPortRange();
+  if (range && range.low > MIN_CHOSEN_PORT) {
+    for (let i = 0; i < 20; i++) {
+      const port = MIN_CHOSEN_PORT + Math.floor(Math.random() * (range.low - MIN_CHOSEN_PORT));
+      if (await listens(port).catch(() => 0)) return port;
+    }
+  }
+  return listens(0);
+}
+
+/** Below this, ports belong to well-known services more often. */
+const MIN_CHOSEN_PORT = 20_000;
+
+/** The OS's range for automatically assigned ports, where it can be read. */
+export function ephemeralPortRange(): { low: number; high: number } | undefined {
+  try {
+    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(low) && Number.isInteger(high) && low > 0 && high >= low ? { low, high } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Binds `port` (0: any) on 127.0.0.1 and lets it go: the port it got, or 0 (`port` taken). */
+function listens(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
+    probe.once('error', (e: NodeJS.ErrnoException) => (port && e.code === 'EADDRINUSE' ? resolve(0) : reject(e)));
+    probe.listen(port, '127.0.0.1', () => {
+      const got = (probe.address() as net.AddressInfo).port;
+      probe.close(() => resolve(got));
     });
   });
 }
@@ -87,5 +119,7 @@ export async function launchHttpServer(cmd: LaunchCommand, url: string, opts: { 
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  // an answer while the process is already gone came from someone else's server on that port
+  if (exit) throw new Error(`MCP server ${[cmd.command, ...(cmd.args ?? [])].join(' ')} ${exit} before it served ${url}`);
   return server;
 }
