@@ -11,7 +11,8 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { loadConfig } from '../../src/config/loupe-config';
 import type { FieldError } from '../../src/tools/external-mcp-config';
-import { freePort, launchHttpServer, type LaunchedServer } from '../../src/tools/external-mcp-launch';
+import { freePort } from '../../src/common/free-port';
+import { launchHttpServer, type LaunchedServer } from '../../src/tools/external-mcp-launch';
 import type { McpHealthReport, McpServerView } from '../../src/tools/mcp-servers.service';
 import { createTestDatabase } from '../support/test-app';
 

@@ -2,7 +2,8 @@
 // binds it, and a readiness answer must not be taken from some other server on that port.
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { ephemeralPortRange, freePort, launchHttpServer } from '../../src/tools/external-mcp-launch';
+import { ephemeralPortRange, freePort } from '../../src/common/free-port';
+import { launchHttpServer } from '../../src/tools/external-mcp-launch';
 
 const bind = (port: number) =>
   new Promise<net.Server>((resolve, reject) => {

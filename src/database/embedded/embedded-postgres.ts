@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import { freePort } from '../../common/free-port';
 import { dataDirFor, locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import {
   initialiseCluster,
@@ -49,18 +50,6 @@ export interface EmbeddedPostgresOptions {
   /** how long a dead server may take to come back before the failure is reported */
   restartDeadlineMs?: number;
   watchIntervalMs?: number;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function portFree(port: number): Promise<boolean> {
