@@ -87,19 +87,22 @@ describe('embedded Postgres started by the command itself', () => {
       expect(failed.code).toBe(1);
       const passed = await runCli(['eval', NORMAL], baseEnv(home), { timeoutMs: 120_000 });
       expect(passed.code).toBe(0);
+      // scenarios users write, each in its own file, run on the embedded defaults
+      const evalOf = (name: string, yaml: string) => {
+        const file = path.join(tmp, `${name}.yaml`);
+        fs.writeFileSync(file, yaml);
+        return runCli(['eval', file], baseEnv(home), { timeoutMs: 120_000 });
+      };
       // the smallest scenario a user writes (no title, no spec) with an expectation that does not hold
       const minimal = path.join(tmp, 'minimal.yaml');
-      fs.writeFileSync(
-        minimal,
+      const minimalRun = await evalOf(
+        'minimal',
         "id: mine/minimal\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect: [{ termination: max_iterations }]\n",
       );
-      const minimalRun = await runCli(['eval', minimal], baseEnv(home), { timeoutMs: 120_000 });
       expect(minimalRun.stdout).toMatch(/0 passed, 1 failed/);
       expect(minimalRun.code).toBe(1);
       // without a script (a scenario for real models) and without OLLAMA_HOST: said up front, and failed, not bad input
-      const unscripted = path.join(tmp, 'unscripted.yaml');
-      fs.writeFileSync(unscripted, 'id: mine/unscripted\nprompt: Say done.\nexpect: [{ termination: completed }]\n');
-      const unscriptedRun = await runCli(['eval', unscripted], baseEnv(home), { timeoutMs: 120_000 });
+      const unscriptedRun = await evalOf('unscripted', 'id: mine/unscripted\nprompt: Say done.\nexpect: [{ termination: completed }]\n');
       expect(unscriptedRun.stderr).toContain(
         'scenario mine/unscripted has no script: the stand-in has nothing to reply; OLLAMA_HOST is unset',
       );
@@ -107,28 +110,28 @@ describe('embedded Postgres started by the command itself', () => {
       expect(unscriptedRun.code).toBe(1);
       // a scenario written for a real Ollama: valid input, its model unknown to the stand-in; the trial fails
       const realModel = path.join(tmp, 'real-model.yaml');
-      fs.writeFileSync(
-        realModel,
+      const realModelRun = await evalOf(
+        'real-model',
         'id: mine/real-model\nprompt: Say done.\nmodel: llama3.2\nscript:\n  - content: done\nexpect: [{ termination: completed }]\n',
       );
-      const realModelRun = await runCli(['eval', realModel], baseEnv(home), { timeoutMs: 120_000 });
       expect(realModelRun.stderr).toContain(
         'real-model.yaml:3: scenario mine/real-model names model "llama3.2", which the stand-in does not serve',
       );
       expect(realModelRun.stdout).toMatch(/0 passed, 1 failed/);
       expect(realModelRun.code).toBe(1);
-      // a false expectation naming an event the journal does not have: the trial runs and fails (not bad input)
-      const unknownEvent = path.join(tmp, 'unknown-event.yaml');
-      fs.writeFileSync(
-        unknownEvent,
-        "id: mine/unknown-event\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n",
+      // false expectations (names the journal does not have, an impossible count): the trial runs and fails, not bad input
+      const falseRun = await evalOf(
+        'false-expectations',
+        "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n",
       );
-      const unknownEventRun = await runCli(['eval', unknownEvent], baseEnv(home), { timeoutMs: 120_000 });
-      expect(unknownEventRun.stderr).toMatch(
-        /unknown-event\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation can never hold, so it fails/,
-      );
-      expect(unknownEventRun.stdout).toMatch(/0 passed, 1 failed/);
-      expect(unknownEventRun.code).toBe(1);
+      for (const said of [
+        /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation can never hold, so it fails/,
+        /false-expectations\.yaml:6: expect\[1\]\.message\.kind: unknown message kind "made_up_kind".*this expectation can never hold, so it fails/,
+        /false-expectations\.yaml:7: expect\[2\]\.iterations: min 3 is above max 1.*this expectation can never hold, so it fails/,
+      ])
+        expect(falseRun.stderr).toMatch(said);
+      expect(falseRun.stdout).toMatch(/0 passed, 1 failed/);
+      expect(falseRun.code).toBe(1);
       // a model asked for on the command line that the stand-in lacks is bad input for this run
       const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
       expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);

@@ -119,10 +119,28 @@ describe("scenario vocabulary is the journal's", () => {
     expect(scenario.unsatisfiable?.success.map((p) => p.field)).toEqual(['success[0].termination']);
     expect(found).toHaveLength(2);
     // malformed input beside it is still bad input: nothing runs
-    expect(problemsOf(base('', '  - event: tool_reslt\n  - message: { kind: nugde }\n')).map((p) => p.field)).toEqual([
+    expect(problemsOf(base('', '  - event: tool_reslt\n  - final_answer: done\n')).map((p) => p.field)).toEqual([
       'expect[0].event',
-      'expect[1].message.kind',
+      'expect[1].final_answer',
     ]);
+  });
+
+  it.each([
+    [
+      'an unknown message kind',
+      '  - message: { kind: nugde }\n',
+      'expect[1].message.kind',
+      /unknown message kind "nugde"; did you mean "nudge"/,
+    ],
+    ['an unknown message role', '  - message: { role: wizard }\n', 'expect[1].message.role', /unknown message role "wizard"/],
+    ['an unknown role of a request', '  - request: 1\n    roles: [wizard]\n', 'expect[1].roles[0]', /unknown message role "wizard"/],
+    ['a count range upside down', '  - event: tool_call\n    count: { min: 3, max: 1 }\n', 'expect[1].count', /min 3 is above max 1/],
+    ['a negative count', '  - iterations: -1\n', 'expect[1].iterations', /never negative/],
+  ])('loads a scenario with %s as a false expectation: out of its list, failing when judged', (_name, entry, field, message) => {
+    const { scenario } = unsatisfiableOf(base('', `  - termination: completed\n${entry}`));
+    expect(scenario.expect).toEqual([{ termination: 'completed' }]);
+    expect(scenario.unsatisfiable?.expect.map((p) => p.field)).toEqual([field]);
+    expect(scenario.unsatisfiable?.expect[0].message).toMatch(message);
   });
 
   it("lets success criteria say only what a live model's outcome can be judged by", () => {
@@ -188,10 +206,10 @@ describe('numbers and paths are bounded at load', () => {
       message: /at most/,
     },
     {
-      name: 'a count range upside down',
-      expectations: '  - event: tool_call\n    count: { min: 3, max: 1 }\n',
+      name: 'a count that is not a whole number',
+      expectations: '  - event: tool_call\n    count: 2.5\n',
       field: 'expect[0].count',
-      message: /min must not exceed max/,
+      message: /expected a count \(a whole number\) or a range/,
     },
   ];
 

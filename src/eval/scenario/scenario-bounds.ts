@@ -3,6 +3,7 @@
 // that misbehaves later.
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../../config/loupe-config';
+import { NEVER_HOLDS } from './scenario-errors';
 
 /** A duration in milliseconds that a Node timer honours. */
 export const durationMs = (min = 0) =>
@@ -17,16 +18,27 @@ export const tokenCount = z.number().int().min(0).max(100_000_000);
 
 export const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** An expected count: exactly n, or a range. */
-export const count = z.union([
-  z.number().int().min(0).max(1_000_000_000),
-  z
-    .strictObject({
-      min: z.number().int().min(0).max(1_000_000_000).optional(),
-      max: z.number().int().min(0).max(1_000_000_000).optional(),
-    })
-    .refine((c) => c.min === undefined || c.max === undefined || c.min <= c.max, { message: 'min must not exceed max' }),
-]);
+/** A count an expectation compares with; a negative one is well formed but no count is ever below 0. */
+const countValue = z
+  .number()
+  .int()
+  .max(1_000_000_000)
+  .superRefine((n, ctx) => {
+    if (n < 0) ctx.addIssue({ code: 'custom', message: `${n}: a count is never negative`, params: NEVER_HOLDS });
+  })
+  .meta({ minimum: 0 }); // what editors are told: counts start at 0
+
+/** An expected count: exactly n, or a range (one with min above max holds for no count). */
+export const count = z.union(
+  [
+    countValue,
+    z.strictObject({ min: countValue.optional(), max: countValue.optional() }).superRefine((c, ctx) => {
+      if (c.min !== undefined && c.max !== undefined && c.min > c.max)
+        ctx.addIssue({ code: 'custom', message: `min ${c.min} is above max ${c.max}: no count is in that range`, params: NEVER_HOLDS });
+    }),
+  ],
+  { error: 'expected a count (a whole number) or a range ({ min, max })' },
+);
 
 /** Why a workspace file name is refused, if it is: it must be relative, inside the workspace, without NUL. */
 export function workspacePathProblem(p: string): string | undefined {

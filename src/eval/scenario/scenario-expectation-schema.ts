@@ -5,10 +5,23 @@ import { z } from 'zod';
 import { MESSAGE_KINDS } from '../../context/transcript';
 import { LLM_ROLES } from '../../provider/llm-types';
 import { count } from './scenario-bounds';
-import { checkWith, eventName, eventRef, payloadMatch, UNKNOWN_NAME } from './scenario-payload-schema';
+import { unknownNameMessage } from '../../common/closest-name';
+import { NEVER_HOLDS } from './scenario-errors';
+import { checkWith, eventName, eventRef, payloadMatch } from './scenario-payload-schema';
 import { terminationProblem } from './scenario-vocabulary';
 
 const occurrence = z.number().int().min(1).max(1_000_000);
+
+/** One of `known` (editors are offered them); any other text is a name no message has: the expectation can never hold. */
+const oneOf = <T extends string>(what: string, known: readonly T[]) =>
+  z
+    .string()
+    .superRefine((value, ctx) => {
+      if (!(known as readonly string[]).includes(value))
+        ctx.addIssue({ code: 'custom', message: unknownNameMessage(what, value, known), params: NEVER_HOLDS });
+    })
+    .meta({ enum: [...known] }) as unknown as z.ZodType<T>;
+const role = oneOf('message role', LLM_ROLES);
 
 /** Text checks: at least one of them. */
 const textMatch = z
@@ -57,7 +70,7 @@ export const expectationBranches = {
       .min(1)
       .superRefine((reason, ctx) => {
         const problem = terminationProblem(reason);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem, params: UNKNOWN_NAME });
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, params: NEVER_HOLDS });
       }),
   }),
   final_answer: z.strictObject({ final_answer: textMatch }),
@@ -76,8 +89,8 @@ export const expectationBranches = {
   tools_not_used: z.strictObject({ tools_not_used: z.array(z.string().min(1)).min(1) }),
   message: z.strictObject({
     message: z.strictObject({
-      role: z.enum(LLM_ROLES).optional(),
-      kind: z.enum(MESSAGE_KINDS).optional(),
+      role: role.optional(),
+      kind: oneOf('message kind', MESSAGE_KINDS).optional(),
       contains: z.string().optional(),
       equals: z.string().optional(),
       regex: z.string().optional(),
@@ -96,8 +109,8 @@ export const expectationBranches = {
   }),
   /** what the model was sent (the stand-in's log: scripted runs) */
   request: z.strictObject({
-    request: z.union([z.number().int().min(1), z.literal('last')]),
-    roles: z.array(z.enum(LLM_ROLES)).optional(),
+    request: z.union([z.number().int().min(1), z.literal('last')], { error: 'expected a request number (1 is the first) or "last"' }),
+    roles: z.array(role).optional(),
     contains: z.string().optional(),
     not_contains: z.string().optional(),
     tools: z.array(z.string()).optional(),

@@ -100,11 +100,11 @@ function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOve
   };
 }
 
-/** An issue inside one `expect:` or `success:` entry that is only a name the journal lacks (UNKNOWN_NAME). */
-function namesUnknown(issue: z.core.$ZodIssue): boolean {
+/** An issue inside one `expect:` or `success:` entry whose value is well formed but can never hold (NEVER_HOLDS). */
+function neverHolds(issue: z.core.$ZodIssue): boolean {
   const [list, index] = issue.path;
   const params = (issue as { params?: Record<string, unknown> }).params;
-  return (list === 'expect' || list === 'success') && typeof index === 'number' && params?.unknownName === true;
+  return (list === 'expect' || list === 'success') && typeof index === 'number' && params?.neverHolds === true;
 }
 
 export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
@@ -158,11 +158,12 @@ export function parseScenario(text: string, file: string, absFile: string = path
         },
       ];
     });
-  // an expectation naming what the journal does not have is a false expectation, not a malformed
-  // document: the scenario runs without it, and it fails wherever its list is judged
+  // an expectation that can never hold (a name the journal does not have, an impossible count) is a
+  // false expectation, not a malformed document: the scenario runs without it, and it fails wherever
+  // its list is judged
   const unsatisfiable = { expect: [] as ScenarioProblem[], success: [] as ScenarioProblem[] };
   const dropped = { expect: new Set<number>(), success: new Set<number>() };
-  if (!parsed.success && parsed.error.issues.every(namesUnknown)) {
+  if (!parsed.success && parsed.error.issues.every(neverHolds)) {
     const without = { ...(value as Record<string, unknown>) };
     for (const issue of parsed.error.issues) {
       const [list, index] = issue.path as ['expect' | 'success', number];

@@ -1,20 +1,18 @@
 // Event names, payload patterns and event references as scenarios write them, checked against the
 // journal's vocabulary at load: an unknown operator is bad input; an unknown event, field or reference
-// is marked UNKNOWN_NAME (bad input in a trigger, an expectation that fails in expect/success).
+// is marked NEVER_HOLDS (bad input in a trigger, an expectation that fails in expect/success).
 import { z } from 'zod';
 import { isJournalEventType } from '../../journal/journal-events';
 import { PAYLOAD_OPERATORS } from '../expectations/payload-match';
+import { NEVER_HOLDS } from './scenario-errors';
 import { eventTypeProblem, payloadFieldProblems, refProblems } from './scenario-vocabulary';
-
-/** marks an issue that is a name the journal does not have (not a malformed document): see scenario-parser.ts */
-export const UNKNOWN_NAME = { unknownName: true } as const;
 
 export const eventName = z
   .string()
   .min(1)
   .superRefine((name, ctx) => {
     const problem = eventTypeProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: UNKNOWN_NAME });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: NEVER_HOLDS });
   });
 
 function unknownOperators(value: unknown, path: PropertyKey[] = []): Array<{ path: PropertyKey[]; op: string }> {
@@ -41,7 +39,7 @@ export const payloadMatch = z.record(z.string(), z.unknown()).superRefine((value
 export function checkWith(ctx: z.RefinementCtx, type: string, want: Record<string, unknown> | undefined, withKey = 'with'): void {
   if (!want || !isJournalEventType(type)) return;
   for (const p of [...payloadFieldProblems(type, want), ...refProblems(type, want)]) {
-    ctx.addIssue({ code: 'custom', path: [withKey, ...p.path], message: p.message, params: UNKNOWN_NAME });
+    ctx.addIssue({ code: 'custom', path: [withKey, ...p.path], message: p.message, params: NEVER_HOLDS });
   }
 }
 
