@@ -16,7 +16,7 @@ export async function freePort(): Promise<number> {
   if (range && range.low > MIN_CHOSEN_PORT) {
     for (let i = 0; i < 20; i++) {
       const port = MIN_CHOSEN_PORT + Math.floor(Math.random() * (range.low - MIN_CHOSEN_PORT));
-      if (await listens(port).catch(() => 0)) return port;
+      if (await portFree(port)) return port;
     }
   }
   return listens(0);
@@ -33,6 +33,11 @@ export function ephemeralPortRange(): { low: number; high: number } | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** Whether `port` on 127.0.0.1 can be bound right now. */
+export async function portFree(port: number): Promise<boolean> {
+  return (await listens(port).catch(() => 0)) > 0;
 }
 
 /** Binds `port` (0: any) on 127.0.0.1 and lets it go: the port it got, or 0 (`port` taken). */

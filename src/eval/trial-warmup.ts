@@ -17,6 +17,7 @@ import { DirectProcess } from '../process/direct-process';
 import { resolveLoopSettings } from '../process/profiles/profiles';
 import { isSameOllamaHost, normalizeOllamaHost } from '../provider/ollama/host-routing';
 import { OllamaProvider } from '../provider/ollama/ollama-provider';
+import { providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
 import { createManagementClient } from '../provider/ollama/ollama-transport';
 import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
@@ -61,19 +62,9 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1): Promise<
   const reasons: string[] = [];
   try {
     const { url } = await standin.start(0);
-    const c = config.ollama;
-    const provider = new OllamaProvider({
-      host: url,
-      localHost: url,
-      requestTimeoutMs: c.requestTimeoutMs,
-      idleTimeoutMs: c.idleTimeoutMs,
-      firstByteTimeoutMs: c.firstByteTimeoutMs,
-      numGpu: c.numGpu,
-      numPredict: c.numPredict,
-      numBatch: c.numBatch,
-      slotWaitTimeoutMs: c.slotWaitTimeoutMs,
-    });
-    const settings = resolveLoopSettings({ maxToolIterations: 5, toolTimeoutMs: config.loop.toolTimeoutMs, numCtx: c.numCtx });
+    // the configured provider, against the warm-up's own stand-in (which is also its local Ollama)
+    const provider = new OllamaProvider({ ...providerOptionsFrom(config.ollama, url), localHost: url });
+    const settings = resolveLoopSettings({ maxToolIterations: 5, toolTimeoutMs: config.loop.toolTimeoutMs, numCtx: config.ollama.numCtx });
     const tools = new ToolsService();
     const discard = { append: () => undefined };
     try {

@@ -20,7 +20,7 @@ import { replaySource } from './eval-replay-source';
 
 /**
  * Warm-up sessions while the database starts: V8 optimises code only after it has run a number of
- * times, and with one round the run's first trials still set up and asked 2-3 times slower than
+ * times, and with one round the run's first trials still set up and asked about twice as slowly as
  * later ones (~2-4 ms a round once compiled; ~110 ms for 8 in all, the stand-in's start included).
  */
 const SESSION_WARMUP_ROUNDS = 8;

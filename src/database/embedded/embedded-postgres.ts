@@ -4,8 +4,7 @@
 // reports a failure it cannot repair instead of going quiet.
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
-import { freePort } from '../../common/free-port';
+import { freePort, portFree } from '../../common/free-port';
 import { dataDirFor, locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import {
   initialiseCluster,
@@ -50,15 +49,6 @@ export interface EmbeddedPostgresOptions {
   /** how long a dead server may take to come back before the failure is reported */
   restartDeadlineMs?: number;
   watchIntervalMs?: number;
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,6 +7,23 @@ import type { LlmProvider } from '../llm-provider';
 import { normalizeOllamaHost } from './host-routing';
 import { OllamaProvider, type OllamaProviderOptions } from './ollama-provider';
 
+/** A provider's settings for `host` from the configuration (its logging and host events aside). */
+export function providerOptionsFrom(c: LoupeConfig['ollama'], host: string): OllamaProviderOptions {
+  return {
+    host: normalizeOllamaHost(host),
+    localHost: normalizeOllamaHost(c.localHost),
+    requestTimeoutMs: c.requestTimeoutMs,
+    idleTimeoutMs: c.idleTimeoutMs,
+    firstByteTimeoutMs: c.firstByteTimeoutMs,
+    maxParallel: c.maxParallel,
+    numGpu: c.numGpu,
+    numPredict: c.numPredict,
+    numBatch: c.numBatch,
+    slotWaitTimeoutMs: c.slotWaitTimeoutMs,
+    retryDelayScale: c.retryDelayScale,
+  };
+}
+
 /** One provider (and so one set of slot limiters) per Ollama host; stand-ins get their own. */
 @Injectable()
 export class OllamaProviderFactory implements OnModuleDestroy {
@@ -30,19 +47,8 @@ export class OllamaProviderFactory implements OnModuleDestroy {
       const existing = this.providers.get(key);
       if (existing) return existing;
     }
-    const c = this.config.ollama;
     const provider = new OllamaProvider({
-      host: key,
-      localHost: normalizeOllamaHost(c.localHost),
-      requestTimeoutMs: c.requestTimeoutMs,
-      idleTimeoutMs: c.idleTimeoutMs,
-      firstByteTimeoutMs: c.firstByteTimeoutMs,
-      maxParallel: c.maxParallel,
-      numGpu: c.numGpu,
-      numPredict: c.numPredict,
-      numBatch: c.numBatch,
-      slotWaitTimeoutMs: c.slotWaitTimeoutMs,
-      retryDelayScale: c.retryDelayScale,
+      ...providerOptionsFrom(this.config.ollama, key),
       log: (level, m) => (level === 'warn' ? this.logger.warn(m) : this.logger.log(m)),
       onHostEvent: (type, payload) => this.host.event(type, payload),
       ...(opts.isolated ? opts.overrides : {}),
