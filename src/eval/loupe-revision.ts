@@ -1,26 +1,25 @@
 // Which Loupe ran a trial: the git revision of the checkout (with `+dirty` when it has changes), or
-// LOUPE_REVISION (a container build sets it), or the package version.
-import { execFileSync } from 'node:child_process';
+// LOUPE_REVISION (a container build sets it), or the package version. Asked once per process, without
+// blocking it: two `git` runs took ~10 ms of the event loop at a run's start when they were synchronous;
+// `loupe eval` asks while its database starts.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
-let cached: string | undefined;
+const run = promisify(execFile);
+let cached: Promise<string> | undefined;
 
-export function loupeRevision(): string {
-  if (cached) return cached;
-  // git finds the checkout from any directory inside it
-  try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: __dirname,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
-      cwd: __dirname,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    cached = `${head}${dirty ? '+dirty' : ''}`;
-  } catch {
-    cached = process.env.LOUPE_REVISION || `v${process.env.npm_package_version ?? 'unknown'}`;
-  }
+export function loupeRevision(): Promise<string> {
+  cached ??= readRevision();
   return cached;
+}
+
+async function readRevision(): Promise<string> {
+  // git finds the checkout from any directory inside it
+  const git = async (...args: string[]) => (await run('git', args, { cwd: __dirname, encoding: 'utf8' })).stdout.trim();
+  try {
+    const [head, dirty] = await Promise.all([git('rev-parse', 'HEAD'), git('status', '--porcelain', '--untracked-files=no')]);
+    return `${head}${dirty ? '+dirty' : ''}`;
+  } catch {
+    return process.env.LOUPE_REVISION || `v${process.env.npm_package_version ?? 'unknown'}`;
+  }
 }

@@ -95,14 +95,18 @@ export function configurationsFor(scenario: Pick<Scenario, 'profiles'>, configs:
   );
 }
 
+/** The models of a run's jobs, in the order they run (the models given, else each scenario's own). */
+export function plannedModels(scenarios: readonly Scenario[], models?: readonly string[]): string[] {
+  return models?.length ? [...new Set(models)] : [...new Set(scenarios.map((s) => s.model ?? STANDIN_DEFAULT_MODEL))];
+}
+
 /** All jobs, grouped by model (models in the order given), then scenario, configuration and trial. */
 export function planJobs(
   scenarios: readonly Scenario[],
   opts: { models?: readonly string[]; configs: readonly Configuration[]; trials: number },
 ): Job[] {
   const modelOf = (s: Scenario) => (opts.models?.length ? [...opts.models] : [s.model ?? STANDIN_DEFAULT_MODEL]);
-  const models = [...new Set(scenarios.flatMap(modelOf))];
-  return models.flatMap((model) =>
+  return plannedModels(scenarios, opts.models).flatMap((model) =>
     scenarios
       .filter((s) => modelOf(s).includes(model))
       .flatMap((scenario) =>

@@ -54,20 +54,30 @@ export class ScenarioRunner {
   ) {}
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
+    // the run's duration is from here: planning and its first record included, as startedAt says
+    const started = Date.now();
     const realHost = this.config.ollama.host;
     const replayMode = options.replay ? await this.replayMode(options.replay.runId) : undefined;
     const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
-    const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: loupeRevision() });
+    const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: await loupeRevision() });
     const recorder = new EvalRunRecorder(this.journal, { id: options.runId ?? randomUUID(), ...plan.run });
-    // the run is announced (to be resumed if it is killed) once it is recorded: an announced run can be resumed
-    await this.journal.flush(10_000).catch((e: Error) => this.logger.warn(`the run is queued, not yet written: ${e.message}`));
-    options.onRunStarted?.(recorder.runId);
+    // the first model loads while the run is written (later ones as their trials come: one model
+    // at a time on the host's memory)
+    const warmed = new Map<string, Promise<void>>();
+    if (mode === 'live' && !options.replay && plan.jobs.length) void this.warm(plan.jobs[0].model, warmed);
+    // the run is announced (to be resumed if it is killed) once it is recorded: an announced run can
+    // be resumed. Its trials start meanwhile; the journal writes their rows after the run's.
+    const announced = this.journal
+      .flush(10_000)
+      .catch((e: Error) => this.logger.warn(`the run is queued, not yet written: ${e.message}`))
+      .then(() => options.onRunStarted?.(recorder.runId));
     return this.execute(
       plan,
       recorder,
       plan.jobs.map((job, index) => ({ index, job })),
       [],
       options,
+      { started, warmed, announced },
     );
   }
 
@@ -130,8 +140,9 @@ export class ScenarioRunner {
     todo: PlannedTrial[],
     kept: Array<{ index: number; result: Result }>,
     options: EvalRunOptions,
+    at: { started: number; warmed: Map<string, Promise<void>>; announced?: Promise<void> } = { started: Date.now(), warmed: new Map() },
   ): Promise<EvalRunReport> {
-    const started = Date.now();
+    const { started, warmed } = at;
     const { jobs, mode } = plan;
     if (options.replay?.allowNew && !this.config.ollama.host) throw new Error('--allow-new sends misses to OLLAMA_HOST: set it');
     const ctx: Omit<TrialContext, 'running'> = {
@@ -153,7 +164,6 @@ export class ScenarioRunner {
       stoppedBy = `the database failed: ${e.message.split('\n')[0]}`;
       for (const h of running) h.kill('database failed');
     });
-    const warmed = new Map<string, Promise<void>>();
     let next = 0;
     const worker = async (underway: () => void) => {
       // the previous trial's verdict, reported once it is in Postgres while this worker runs the next:
@@ -183,6 +193,7 @@ export class ScenarioRunner {
     } finally {
       onFailure.unsubscribe();
     }
+    await at.announced;
     return this.conclude(plan, recorder, results, options, {
       started,
       stoppedBy,

@@ -16,6 +16,8 @@ import type { LoupeConfig } from '../config/loupe-config';
 import { DirectProcess } from '../process/direct-process';
 import { resolveLoopSettings } from '../process/profiles/profiles';
 import { isSameOllamaHost, normalizeOllamaHost } from '../provider/ollama/host-routing';
+import { isCloudModel } from '../provider/ollama/model-name';
+import { LOAD_TIMEOUT_MS } from '../provider/ollama/ollama-models';
 import { OllamaProvider } from '../provider/ollama/ollama-provider';
 import { providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
 import { createManagementClient } from '../provider/ollama/ollama-transport';
@@ -23,23 +25,35 @@ import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
 
 /**
- * One GET /api/version to each Ollama host a live run uses: OLLAMA_HOST, and the local Ollama its
- * model list asks for cloud models when that is another server. Their keep-alive connections are
- * then open for the first trials. Each host's version, or why it did not answer; never throws.
+ * While the database starts: one GET /api/version to each Ollama host a live run uses (OLLAMA_HOST,
+ * and the local Ollama its model list asks for cloud models when that is another server), and for
+ * the run's first `model` what its first trial asks the host before its session starts: the model
+ * list, the model's /api/show and its load (a chat with no messages). The model then loads while
+ * Postgres starts instead of after (seconds for a real model), and the keep-alive connections the
+ * run's first requests take are open. Each host's version, or why it did not answer, and how the
+ * load went; never throws.
  */
-export async function warmModelHosts(host: string, localHost: string, timeoutMs = 2_000): Promise<Record<string, string>> {
+export async function warmModelHosts(
+  host: string,
+  localHost: string,
+  opts: { model?: string; timeoutMs?: number } = {},
+): Promise<{ versions: Record<string, string>; load?: string }> {
+  const timeoutMs = opts.timeoutMs ?? 2_000;
   const hosts = isSameOllamaHost(host, localHost) ? [host] : [host, localHost];
-  const answers = await Promise.all(
-    hosts.map((h) =>
-      createManagementClient(normalizeOllamaHost(h), AbortSignal.timeout(timeoutMs))
-        .version()
-        .then(
-          (v) => v.version,
-          (e: Error) => `unreachable: ${e.message}`,
-        ),
-    ),
-  );
-  return Object.fromEntries(hosts.map((h, i) => [h, answers[i]]));
+  const client = (h: string, ms = timeoutMs) => createManagementClient(normalizeOllamaHost(h), AbortSignal.timeout(ms));
+  const said = <T>(p: Promise<T>, ok: (v: T) => string) => p.then(ok, (e: Error) => `unreachable: ${e.message}`);
+  const model = opts.model && !isCloudModel(opts.model) ? opts.model : undefined;
+  const [answers, load] = await Promise.all([
+    Promise.all(hosts.map((h) => said(client(h).version(), (v) => v.version))),
+    model
+      ? Promise.all([
+          said(client(host).list(), () => 'listed'),
+          said(client(host).show({ model }), () => 'shown'),
+          said(client(host, LOAD_TIMEOUT_MS).chat({ model, messages: [], stream: false }), () => 'loaded'),
+        ]).then(([, , loaded]) => loaded)
+      : undefined,
+  ]);
+  return { versions: Object.fromEntries(hosts.map((h, i) => [h, answers[i]])), ...(load ? { load } : {}) };
 }
 
 const WARMUP_MODEL = 'loupe-warmup:1b';

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startStandin } from '../provider/provider-test-kit';
 import { createTestDatabase } from '../support/test-app';
 import { ROOT, runCli } from '../support/run-cli';
 
@@ -80,6 +81,34 @@ describe('loupe eval / sessions (the built CLI)', () => {
     const run = await runCli(['eval', file], env);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/schema\.yaml:21:\d+: script\[1\]\.tool_calls\[0\]\.name: expected string/);
+  });
+
+  it("loads a live run's first model while the run starts up, before the run is recorded", async () => {
+    const model = 'warm:1b';
+    const { server, url } = await startStandin({
+      catalog: [{ name: model, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'], loadMs: 200 }],
+      script: { turns: { '*': [{ content: 'The task is done.' }] }, loop: true },
+    });
+    try {
+      const file = path.join(tmp, 'live-warm.yaml');
+      fs.writeFileSync(
+        file,
+        `id: bench/live-warm\nprompt: Say done.\nmodel: ${model}\nexpect:\n  - termination: completed\nsuccess:\n  - final_answer: { contains: done }\n`,
+      );
+      const run = await runCli(['eval', file, '--json'], { ...env, OLLAMA_HOST: url });
+      expect({ code: run.code, stderr: run.code ? run.stderr : '' }).toEqual({ code: 0, stderr: '' });
+      const report = JSON.parse(run.stdout);
+      expect(report.summary.passed).toBe(1);
+      const loads = server.requests.filter((r) => r.path === '/api/chat' && (r.body as { messages: unknown[] }).messages.length === 0);
+      // sent while the application started (its database connection, migrations), not after the run began
+      expect(loads.length).toBeGreaterThanOrEqual(1);
+      expect(Date.parse(report.startedAt) - loads[0].receivedAt).toBeGreaterThan(20);
+      // and no trial's request went out before a load had ended
+      const asks = server.requests.filter((r) => r.path === '/api/chat' && (r.body as { messages: unknown[] }).messages.length > 0);
+      expect(asks.map((r) => r.receivedAt >= loads[0].receivedAt + 200)).toEqual([true]);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('exits 2 for a bad flag or environment variable', async () => {

@@ -37,12 +37,40 @@ describe('model host warm-up (a live run, while the database starts)', () => {
     const { server, url } = await startStandin({ script: { turns: {} } });
     try {
       const refused = `http://127.0.0.1:${await closedPort()}`;
-      const answers = await warmModelHosts(url, refused);
-      expect(answers[url]).toMatch(/^\d+\.\d+/);
-      expect(answers[refused]).toMatch(/^unreachable: /);
+      const { versions, load } = await warmModelHosts(url, refused);
+      expect(versions[url]).toMatch(/^\d+\.\d+/);
+      expect(versions[refused]).toMatch(/^unreachable: /);
+      expect(load).toBeUndefined();
       expect(server.requests.map((r) => r.path)).toEqual(['/api/version']);
       // the local Ollama is the host itself (same loopback port): asked once
-      expect(Object.keys(await warmModelHosts(url, url.replace('127.0.0.1', 'localhost')))).toEqual([url]);
+      expect(Object.keys((await warmModelHosts(url, url.replace('127.0.0.1', 'localhost'))).versions)).toEqual([url]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("loads the run's first model and asks what its first trial asks (list, show), so both are ready when the run starts", async () => {
+    const model = 'warm:1b';
+    const { server, url } = await startStandin({
+      catalog: [{ name: model, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'], loadMs: 150 }],
+      script: { turns: {} },
+    });
+    try {
+      const running = async () => ((await (await fetch(`${url}/api/ps`)).json()) as { models: Array<{ name: string }> }).models;
+      expect(await running()).toEqual([]);
+      await expect(warmModelHosts(url, url, { model })).resolves.toEqual({ versions: { [url]: expect.any(String) }, load: 'loaded' });
+      expect((await running()).map((m) => m.name)).toEqual([model]);
+      expect(server.requests.map((r) => r.path).sort()).toEqual([
+        '/api/chat',
+        '/api/ps',
+        '/api/ps',
+        '/api/show',
+        '/api/tags',
+        '/api/version',
+      ]);
+      // a model the host lacks: said, not thrown; a cloud model has nothing to load here
+      expect((await warmModelHosts(url, url, { model: 'missing:1b' })).load).toMatch(/^unreachable: .*not found/);
+      expect(await warmModelHosts(url, url, { model: 'gpt-oss:120b-cloud' })).toEqual({ versions: { [url]: expect.any(String) } });
     } finally {
       await server.stop();
     }

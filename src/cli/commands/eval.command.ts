@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
-import { configurations, parseAxes } from '../../eval/run-plan';
+import { configurations, parseAxes, plannedModels } from '../../eval/run-plan';
 import { ScenarioLoadError } from '../../eval/scenario/scenario-errors';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { standinModelProblems, standinShortfalls } from '../../eval/standin-model-check';
@@ -142,9 +142,13 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       // on the next turn of the event loop, i.e. once the application's start waits on its database
       if (!opts.queue)
         setTimeout(() => {
+          void lazy.loupeRevision().loupeRevision();
           const warmup = lazy.trialWarmup();
           void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS).catch(() => undefined);
-          if (config.ollama.host && !opts.replay) void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost);
+          if (config.ollama.host && !opts.replay)
+            void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost, {
+              model: scenarios && plannedModels(scenarios, opts.model)[0],
+            });
         }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
       const progress = evalProgress();

@@ -42,7 +42,7 @@ export class QueuedRuns {
     const plan = planRun(scenarios, options, {
       mode,
       backend: this.config.ollama.host ?? 'standin',
-      loupeRevision: loupeRevision(),
+      loupeRevision: await loupeRevision(),
       queued: true,
     });
     const runId = randomUUID();

@@ -44,7 +44,7 @@ export interface OllamaModelsOptions {
 }
 
 /** a cold load of a large model can take minutes */
-const LOAD_TIMEOUT_MS = 600_000;
+export const LOAD_TIMEOUT_MS = 600_000;
 /** how long a server's version is taken as known */
 const VERSION_TTL_MS = 60_000;
 
