@@ -51,7 +51,10 @@ export class ScenarioRunner {
     private readonly recordings: RecordingRepository,
     private readonly providers: OllamaProviderFactory,
     private readonly sessions: SessionQueryRepository,
-  ) {}
+  ) {
+    // read once per process, before the first run needs it (the server's first run, too, records at once)
+    void loupeRevision();
+  }
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
     // the run's duration is from here: planning and its first record included, as startedAt says
