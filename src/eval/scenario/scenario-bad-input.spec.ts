@@ -102,6 +102,13 @@ describe("scenario vocabulary is the journal's", () => {
       /did you mean "slot_acquired"/,
     ],
     ['a bad regular expression', '  - final_answer: { regex: "(unclosed" }\n', 'expect[0].final_answer.regex', /not a regular expression/],
+    ['a bad regular expression on a file', '  - { file: out.txt, regex: "(unclosed" }\n', 'expect[0].regex', /not a regular expression/],
+    [
+      'a bad regular expression on a message',
+      '  - message: { role: assistant, regex: "[z-a]" }\n',
+      'expect[0].message.regex',
+      /not a regular expression/,
+    ],
   ])('%s is found at load', (_name, expectations, field, message) => {
     const problems = findingsOf(base('', expectations));
     const p = problems.find((x) => x.field === field);

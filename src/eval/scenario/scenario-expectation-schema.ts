@@ -23,23 +23,24 @@ const oneOf = <T extends string>(what: string, known: readonly T[]) =>
     .meta({ enum: [...known] }) as unknown as z.ZodType<T>;
 const role = oneOf('message role', LLM_ROLES);
 
+/** A `regex:` of any expectation: checked when the scenario loads, not when a trial is judged. */
+const regex = z.string().superRefine((r, ctx) => {
+  try {
+    new RegExp(r);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `not a regular expression: ${(e as Error).message}` });
+  }
+});
+
 /** Text checks: at least one of them. */
 const textMatch = z
   .strictObject({
     contains: z.string().optional(),
     not_contains: z.string().optional(),
     equals: z.string().optional(),
-    regex: z.string().optional(),
+    regex: regex.optional(),
   })
-  .refine((t) => Object.keys(t).length > 0, { message: 'give contains, not_contains, equals or regex' })
-  .superRefine((t, ctx) => {
-    if (t.regex === undefined) return;
-    try {
-      new RegExp(t.regex);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', path: ['regex'], message: `not a regular expression: ${(e as Error).message}` });
-    }
-  });
+  .refine((t) => Object.keys(t).length > 0, { message: 'give contains, not_contains, equals or regex' });
 
 // Each expectation is recognised by its leading key; validating only that branch gives errors that
 // name the real problem instead of a union mismatch.
@@ -80,7 +81,7 @@ export const expectationBranches = {
     file: z.string().min(1),
     equals: z.string().optional(),
     contains: z.string().optional(),
-    regex: z.string().optional(),
+    regex: regex.optional(),
     exists: z.boolean().optional(),
   }),
   iterations: z.strictObject({ iterations: count }),
@@ -93,7 +94,7 @@ export const expectationBranches = {
       kind: oneOf('message kind', MESSAGE_KINDS).optional(),
       contains: z.string().optional(),
       equals: z.string().optional(),
-      regex: z.string().optional(),
+      regex: regex.optional(),
       /** pruned (compacted_at set) or not */
       compacted: z.boolean().optional(),
       /** recorded in this iteration (0-based, as in the journal) */
