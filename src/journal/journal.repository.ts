@@ -15,6 +15,12 @@ import { batchStatement, type TableSpec } from './batch-statement';
 import type { JournalBatch } from './journal-entry';
 import { toStorableRow } from './storable-text';
 
+/** A batch ready to write: its one statement, and the compactions that follow it in its transaction. */
+export interface PreparedBatch {
+  statement: { text: string; values: string[] } | null;
+  compactions: JournalBatch['compactions'];
+}
+
 @Injectable()
 export class JournalRepository {
   private specs?: Record<string, TableSpec>;
@@ -28,6 +34,11 @@ export class JournalRepository {
    * Compactions mark messages that may be in this very batch, so they follow in the same transaction.
    */
   async writeBatch(batch: JournalBatch): Promise<void> {
+    await this.write(this.prepare(batch));
+  }
+
+  /** The batch's statement, built (CPU work only: the journal builds the next batch's while one is written). */
+  prepare(batch: JournalBatch): PreparedBatch {
     const t = this.tableSpecs();
     const statement = batchStatement([
       { spec: t.evalRuns, rows: batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])) },
@@ -46,7 +57,11 @@ export class JournalRepository {
       { spec: t.toolCalls, rows: batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])) },
       { spec: t.events, rows: batch.events.map((r) => toStorableRow(r, ['payload'])) },
     ]);
-    if (!batch.compactions.length) {
+    return { statement, compactions: batch.compactions };
+  }
+
+  async write({ statement, compactions }: PreparedBatch): Promise<void> {
+    if (!compactions.length) {
       if (statement) await this.dataSource.query(statement.text, statement.values);
       return;
     }
@@ -56,7 +71,7 @@ export class JournalRepository {
         `UPDATE messages AS msg SET compacted_at = v.at
            FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(session_id, idx, at)
           WHERE msg.session_id = v.session_id AND msg.idx = v.idx`,
-        [batch.compactions.map((c) => c.sessionId), batch.compactions.map((c) => c.idx), batch.compactions.map((c) => c.compactedAt)],
+        [compactions.map((c) => c.sessionId), compactions.map((c) => c.idx), compactions.map((c) => c.compactedAt)],
       );
     });
   }

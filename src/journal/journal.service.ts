@@ -6,7 +6,7 @@ import { DatabaseHealth } from '../database/database-health';
 import { HostRecorder } from './host-recorder';
 import { toBatch, type JournalEntry } from './journal-entry';
 import { markReplayed, pendingSpills, readSpill, writeSpill } from './journal-spill';
-import { JournalRepository } from './journal.repository';
+import { JournalRepository, type PreparedBatch } from './journal.repository';
 import { classifyDatabaseFailure } from '../database/database-failure';
 
 /** The database could not take these entries now: they go back to the front of the queue. */
@@ -42,6 +42,9 @@ export class JournalService implements BeforeApplicationShutdown {
   /** `queued` after the latest journal_entry_rejected record: a flush under way waits for that record too */
   private rejectionMark = 0;
   private writing?: Promise<void>;
+  /** the next whole batch, taken from `pending` and built while the one before it is written */
+  private staged?: { entries: JournalEntry[]; prepared: PreparedBatch };
+  private staging = false;
   private timer?: NodeJS.Timeout;
   private consecutiveFailures = 0;
   private closed = false;
@@ -94,7 +97,7 @@ export class JournalService implements BeforeApplicationShutdown {
   }
 
   get backlog(): number {
-    return this.pending.length;
+    return this.pending.length + (this.staged?.entries.length ?? 0);
   }
 
   /**
@@ -137,12 +140,12 @@ export class JournalService implements BeforeApplicationShutdown {
     if (this.closed) return undefined;
     let spilled: string | undefined;
     try {
-      await this.writeUntil(() => !this.pending.length && !this.writing, deadlineMs);
+      await this.writeUntil(() => !this.pending.length && !this.staged && !this.writing, deadlineMs);
     } catch (e) {
       this.logger.error(String(e));
       // a write may still be in flight; whatever it holds is back in `pending` if it fails
       await this.writing?.catch(() => undefined);
-      spilled = this.spill(this.pending.splice(0));
+      spilled = this.spill([...this.unstage(), ...this.pending.splice(0)]);
     }
     this.closed = true;
     clearTimeout(this.timer);
@@ -160,7 +163,7 @@ export class JournalService implements BeforeApplicationShutdown {
   }
 
   private kick(): void {
-    if (this.writing) return;
+    if (this.writing) return this.stageSoon();
     clearTimeout(this.timer);
     this.timer = undefined;
     void this.writeNext();
@@ -169,9 +172,11 @@ export class JournalService implements BeforeApplicationShutdown {
   private writeNext(): Promise<void> {
     if (this.writing) return this.writing;
     if (this.health?.failure) return Promise.resolve();
-    const batch = this.pending.splice(0, this.config.journal.maxBatch);
+    const staged = this.staged;
+    this.staged = undefined;
+    const batch = staged?.entries ?? this.pending.splice(0, this.config.journal.maxBatch);
     if (!batch.length) return Promise.resolve();
-    this.writing = this.writeOrIsolate(batch)
+    this.writing = this.writeOrIsolate(batch, staged?.prepared)
       .then(() => {
         this.settled += batch.length;
         if (this.consecutiveFailures) this.logger.log(`journal writes recovered after ${this.consecutiveFailures} failures`);
@@ -181,7 +186,8 @@ export class JournalService implements BeforeApplicationShutdown {
         // what was written of the batch comes first (it is written in order): the rest goes back to the front
         const unwritten = e instanceof EntriesUnwritten ? e.unwritten : batch;
         this.settled += batch.length - unwritten.length;
-        this.pending.unshift(...unwritten);
+        // a batch built meanwhile goes back behind them: emit order holds
+        this.pending.unshift(...unwritten, ...this.unstage());
         this.consecutiveFailures++;
         const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (this.consecutiveFailures - 1));
         this.logger.warn(`journal write failed (${unwritten.length} entries kept, retry in ${delay} ms): ${(e as Error).message}`);
@@ -189,9 +195,42 @@ export class JournalService implements BeforeApplicationShutdown {
       })
       .finally(() => {
         this.writing = undefined;
-        if (this.pending.length && !this.closed && !this.health?.failure) this.schedule(0);
+        if ((this.pending.length || this.staged) && !this.closed && !this.health?.failure) this.schedule(0);
       });
+    this.stageSoon();
     return this.writing;
+  }
+
+  /**
+   * A whole batch waiting while one is written is built on the next turn (once that one's query is
+   * sent), so this thread's work on it runs beside Postgres's; one batch is still written at a time.
+   */
+  private stageSoon(): void {
+    if (this.staging || this.staged || this.pending.length < this.config.journal.maxBatch) return;
+    this.staging = true;
+    setImmediate(() => {
+      this.staging = false;
+      this.stage();
+    });
+  }
+
+  private stage(): void {
+    if (!this.writing || this.staged || this.closed || this.health?.failure) return;
+    if (this.pending.length < this.config.journal.maxBatch) return;
+    const entries = this.pending.splice(0, this.config.journal.maxBatch);
+    try {
+      this.staged = { entries, prepared: this.repository.prepare(toBatch(entries)) };
+    } catch {
+      // an entry that cannot be encoded is isolated by the write itself, as when nothing is staged
+      this.pending.unshift(...entries);
+    }
+  }
+
+  /** The staged batch's entries, no longer staged. */
+  private unstage(): JournalEntry[] {
+    const entries = this.staged?.entries ?? [];
+    this.staged = undefined;
+    return entries;
   }
 
   /**
@@ -199,9 +238,9 @@ export class JournalService implements BeforeApplicationShutdown {
    * alone, and records each of those instead. Rejects with the entries not yet written when the
    * database is unavailable.
    */
-  private async writeOrIsolate(batch: JournalEntry[]): Promise<void> {
+  private async writeOrIsolate(batch: JournalEntry[], prepared?: PreparedBatch): Promise<void> {
     try {
-      await this.repository.writeBatch(toBatch(batch));
+      await (prepared ? this.repository.write(prepared) : this.repository.writeBatch(toBatch(batch)));
       this.written += batch.length;
       return;
     } catch (e) {

@@ -136,6 +136,59 @@ describe('journal: batching, ordering, faults', () => {
     await proxy.stop();
   });
 
+  it('builds the next whole batch while one is written; a write that fails then loses and reorders nothing', async () => {
+    const target = new URL(url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port));
+    const port = await proxy.start();
+    const viaProxy = new URL(url);
+    viaProxy.port = String(port);
+    const ds = createDataSource(viaProxy.toString(), 4);
+    await ds.initialize();
+    // the real repository, its calls logged; its first write held until the test lets it go
+    const calls: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    class LoggedRepository extends JournalRepository {
+      override prepare(batch: Parameters<JournalRepository['prepare']>[0]) {
+        calls.push(`prepare ${batch.events.length}`);
+        return super.prepare(batch);
+      }
+      override async write(prepared: Parameters<JournalRepository['write']>[0]) {
+        const n = calls.filter((c) => c.startsWith('write')).length;
+        calls.push(`write ${n}`);
+        if (n === 0) await held;
+        await super.write(prepared);
+        calls.push(`written ${n}`);
+      }
+    }
+    const journal = new JournalService(new LoggedRepository(ds), configFor());
+    const rec = recorderFor(journal);
+    for (let i = 0; i < 450; i++) rec.event('tool_result', result(i));
+    // a turn later the second batch is built while the first is still being written
+    await new Promise((r) => setImmediate(r));
+    // (the first batch: the session's row and 99 events)
+    expect(calls).toEqual(['prepare 99', 'write 0', 'prepare 100']);
+    expect(journal.backlog).toBe(351);
+    // the first write fails (Postgres gone): both batches go back to the front, in order
+    proxy.cut();
+    release();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).not.toContain('written 0');
+    expect(journal.backlog).toBe(451);
+    proxy.restore();
+    await journal.flush(30_000);
+    const { n, seqs } = await countEvents(direct, rec.sessionId);
+    expect(n).toBe(450);
+    expect(seqs).toEqual(seqs.map((_, i) => i));
+    const payloads: Array<{ chars: number }> = (
+      await direct.query('SELECT payload FROM events WHERE session_id = $1 ORDER BY id', [rec.sessionId])
+    ).map((r: { payload: { chars: number } }) => r.payload);
+    expect(payloads.map((p) => p.chars)).toEqual(seqs);
+    await journal.close();
+    await ds.destroy();
+    await proxy.stop();
+  });
+
   it('spills to a file at shutdown when Postgres stays away, and replays the spill on the next start', async () => {
     const target = new URL(url);
     const proxy = new TcpProxy(target.hostname, Number(target.port));
