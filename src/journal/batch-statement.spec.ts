@@ -22,7 +22,7 @@ const events: TableSpec = {
 };
 
 describe('batchStatement', () => {
-  it('writes every table as one CTE reading one JSON parameter, upserts updating all but the key, appends doing nothing on conflict', () => {
+  it('writes every table as one CTE reading one JSON parameter, upserts updating all but the key, appends as plain inserts', () => {
     const at = new Date('2026-11-23T00:00:00Z');
     const st = batchStatement([
       { spec: sessions, rows: [{ id: 'a', config: { x: 1 }, startedAt: at }] },
@@ -37,10 +37,18 @@ describe('batchStatement', () => {
     expect(st.text).toBe(
       [
         'WITH w0 AS (INSERT INTO sessions (id, config, started_at) SELECT "id", "config", "startedAt" FROM json_to_recordset($1::json) AS r("id" uuid, "config" jsonb, "startedAt" timestamptz) ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, started_at = EXCLUDED.started_at),',
-        'w1 AS (INSERT INTO events (session_id, seq, payload) SELECT "sessionId", "seq", "payload" FROM json_to_recordset($2::json) AS r("sessionId" uuid, "seq" int, "payload" jsonb) ON CONFLICT (session_id, seq) DO NOTHING)',
+        'w1 AS (INSERT INTO events (session_id, seq, payload) SELECT "sessionId", "seq", "payload" FROM json_to_recordset($2::json) AS r("sessionId" uuid, "seq" int, "payload" jsonb))',
         'SELECT 1',
       ].join('\n'),
     );
+    // for a retried batch: the same, appends leaving a row already written alone
+    expect(st.idempotentText).toBe(
+      st.text.replace(
+        'r("sessionId" uuid, "seq" int, "payload" jsonb))',
+        'r("sessionId" uuid, "seq" int, "payload" jsonb) ON CONFLICT (session_id, seq) DO NOTHING)',
+      ),
+    );
+    expect(st.idempotentText).not.toBe(st.text);
     expect(st.values.map((v) => JSON.parse(v))).toEqual([
       [{ id: 'a', config: { x: 1 }, startedAt: '2026-11-23T00:00:00.000Z' }],
       [

@@ -19,7 +19,10 @@ export interface TableSpec {
   columns: ColumnSpec[];
   /** the conflict target (primary or unique key columns) */
   keys: string[];
-  /** upsert: the last snapshot wins; append: a row already written is left alone (a retried batch) */
+  /**
+   * upsert: the last snapshot wins; append: a plain insert, and in the statement for a retried batch
+   * (`idempotentText`) a row already written is left alone
+   */
   onConflict: 'update' | 'nothing';
 }
 
@@ -28,23 +31,35 @@ export interface TableRows {
   rows: ReadonlyArray<object>;
 }
 
-const statements = new Map<string, string>();
+export interface BatchStatement {
+  /** appends as plain inserts: a key already there fails the statement (Postgres checks no conflict arbiter per row) */
+  text: string;
+  /** the same with appends skipping rows already written: for a batch an earlier attempt may have committed */
+  idempotentText: string;
+  /** one JSON text per table */
+  values: string[];
+}
 
-/** The statement text for these tables in this order (cached), and its parameters (one JSON text per table). */
-export function batchStatement(parts: readonly TableRows[]): { text: string; values: string[] } | null {
+const statements = new Map<string, { text: string; idempotentText: string }>();
+
+/** The statement texts for these tables in this order (cached), and their parameters. */
+export function batchStatement(parts: readonly TableRows[]): BatchStatement | null {
   const present = parts.filter((p) => p.rows.length > 0);
   if (!present.length) return null;
   const key = present.map((p) => p.spec.table).join(',');
-  let text = statements.get(key);
-  if (!text) statements.set(key, (text = statementText(present.map((p) => p.spec))));
+  let texts = statements.get(key);
+  if (!texts) {
+    const specs = present.map((p) => p.spec);
+    statements.set(key, (texts = { text: statementText(specs, false), idempotentText: statementText(specs, true) }));
+  }
   // rows keep their property names; Dates become ISO text, undefined becomes NULL, json values nest
   const values = present.map(({ rows }) => JSON.stringify(rows));
-  return { text, values };
+  return { ...texts, values };
 }
 
 const quoted = (prop: string) => `"${prop.replace(/"/g, '""')}"`;
 
-function statementText(specs: readonly TableSpec[]): string {
+function statementText(specs: readonly TableSpec[], idempotent: boolean): string {
   const ctes = specs.map((spec, i) => {
     const record = spec.columns.map((c) => `${quoted(c.prop)} ${c.type}`).join(', ');
     const props = spec.columns.map((c) => quoted(c.prop)).join(', ');
@@ -52,9 +67,11 @@ function statementText(specs: readonly TableSpec[]): string {
     const update = spec.columns.filter((c) => !spec.keys.includes(c.name)).map((c) => `${c.name} = EXCLUDED.${c.name}`);
     const conflict =
       spec.onConflict === 'update' && update.length
-        ? `ON CONFLICT (${spec.keys.join(', ')}) DO UPDATE SET ${update.join(', ')}`
-        : `ON CONFLICT (${spec.keys.join(', ')}) DO NOTHING`;
-    return `w${i} AS (INSERT INTO ${spec.table} (${names}) SELECT ${props} FROM json_to_recordset($${i + 1}::json) AS r(${record}) ${conflict})`;
+        ? ` ON CONFLICT (${spec.keys.join(', ')}) DO UPDATE SET ${update.join(', ')}`
+        : spec.onConflict === 'update' || idempotent
+          ? ` ON CONFLICT (${spec.keys.join(', ')}) DO NOTHING`
+          : '';
+    return `w${i} AS (INSERT INTO ${spec.table} (${names}) SELECT ${props} FROM json_to_recordset($${i + 1}::json) AS r(${record})${conflict})`;
   });
   return `WITH ${ctes.join(',\n')}\nSELECT 1`;
 }

@@ -11,15 +11,17 @@ import {
   SessionEntity,
   ToolCallEntity,
 } from '../database/entities';
-import { batchStatement, type TableSpec } from './batch-statement';
+import { batchStatement, type BatchStatement, type TableSpec } from './batch-statement';
 import type { JournalBatch } from './journal-entry';
 import { toStorableRow } from './storable-text';
 
 /** A batch ready to write: its one statement, and the compactions that follow it in its transaction. */
 export interface PreparedBatch {
-  statement: { text: string; values: string[] } | null;
+  statement: BatchStatement | null;
   compactions: JournalBatch['compactions'];
 }
+
+const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class JournalRepository {
@@ -60,13 +62,24 @@ export class JournalRepository {
     return { statement, compactions: batch.compactions };
   }
 
-  async write({ statement, compactions }: PreparedBatch): Promise<void> {
+  async write(prepared: PreparedBatch): Promise<void> {
+    try {
+      await this.run(prepared, prepared.statement?.text);
+    } catch (e) {
+      // appended rows already there: an earlier attempt committed them and its answer was lost with
+      // the connection. Written again, with what is there left alone (the statement failed whole).
+      if ((e as { code?: string }).code !== UNIQUE_VIOLATION || !prepared.statement) throw e;
+      await this.run(prepared, prepared.statement.idempotentText);
+    }
+  }
+
+  private async run({ statement, compactions }: PreparedBatch, text: string | undefined): Promise<void> {
     if (!compactions.length) {
-      if (statement) await this.dataSource.query(statement.text, statement.values);
+      if (statement && text) await this.dataSource.query(text, statement.values);
       return;
     }
     await this.dataSource.transaction(async (m) => {
-      if (statement) await m.query(statement.text, statement.values);
+      if (statement && text) await m.query(text, statement.values);
       await m.query(
         `UPDATE messages AS msg SET compacted_at = v.at
            FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(session_id, idx, at)

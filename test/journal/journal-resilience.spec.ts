@@ -189,6 +189,30 @@ describe('journal: batching, ordering, faults', () => {
     await proxy.stop();
   });
 
+  it("writes a batch again whose commit's answer was lost: what it had committed is not doubled, nothing else is lost", async () => {
+    // the real repository; its first write commits, then fails as a connection dropped before the answer would
+    let lost = 0;
+    class LostAnswerRepository extends JournalRepository {
+      override async write(prepared: Parameters<JournalRepository['write']>[0]) {
+        await super.write(prepared);
+        if (lost++ === 0) throw new Error('Connection terminated unexpectedly');
+      }
+    }
+    const journal = new JournalService(new LostAnswerRepository(direct), configFor());
+    const rec = recorderFor(journal);
+    for (let i = 0; i < 60; i++) rec.event('tool_result', result(i));
+    rec.finish({ terminationReason: 'completed', exitCode: 0 });
+    await journal.flush(10_000);
+    expect(lost).toBeGreaterThanOrEqual(2);
+    expect(journal.rejected).toBe(0);
+    const { n, seqs } = await countEvents(direct, rec.sessionId);
+    expect(n).toBe(60);
+    expect(seqs).toEqual(seqs.map((_, i) => i));
+    const [s] = await direct.query('SELECT status FROM sessions WHERE id = $1', [rec.sessionId]);
+    expect(s.status).toBe('finished');
+    await journal.close();
+  });
+
   it('spills to a file at shutdown when Postgres stays away, and replays the spill on the next start', async () => {
     const target = new URL(url);
     const proxy = new TcpProxy(target.hostname, Number(target.port));
