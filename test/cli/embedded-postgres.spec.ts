@@ -122,12 +122,16 @@ describe('embedded Postgres started by the command itself', () => {
       // false expectations (names the journal does not have, an impossible count): the trial runs and fails, not bad input
       const falseRun = await evalOf(
         'false-expectations',
-        "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n",
+        "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n  - request: 0\n  - tool_calls: 1.5\n  - message: { position: -1 }\n  - termination: ''\n",
       );
       for (const said of [
         /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation can never hold, so it fails/,
         /false-expectations\.yaml:6: expect\[1\]\.message\.kind: unknown message kind "made_up_kind".*this expectation can never hold, so it fails/,
         /false-expectations\.yaml:7: expect\[2\]\.iterations: min 3 is above max 1.*this expectation can never hold, so it fails/,
+        /false-expectations\.yaml:8: expect\[3\]\.request: 0: a request number .* is never below 1.*can never hold/,
+        /false-expectations\.yaml:9: expect\[4\]\.tool_calls: 1\.5: a count is always a whole number.*can never hold/,
+        /false-expectations\.yaml:10: expect\[5\]\.message\.position: -1: a transcript position is never negative.*can never hold/,
+        /false-expectations\.yaml:11: expect\[6\]\.termination: unknown termination reason "".*can never hold/,
       ])
         expect(falseRun.stderr).toMatch(said);
       expect(falseRun.stdout).toMatch(/0 passed, 1 failed/);

@@ -18,15 +18,28 @@ export const tokenCount = z.number().int().min(0).max(100_000_000);
 
 export const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** A count an expectation compares with; a negative one is well formed but no count is ever below 0. */
-const countValue = z
-  .number()
-  .int()
-  .max(1_000_000_000)
-  .superRefine((n, ctx) => {
-    if (n < 0) ctx.addIssue({ code: 'custom', message: `${n}: a count is never negative`, params: NEVER_HOLDS });
-  })
-  .meta({ minimum: 0 }); // what editors are told: counts start at 0
+/**
+ * A number an expectation compares with a recorded one (a count, a request number, a transcript
+ * position): a whole number from `min` to `max`. Any other number is well formed but equals no
+ * record's, so the expectation can never hold: a false expectation, failing when judged, not bad input.
+ */
+export const recordedNumber = (what: string, min: number, max = 1_000_000_000) =>
+  z
+    .number()
+    .superRefine((n, ctx) => {
+      if (Number.isInteger(n) && n >= min && n <= max) return;
+      const why = !Number.isInteger(n)
+        ? 'is always a whole number'
+        : n < min
+          ? min === 0
+            ? 'is never negative'
+            : `is never below ${min}`
+          : `is never above ${max}`;
+      ctx.addIssue({ code: 'custom', message: `${n}: ${what} ${why}`, params: NEVER_HOLDS });
+    })
+    .meta({ type: 'integer', minimum: min, maximum: max }); // what editors are told
+
+const countValue = recordedNumber('a count', 0);
 
 /** An expected count: exactly n, or a range (one with min above max holds for no count). */
 export const count = z.union(

@@ -4,13 +4,13 @@
 import { z } from 'zod';
 import { MESSAGE_KINDS } from '../../context/transcript';
 import { LLM_ROLES } from '../../provider/llm-types';
-import { count } from './scenario-bounds';
+import { count, recordedNumber } from './scenario-bounds';
 import { unknownNameMessage } from '../../common/closest-name';
 import { NEVER_HOLDS } from './scenario-errors';
 import { checkWith, eventName, eventRef, payloadMatch } from './scenario-payload-schema';
 import { terminationProblem } from './scenario-vocabulary';
 
-const occurrence = z.number().int().min(1).max(1_000_000);
+const occurrence = recordedNumber('an occurrence (1 is the first)', 1, 1_000_000);
 
 /** One of `known` (editors are offered them); any other text is a name no message has: the expectation can never hold. */
 const oneOf = <T extends string>(what: string, known: readonly T[]) =>
@@ -66,19 +66,18 @@ export const expectationBranches = {
     .strictObject({ host_event: eventName, with: payloadMatch.optional(), count: count.optional() })
     .superRefine((e, ctx) => checkWith(ctx, e.host_event, e.with)),
   termination: z.strictObject({
-    termination: z
-      .string()
-      .min(1)
-      .superRefine((reason, ctx) => {
-        const problem = terminationProblem(reason);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem, params: NEVER_HOLDS });
-      }),
+    termination: z.string().superRefine((reason, ctx) => {
+      const problem = terminationProblem(reason);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: NEVER_HOLDS });
+    }),
   }),
   final_answer: z.strictObject({ final_answer: textMatch }),
   final_answer_contains: z.strictObject({ final_answer_contains: z.string() }),
   final_answer_not_contains: z.strictObject({ final_answer_not_contains: z.string() }),
   file: z.strictObject({
-    file: z.string().min(1),
+    file: z.string().superRefine((f, ctx) => {
+      if (!f) ctx.addIssue({ code: 'custom', message: 'an empty path names no file', params: NEVER_HOLDS });
+    }),
     equals: z.string().optional(),
     contains: z.string().optional(),
     regex: regex.optional(),
@@ -98,11 +97,11 @@ export const expectationBranches = {
       /** pruned (compacted_at set) or not */
       compacted: z.boolean().optional(),
       /** recorded in this iteration (0-based, as in the journal) */
-      iteration: z.number().int().min(0).optional(),
+      iteration: recordedNumber('an iteration', 0).optional(),
       /** a tool result of this tool */
       tool: z.string().min(1).optional(),
       /** the message at this transcript position (0-based), or the last one */
-      position: z.number().int().min(0).optional(),
+      position: recordedNumber('a transcript position', 0).optional(),
       last: z.boolean().optional(),
     }),
     absent: z.boolean().optional(),
@@ -110,7 +109,9 @@ export const expectationBranches = {
   }),
   /** what the model was sent (the stand-in's log: scripted runs) */
   request: z.strictObject({
-    request: z.union([z.number().int().min(1), z.literal('last')], { error: 'expected a request number (1 is the first) or "last"' }),
+    request: z.union([recordedNumber('a request number (1 is the first)', 1), z.literal('last')], {
+      error: 'expected a request number (1 is the first) or "last"',
+    }),
     roles: z.array(role).optional(),
     contains: z.string().optional(),
     not_contains: z.string().optional(),
