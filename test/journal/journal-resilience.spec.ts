@@ -55,6 +55,17 @@ describe('journal: batching, ordering, faults', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
+  /** A data source reaching Postgres through a proxy the test can cut (a restart, seen from the client). */
+  const behindProxy = async (poolSize: number) => {
+    const target = new URL(url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port));
+    const viaProxy = new URL(url);
+    viaProxy.port = String(await proxy.start());
+    const ds = createDataSource(viaProxy.toString(), poolSize);
+    await ds.initialize();
+    return { proxy, ds };
+  };
+
   const configFor = (extra: Record<string, string> = {}) =>
     loadConfig({ LOUPE_HOME: home, DATABASE_URL: url, LOUPE_JOURNAL_FLUSH_MS: '5', LOUPE_JOURNAL_MAX_BATCH: '100', ...extra });
 
@@ -109,13 +120,7 @@ describe('journal: batching, ordering, faults', () => {
   });
 
   it('survives Postgres going away and coming back: nothing lost, nothing duplicated', async () => {
-    const target = new URL(url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port));
-    const port = await proxy.start();
-    const viaProxy = new URL(url);
-    viaProxy.port = String(port);
-    const ds = createDataSource(viaProxy.toString(), 4);
-    await ds.initialize();
+    const { proxy, ds } = await behindProxy(4);
     const journal = new JournalService(new JournalRepository(ds), configFor());
     const rec = recorderFor(journal);
     for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'before'));
@@ -137,13 +142,7 @@ describe('journal: batching, ordering, faults', () => {
   });
 
   it('builds the next whole batch while one is written; a write that fails then loses and reorders nothing', async () => {
-    const target = new URL(url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port));
-    const port = await proxy.start();
-    const viaProxy = new URL(url);
-    viaProxy.port = String(port);
-    const ds = createDataSource(viaProxy.toString(), 4);
-    await ds.initialize();
+    const { proxy, ds } = await behindProxy(4);
     // the real repository, its calls logged; its first write held until the test lets it go
     const calls: string[] = [];
     let release!: () => void;
@@ -214,13 +213,7 @@ describe('journal: batching, ordering, faults', () => {
   });
 
   it('spills to a file at shutdown when Postgres stays away, and replays the spill on the next start', async () => {
-    const target = new URL(url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port));
-    const port = await proxy.start();
-    const viaProxy = new URL(url);
-    viaProxy.port = String(port);
-    const ds = createDataSource(viaProxy.toString(), 2);
-    await ds.initialize();
+    const { proxy, ds } = await behindProxy(2);
     const journal = new JournalService(new JournalRepository(ds), configFor());
     const rec = recorderFor(journal);
     rec.event('tool_result', result(0));
