@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { BuiltinToolSource } from './builtin-tool-source';
 import { connectExternalServers, type ExternalMcpServerConfig } from './external-mcp';
 import { McpToolSource } from './mcp-tool-source';
 import { resolveCommandLimits } from './sandbox/command-limits';
@@ -9,6 +10,7 @@ import {
   createWorkspaceToolServer,
   OPT_IN_TOOL_NAMES,
   WORKSPACE_TOOL_NAMES,
+  workspaceDefinitionsKey,
   type CommandSandboxMode,
 } from './workspace/workspace-tool-server';
 
@@ -44,14 +46,15 @@ export class ToolsService {
     const commandPlan = optIn.length
       ? await resolveCommandPlan(commandSandbox, resolveCommandLimits({ timeoutMs: opts.commandTimeoutMs }))
       : undefined;
-    const server = createWorkspaceToolServer(opts.workspaceDir, [...WORKSPACE_TOOL_NAMES, ...optIn], {
-      commandTimeoutMs: opts.commandTimeoutMs,
-      commandSandbox,
-      commandPlan,
+    const enabled = [...WORKSPACE_TOOL_NAMES, ...optIn];
+    const serverOptions = { commandTimeoutMs: opts.commandTimeoutMs, commandSandbox, commandPlan };
+    // the built-in server itself starts on the session's first tool call
+    const workspace = await BuiltinToolSource.create('workspace', workspaceDefinitionsKey(enabled, serverOptions), async () => {
+      const server = createWorkspaceToolServer(opts.workspaceDir, enabled, serverOptions);
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      return McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const workspace = await McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
     const { sources, failures } = await connectExternalServers(opts.externalMcp ?? [], { timeoutMs: opts.mcpConnectTimeoutMs });
     // an allow list limits the built-in tools; an external server the session asked for brings all of its own
     const allow = opts.allow ? [...opts.allow, ...sources.flatMap((s) => s.definitions().map((d) => d.name))] : undefined;

@@ -53,6 +53,22 @@ const WRITE_FILE_INPUT = z.object({
 });
 const LIST_FILES_INPUT = z.object({ path: z.string().optional().describe('Directory relative to the workspace root') });
 
+function commandLimitsOf(opts: WorkspaceToolOptions): CommandLimits {
+  return (
+    opts.commandPlan?.limits ??
+    resolveCommandLimits({ ...opts.commandLimits, timeoutMs: opts.commandTimeoutMs ?? opts.commandLimits?.timeoutMs })
+  );
+}
+
+/**
+ * Everything the server's tool definitions depend on, as a key (the workspace is not part of it):
+ * the enabled tools and, with the command tool, its mode and limits (they are in its description).
+ */
+export function workspaceDefinitionsKey(allow: readonly string[], opts: WorkspaceToolOptions = {}): string {
+  const command = COMMAND_TOOL_NAMES.some((n) => allow.includes(n));
+  return JSON.stringify([[...allow].sort(), command ? [opts.commandSandbox ?? 'auto', commandLimitsOf(opts)] : null]);
+}
+
 export function createWorkspaceToolServer(
   root: string,
   allow: readonly string[] = WORKSPACE_TOOL_NAMES,
@@ -134,12 +150,9 @@ export function createWorkspaceToolServer(
 
   const commandTools = COMMAND_TOOL_NAMES.filter((n) => enabled.has(n));
   if (commandTools.length) {
-    const limits =
-      opts.commandPlan?.limits ??
-      resolveCommandLimits({ ...opts.commandLimits, timeoutMs: opts.commandTimeoutMs ?? opts.commandLimits?.timeoutMs });
     registerCommandTools(server, root, commandTools, {
       mode: opts.commandSandbox ?? 'auto',
-      limits,
+      limits: commandLimitsOf(opts),
       plan: opts.commandPlan,
       probe: opts.sandboxProbe,
     });
