@@ -43,7 +43,7 @@ export async function runBenchSession(
 ): Promise<{ result: SessionResult; ms: number }> {
   const config = app.get<LoupeConfig>(LOUPE_CONFIG);
   const sessionId = randomUUID();
-  const workspaceDir = createWorkspace(config.home, sessionId, files);
+  const workspaceDir = await createWorkspace(config.home, sessionId, files);
   const tools = await app.get(ToolsService).createSessionTools({ workspaceDir });
   const provider = app.get(OllamaProviderFactory).forHost(host, { isolated: true, overrides: { localHost: host } });
   const started = performance.now();

@@ -51,7 +51,7 @@ export class SessionLauncher {
     try {
       const externalMcp = await this.registeredServers(plan.mcpServers);
       const provider = await this.providerFor(plan, cleanup);
-      const workspaceDir = createWorkspace(this.config.home, sessionId, plan.files);
+      const workspaceDir = await createWorkspace(this.config.home, sessionId, plan.files);
       const tools = await this.tools.createSessionTools({
         workspaceDir,
         allow: plan.tools,

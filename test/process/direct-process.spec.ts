@@ -31,7 +31,7 @@ describe('direct process (handle, kill, spans)', () => {
     started.push(standin);
     const { url } = await standin.start(0);
     const sessionId = randomUUID();
-    const workspaceDir = createWorkspace(t.home, sessionId, files);
+    const workspaceDir = await createWorkspace(t.home, sessionId, files);
     const tools = await t.app.get(ToolsService).createSessionTools({ workspaceDir });
     const provider = t.app.get(OllamaProviderFactory).forHost(url, { isolated: true });
     const handle = t.app.get(ProcessManager).start({ sessionId, model: 'llama3.1:8b', prompt: 'Go.', provider, tools, workspaceDir });

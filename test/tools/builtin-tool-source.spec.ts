@@ -30,13 +30,13 @@ describe('built-in tools: listed once per set, each session’s server started o
 
   it('lists through a real server the first time; a later session with the same key starts nothing until a tool is called', async () => {
     const key = `test-${Date.now()}-a`;
-    const first = opener(createWorkspace(home, 'a1', { 'who.txt': 'first' }));
+    const first = opener(await createWorkspace(home, 'a1', { 'who.txt': 'first' }));
     const a = await BuiltinToolSource.create('workspace', key, first.open);
     expect(first.opened.count).toBe(1);
     expect(a.started).toBe(true);
     expect(a.definitions().map((d) => d.name)).toEqual(['read_file', 'write_file', 'list_files']);
 
-    const second = opener(createWorkspace(home, 'a2', { 'who.txt': 'second' }));
+    const second = opener(await createWorkspace(home, 'a2', { 'who.txt': 'second' }));
     const b = await BuiltinToolSource.create('workspace', key, second.open);
     expect(second.opened.count).toBe(0);
     expect(b.started).toBe(false);
@@ -54,7 +54,7 @@ describe('built-in tools: listed once per set, each session’s server started o
 
   it('a session closed without a call never starts a server; a call after close is an error, not a new server', async () => {
     const key = `test-${Date.now()}-b`;
-    const dir = createWorkspace(home, 'b1', {});
+    const dir = await createWorkspace(home, 'b1', {});
     await (await BuiltinToolSource.create('workspace', key, opener(dir).open)).close();
     const lazy = opener(dir);
     const s = await BuiltinToolSource.create('workspace', key, lazy.open);
@@ -65,7 +65,7 @@ describe('built-in tools: listed once per set, each session’s server started o
 
   it('a server that cannot start is the call’s error, not a thrown one', async () => {
     const key = `test-${Date.now()}-c`;
-    const dir = createWorkspace(home, 'c1', {});
+    const dir = await createWorkspace(home, 'c1', {});
     await (await BuiltinToolSource.create('workspace', key, opener(dir).open)).close();
     const s = await BuiltinToolSource.create('workspace', key, () => Promise.reject(new Error('no server today')));
     expect(await s.call('list_files', {}, opts)).toEqual(expect.objectContaining({ status: 'error', text: 'Error: no server today' }));
@@ -88,7 +88,7 @@ describe('built-in tools: listed once per set, each session’s server started o
 
   it('through the tools service: sessions differing in the command tool’s timeout are offered its own description each', async () => {
     const service = new ToolsService();
-    const dir = createWorkspace(home, 'd1', {});
+    const dir = await createWorkspace(home, 'd1', {});
     const allow = ['list_files', 'execute_command'];
     const describe = async (commandTimeoutMs: number) => {
       const tools = await service.createSessionTools({ workspaceDir: dir, allow, commandTimeoutMs, commandSandbox: 'none' });

@@ -238,7 +238,7 @@ describeWithCommand('bwrap', 'the command sandbox (bubblewrap) against escape at
     process.env.LOUPE_ADMIN_TOKEN = SECRET;
     process.env.DATABASE_URL = `postgres://loupe:${SECRET}@db:5432/loupe`;
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-sandbox-'));
-    const dir = createWorkspace(home, 'session-1', { 'notes.txt': 'hello\n' });
+    const dir = await createWorkspace(home, 'session-1', { 'notes.txt': 'hello\n' });
     fs.writeFileSync(path.join(home, 'secret.txt'), SECRET);
     let connections = 0;
     server = net.createServer((s) => {

@@ -40,9 +40,9 @@ async function workspaceSource(dir: string, allow: string[], options: WorkspaceT
 
 let home: string;
 let dir: string;
-beforeAll(() => {
+beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-sandbox-modes-'));
-  dir = createWorkspace(home, 'session-1', { 'notes.txt': 'hello\n' });
+  dir = await createWorkspace(home, 'session-1', { 'notes.txt': 'hello\n' });
 });
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 

@@ -13,7 +13,7 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
 
   beforeAll(async () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-tools-'));
-    dir = createWorkspace(home, 'session-1', { 'notes.txt': 'hello\nworld\n', 'src/a.ts': 'export const a = 1;\n' });
+    dir = await createWorkspace(home, 'session-1', { 'notes.txt': 'hello\nworld\n', 'src/a.ts': 'export const a = 1;\n' });
     fs.writeFileSync(path.join(home, 'secret.txt'), 'outside');
     tools = await new ToolsService().createSessionTools({ workspaceDir: dir });
   });

@@ -169,7 +169,7 @@ export class TrialRunner {
         replayOfLive: ctx.replay?.mode === 'live',
       });
       cleanup.push(() => backend.close());
-      const workspaceDir = createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
+      const workspaceDir = await createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);
       recording?.setContext({ workspaceDir, sessionId });
       replay?.setContext({ workspaceDir, sessionId });
       const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));

@@ -1,15 +1,17 @@
 // Per-session workspace directories under <home>/workspaces, seeded from a scenario's files.
 import * as fs from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveInWorkspace } from './workspace-paths';
 
-export function createWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): string {
+/** Asynchronous, so that concurrent trials' other work goes on while the directories are made. */
+export async function createWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): Promise<string> {
   const dir = path.join(home, 'workspaces', sessionId);
-  fs.mkdirSync(dir, { recursive: true });
+  await mkdir(dir, { recursive: true });
   for (const [rel, content] of Object.entries(files)) {
     const abs = resolveInWorkspace(dir, rel);
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    fs.writeFileSync(abs, content);
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFile(abs, content);
   }
   return dir;
 }
