@@ -2,6 +2,8 @@
 // (reached through an IPv4-mapped address, so it is not a loopback name) and the local Ollama.
 // Spec: invariants 4 (cloud routing), 5 (merged listing), 8 (30 s cache); behavioural examples
 // "Cloud model routed to localhost" and "Merged model listing with cloud models".
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   chatRequests,
   cleanup,
@@ -13,6 +15,7 @@ import {
   remoteUrl,
   requestsTo,
   startStandin,
+  tracked,
   user,
 } from './provider-test-kit';
 
@@ -56,6 +59,15 @@ describe('merged model listing (spec example; invariant 5)', () => {
     expect(Object.keys(byName).sort()).toEqual(['gpt-oss:120b-cloud', 'llama3.1:8b', 'mistral:7b', 'qwen3-coder:480b-cloud', 'qwen3:8b']);
     expect(byName['llama3.1:8b']).toMatchObject({ host, cloud: false, parameterSize: '1.2B', capabilities: ['completion', 'tools'] });
     expect(byName['gpt-oss:120b-cloud']).toMatchObject({ host: local.url, cloud: true, capabilities: ['completion', 'tools', 'thinking'] });
+  });
+
+  it('warming a model asks both hosts for their lists (each session records the merged one): the trials then ask nothing', async () => {
+    const { provider, remote, local } = await twoHosts();
+    await provider.warm('llama3.1:8b');
+    const asked = () => [requestsTo(remote.server, '/api/tags').length, requestsTo(local.server, '/api/tags').length];
+    expect(asked()).toEqual([1, 1]);
+    await Promise.all([provider.describe('llama3.1:8b'), provider.listModels()]);
+    expect(asked()).toEqual([1, 1]);
   });
 
   it("the local Ollama being down still lists the GPU server's models, with a warning", async () => {
@@ -169,5 +181,34 @@ describe('cloud model routed to localhost (spec example; invariant 4)', () => {
     await provider.complete({ model: 'gpt-oss:120b-cloud', messages: user('hi') });
     expect(chatRequests(local.server)).toHaveLength(1);
     expect(other.server.requests).toEqual([]);
+  });
+});
+
+describe('a trial asks for its model’s digest: the local listing is waited for only by cloud models', () => {
+  it('a model the host serves is described while the local Ollama has not answered; a cloud model waits for it, and both hosts are listed at once', async () => {
+    const remote = await startStandin({ catalog: REMOTE_MODELS });
+    // a local Ollama that holds its answers until told
+    const held: http.ServerResponse[] = [];
+    const local = http.createServer((_req, res) => void held.push(res));
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    try {
+      const { provider } = makeProvider(remoteUrl(remote.port), { localHost: `http://127.0.0.1:${(local.address() as AddressInfo).port}` });
+      const own = tracked(provider.describe('llama3.1:8b'));
+      const cloud = tracked(provider.describe('gpt-oss:120b-cloud'));
+      for (let i = 0; i < 200 && !own.settled(); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(own.settled()).toBe(true);
+      expect((await own.promise).digest).toEqual(expect.any(String));
+      expect(cloud.settled()).toBe(false);
+      expect(held).toHaveLength(1); // asked beside the host's listing, not after it
+      held[0].writeHead(200, { 'content-type': 'application/json' });
+      held[0].end(
+        JSON.stringify({ models: [{ name: 'gpt-oss:120b-cloud', model: 'gpt-oss:120b-cloud', digest: 'cloud-digest', size: 1 }] }),
+      );
+      expect((await cloud.promise).digest).toBe('cloud-digest');
+      expect(requestsTo(remote.server, '/api/tags')).toHaveLength(1);
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => local.close(resolve));
+    }
   });
 });

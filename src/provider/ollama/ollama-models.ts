@@ -56,7 +56,9 @@ export class OllamaModels {
   private localUnreachableWarned = false;
   readonly host: string;
   readonly localHost: string;
+  /** the host's models, and the local Ollama's cloud models (when the host is remote) */
   private readonly list: ModelListCache<ModelResponse[]>;
+  private readonly cloudList: ModelListCache<ModelResponse[]>;
   private readonly version: ModelListCache<string>;
   /** /api/show per model: cached like the list, one request for trials asking at once */
   private readonly infos = new Map<string, ModelListCache<ModelInfo>>();
@@ -73,6 +75,7 @@ export class OllamaModels {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => {});
     this.list = new ModelListCache<ModelResponse[]>({ now: this.now });
+    this.cloudList = new ModelListCache<ModelResponse[]>({ now: this.now });
     this.version = new ModelListCache<string>({ now: this.now, ttlMs: VERSION_TTL_MS });
     this.pulls = new PullTracker(options.pullTracker);
   }
@@ -94,11 +97,21 @@ export class OllamaModels {
     return (await this.listed()).map((m) => m.name);
   }
 
-  private listed(): Promise<ModelResponse[]> {
-    return this.list.getOrLoad(async () => {
-      const remote = (await client(this.host).list()).models;
-      if (isSameOllamaHost(this.host, this.localHost)) return remote;
-      const local = await client(this.localHost)
+  private async listed(): Promise<ModelResponse[]> {
+    // both hosts asked at once: a trial's setup waits for the listing
+    const [remote, local] = await Promise.all([this.remoteListed(), this.localCloudListed()]);
+    return mergeModelLists(remote, local);
+  }
+
+  private remoteListed(): Promise<ModelResponse[]> {
+    return this.list.getOrLoad(async () => (await client(this.host).list()).models);
+  }
+
+  /** The local Ollama's cloud models, when the host is remote (cloud models are routed there). */
+  private localCloudListed(): Promise<ModelResponse[]> {
+    if (isSameOllamaHost(this.host, this.localHost)) return Promise.resolve([]);
+    return this.cloudList.getOrLoad(() =>
+      client(this.localHost)
         .list()
         .then(
           (r) => {
@@ -112,13 +125,13 @@ export class OllamaModels {
             this.localUnreachableWarned = true;
             return [] as ModelResponse[];
           },
-        );
-      return mergeModelLists(remote, local);
-    });
+        ),
+    );
   }
 
   invalidate(): void {
     this.list.invalidate();
+    this.cloudList.invalidate();
     this.infos.clear();
   }
 
@@ -143,7 +156,10 @@ export class OllamaModels {
   /** The model's digest as the host lists it (null when it does not list the model). */
   async digestOf(model: string): Promise<string | null> {
     const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
-    return (await this.listed()).find((m) => bare(m.name) === bare(model))?.digest ?? null;
+    // a model that is not routed to the local Ollama is found in the host's own list (as in the
+    // merged one, where the host's entries come first): no wait for the local listing
+    const list = this.hostFor(model) === this.host ? await this.remoteListed() : await this.listed();
+    return list.find((m) => bare(m.name) === bare(model))?.digest ?? null;
   }
 
   /**

@@ -172,12 +172,13 @@ export class OllamaProvider implements LlmProvider {
   }
 
   /**
-   * Loads the model; meanwhile asks what every trial's setup asks (the model list, digest and
+   * Loads the model; meanwhile asks what every trial's setup asks (the model lists, digest and
    * server version, the model's details for its slot weight), so the first trials find them cached
    * instead of each waiting on those requests. Only the load's failure is reported.
    */
   async warm(model: string): Promise<void> {
-    const cached = Promise.all([this.describe(model), this.models.modelInfo(model)]).catch(() => undefined);
+    // the merged listing too: each session records it (models_listed), the local Ollama's part included
+    const cached = Promise.all([this.describe(model), this.models.modelInfo(model), this.models.refreshModels()]).catch(() => undefined);
     await this.models.load(model);
     await cached;
   }
