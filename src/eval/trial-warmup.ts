@@ -61,10 +61,11 @@ const WARMUP_MODEL = 'loupe-warmup:1b';
 /**
  * `rounds` whole sessions (a tool call, then an answer) through the real loop, provider and tools,
  * against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
- * journal, and tracing is suppressed (with an exporter too). Returns each session's
+ * journal, and tracing is suppressed (with an exporter too). Rounds not yet begun when `stop` is
+ * aborted (the run has started) are skipped. Returns each session's
  * termination reason ('completed' when the whole path worked); never throws.
  */
-export async function warmSessionPath(config: LoupeConfig, rounds = 1): Promise<string[]> {
+export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: AbortSignal): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-warmup-'));
   const standin = new StandinServer({
     catalog: [{ name: WARMUP_MODEL, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'] }],
@@ -84,6 +85,8 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1): Promise<
     try {
       for (let i = 0; i < rounds; i++) {
         await nextTurn();
+        // the run has begun: a round now would take the thread from its first trials
+        if (stop?.aborted) break;
         const registry = await tools.createSessionTools({ workspaceDir: dir });
         try {
           // no spans either, exporter or not: a warm-up session is nobody's trace

@@ -17,6 +17,11 @@ describe('session path warm-up (run while the database starts)', () => {
     expect(leftovers()).toEqual(before);
   });
 
+  it('starts no round once the run has started (its signal aborted): the rounds would take the thread from the first trials', async () => {
+    const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
+    await expect(warmSessionPath(config, 3, AbortSignal.abort())).resolves.toEqual([]);
+  });
+
   it('leaves no trace, even where spans are exported', async () => {
     const exporter = new InMemorySpanExporter();
     const telemetry = startTelemetry({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

@@ -139,12 +139,14 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         for (const p of [...(s.unsatisfiable?.expect ?? []), ...(s.unsatisfiable?.success ?? [])])
           process.stderr.write(`loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation can never hold, so it fails\n`);
       const { ScenarioRunner } = lazy.runner();
-      // on the next turn of the event loop, i.e. once the application's start waits on its database
+      // on the next turn of the event loop, i.e. once the application's start waits on its database;
+      // its rounds stop when the run starts (a faster start than the warm-up's 8 rounds)
+      const runStarted = new AbortController();
       if (!opts.queue)
         setTimeout(() => {
           void lazy.loupeRevision().loupeRevision();
           const warmup = lazy.trialWarmup();
-          void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS).catch(() => undefined);
+          void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS, runStarted.signal).catch(() => undefined);
           if (config.ollama.host && !opts.replay)
             void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost, {
               model: scenarios && plannedModels(scenarios, opts.model)[0],
@@ -197,6 +199,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
               onTrialStarted: options.onTrialStarted,
             });
           }
+          runStarted.abort();
           return app.get(ScenarioRunner).run(scenarios!, options);
         })
         .finally(() => progress.stop());
