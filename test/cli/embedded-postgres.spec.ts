@@ -122,7 +122,7 @@ describe('embedded Postgres started by the command itself', () => {
       // false expectations (names the journal does not have, an impossible count): the trial runs and fails, not bad input
       const falseRun = await evalOf(
         'false-expectations',
-        "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n  - request: 0\n  - tool_calls: 1.5\n  - message: { position: -1 }\n  - termination: ''\n",
+        "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n  - request: 0\n  - tool_calls: 1.5\n  - message: { position: -1 }\n  - termination: ''\n  - tools_used: ['']\n  - { file: a.txt, exists: false, contains: x }\n",
       );
       for (const said of [
         /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation can never hold, so it fails/,
@@ -132,6 +132,8 @@ describe('embedded Postgres started by the command itself', () => {
         /false-expectations\.yaml:9: expect\[4\]\.tool_calls: 1\.5: a count is always a whole number.*can never hold/,
         /false-expectations\.yaml:10: expect\[5\]\.message\.position: -1: a transcript position is never negative.*can never hold/,
         /false-expectations\.yaml:11: expect\[6\]\.termination: unknown termination reason "".*can never hold/,
+        /false-expectations\.yaml:12: expect\[7\]\.tools_used\[0\]: an empty name names no tool.*can never hold/,
+        /false-expectations\.yaml:13: expect\[8\]\.contains: exists: false and contains: .*can never hold/,
       ])
         expect(falseRun.stderr).toMatch(said);
       expect(falseRun.stdout).toMatch(/0 passed, 1 failed/);

@@ -151,6 +151,14 @@ describe("scenario vocabulary is the journal's", () => {
     ['occurrence 0', '  - event: tool_call\n    occurrence: 0\n', 'expect[1].occurrence', /never below 1/],
     ['an empty termination reason', "  - termination: ''\n", 'expect[1].termination', /unknown termination reason/],
     ['an empty file name', "  - file: ''\n    exists: true\n", 'expect[1].file', /names no file/],
+    ['an empty tool name in tools_used', "  - tools_used: [read_file, '']\n", 'expect[1].tools_used[1]', /names no tool/],
+    ['an empty tool name of a tool result', "  - message: { tool: '' }\n", 'expect[1].message.tool', /names no tool/],
+    [
+      'content of a file that must not exist',
+      '  - file: a.txt\n    exists: false\n    contains: x\n',
+      'expect[1].contains',
+      /exists: false and contains: a file that does not exist has no content/,
+    ],
   ])('loads a scenario with %s as a false expectation: out of its list, failing when judged', (_name, entry, field, message) => {
     const { scenario } = unsatisfiableOf(base('', `  - termination: completed\n${entry}`));
     expect(scenario.expect).toEqual([{ termination: 'completed' }]);

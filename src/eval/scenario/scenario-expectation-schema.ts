@@ -23,6 +23,11 @@ const oneOf = <T extends string>(what: string, known: readonly T[]) =>
     .meta({ enum: [...known] }) as unknown as z.ZodType<T>;
 const role = oneOf('message role', LLM_ROLES);
 
+/** A tool name an expectation wants to find: an empty one names no tool, so it can never be found. */
+const wantedTool = z.string().superRefine((name, ctx) => {
+  if (!name) ctx.addIssue({ code: 'custom', message: 'an empty name names no tool', params: NEVER_HOLDS });
+});
+
 /** A `regex:` of any expectation: checked when the scenario loads, not when a trial is judged. */
 const regex = z.string().superRefine((r, ctx) => {
   try {
@@ -74,18 +79,29 @@ export const expectationBranches = {
   final_answer: z.strictObject({ final_answer: textMatch }),
   final_answer_contains: z.strictObject({ final_answer_contains: z.string() }),
   final_answer_not_contains: z.strictObject({ final_answer_not_contains: z.string() }),
-  file: z.strictObject({
-    file: z.string().superRefine((f, ctx) => {
-      if (!f) ctx.addIssue({ code: 'custom', message: 'an empty path names no file', params: NEVER_HOLDS });
+  file: z
+    .strictObject({
+      file: z.string().superRefine((f, ctx) => {
+        if (!f) ctx.addIssue({ code: 'custom', message: 'an empty path names no file', params: NEVER_HOLDS });
+      }),
+      equals: z.string().optional(),
+      contains: z.string().optional(),
+      regex: regex.optional(),
+      exists: z.boolean().optional(),
+    })
+    .superRefine((e, ctx) => {
+      const content = (['equals', 'contains', 'regex'] as const).filter((k) => e[k] !== undefined);
+      if (e.exists === false && content.length)
+        ctx.addIssue({
+          code: 'custom',
+          path: [content[0]],
+          message: `exists: false and ${content.join(', ')}: a file that does not exist has no content to match`,
+          params: NEVER_HOLDS,
+        });
     }),
-    equals: z.string().optional(),
-    contains: z.string().optional(),
-    regex: regex.optional(),
-    exists: z.boolean().optional(),
-  }),
   iterations: z.strictObject({ iterations: count }),
   tool_calls: z.strictObject({ tool_calls: count }),
-  tools_used: z.strictObject({ tools_used: z.array(z.string().min(1)).min(1) }),
+  tools_used: z.strictObject({ tools_used: z.array(wantedTool).min(1) }),
   tools_not_used: z.strictObject({ tools_not_used: z.array(z.string().min(1)).min(1) }),
   message: z.strictObject({
     message: z.strictObject({
@@ -99,7 +115,7 @@ export const expectationBranches = {
       /** recorded in this iteration (0-based, as in the journal) */
       iteration: recordedNumber('an iteration', 0).optional(),
       /** a tool result of this tool */
-      tool: z.string().min(1).optional(),
+      tool: wantedTool.optional(),
       /** the message at this transcript position (0-based), or the last one */
       position: recordedNumber('a transcript position', 0).optional(),
       last: z.boolean().optional(),
