@@ -2,10 +2,20 @@
 // only on which tools are enabled and on the command tool's mode and limits (not on the workspace),
 // so they are listed once per process for each such set, through a real server and client, and a
 // session whose model never calls a tool (most single-turn eval trials) never opens a session at all.
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { LlmToolDefinition } from '../provider/llm-types';
 import { errorText } from './external-mcp-transport';
-import type { McpToolSource } from './mcp-tool-source';
+import { McpToolSource } from './mcp-tool-source';
 import type { ToolOutcome, ToolSource } from './tool-types';
+import { createWorkspaceToolServer, type WorkspaceToolOptions } from './workspace/workspace-tool-server';
+
+/** A fresh built-in server on `root`, reached through the SDK client over an in-memory transport. */
+export async function openWorkspaceSource(root: string, allow: readonly string[], options: WorkspaceToolOptions): Promise<McpToolSource> {
+  const server = createWorkspaceToolServer(root, allow, options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  return McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
+}
 
 /** listed definitions by the key of what they depend on; frozen, since every session shares them */
 const listed = new Map<string, readonly LlmToolDefinition[]>();
@@ -42,11 +52,6 @@ export class BuiltinToolSource implements ToolSource {
     const defs = deepFreeze(source.definitions().map((d) => ({ ...d })));
     listed.set(key, defs);
     return new BuiltinToolSource(name, defs, open, source);
-  }
-
-  /** Whether this session's server was started (by a call, or to list the definitions). */
-  get started(): boolean {
-    return this.opened !== undefined;
   }
 
   definitions(): LlmToolDefinition[] {

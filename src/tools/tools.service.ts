@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BuiltinToolSource } from './builtin-tool-source';
+import { BuiltinToolSource, openWorkspaceSource } from './builtin-tool-source';
 import { connectExternalServers, type ExternalMcpServerConfig } from './external-mcp';
-import { McpToolSource } from './mcp-tool-source';
 import { resolveCommandLimits } from './sandbox/command-limits';
 import { resolveCommandPlan } from './sandbox/command-tool';
 import { ToolRegistry } from './tool-registry';
 import {
-  createWorkspaceToolServer,
   OPT_IN_TOOL_NAMES,
   WORKSPACE_TOOL_NAMES,
   workspaceDefinitionsKey,
@@ -49,12 +46,9 @@ export class ToolsService {
     const enabled = [...WORKSPACE_TOOL_NAMES, ...optIn];
     const serverOptions = { commandTimeoutMs: opts.commandTimeoutMs, commandSandbox, commandPlan };
     // the built-in server itself starts on the session's first tool call
-    const workspace = await BuiltinToolSource.create('workspace', workspaceDefinitionsKey(enabled, serverOptions), async () => {
-      const server = createWorkspaceToolServer(opts.workspaceDir, enabled, serverOptions);
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      return McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
-    });
+    const workspace = await BuiltinToolSource.create('workspace', workspaceDefinitionsKey(enabled, serverOptions), () =>
+      openWorkspaceSource(opts.workspaceDir, enabled, serverOptions),
+    );
     const { sources, failures } = await connectExternalServers(opts.externalMcp ?? [], { timeoutMs: opts.mcpConnectTimeoutMs });
     // an allow list limits the built-in tools; an external server the session asked for brings all of its own
     const allow = opts.allow ? [...opts.allow, ...sources.flatMap((s) => s.definitions().map((d) => d.name))] : undefined;

@@ -1,24 +1,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BuiltinToolSource } from '../../src/tools/builtin-tool-source';
-import { McpToolSource } from '../../src/tools/mcp-tool-source';
+import { BuiltinToolSource, openWorkspaceSource } from '../../src/tools/builtin-tool-source';
 import { ToolsService } from '../../src/tools/tools.service';
 import { createWorkspace } from '../../src/tools/workspace/workspace-manager';
-import { createWorkspaceToolServer, workspaceDefinitionsKey } from '../../src/tools/workspace/workspace-tool-server';
+import { workspaceDefinitionsKey } from '../../src/tools/workspace/workspace-tool-server';
 
 const opts = { timeoutMs: 5_000 };
 
 /** A real built-in server for `dir`, reached through the SDK client; counts how often one is opened. */
 function opener(dir: string, allow: readonly string[] = ['read_file', 'write_file', 'list_files']) {
   const opened = { count: 0 };
-  const open = async () => {
+  const open = () => {
     opened.count++;
-    const server = createWorkspaceToolServer(dir, allow);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    return McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
+    return openWorkspaceSource(dir, allow, {});
   };
   return { open, opened };
 }
@@ -33,13 +28,11 @@ describe('built-in tools: listed once per set, each session’s server started o
     const first = opener(await createWorkspace(home, 'a1', { 'who.txt': 'first' }));
     const a = await BuiltinToolSource.create('workspace', key, first.open);
     expect(first.opened.count).toBe(1);
-    expect(a.started).toBe(true);
     expect(a.definitions().map((d) => d.name)).toEqual(['read_file', 'write_file', 'list_files']);
 
     const second = opener(await createWorkspace(home, 'a2', { 'who.txt': 'second' }));
     const b = await BuiltinToolSource.create('workspace', key, second.open);
     expect(second.opened.count).toBe(0);
-    expect(b.started).toBe(false);
     expect(b.definitions()).toEqual(a.definitions());
     expect(Object.isFrozen(b.definitions()[0].parameters)).toBe(true);
 

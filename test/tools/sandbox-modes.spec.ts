@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SANDBOX_EVENTS } from '../../src/journal/events/sandbox-events';
-import { McpToolSource } from '../../src/tools/mcp-tool-source';
+import { openWorkspaceSource } from '../../src/tools/builtin-tool-source';
+import type { McpToolSource } from '../../src/tools/mcp-tool-source';
 import { detectCgroups } from '../../src/tools/sandbox/cgroup-limits';
 import { resolveCommandLimits } from '../../src/tools/sandbox/command-limits';
 import { resolveCommandPlan } from '../../src/tools/sandbox/command-tool';
@@ -15,7 +15,6 @@ import { refusalText, type CommandSandboxMode } from '../../src/tools/sandbox/sa
 import { probeSandbox, type SandboxProber } from '../../src/tools/sandbox/sandbox-probe';
 import { ToolsService } from '../../src/tools/tools.service';
 import { createWorkspace } from '../../src/tools/workspace/workspace-manager';
-import { createWorkspaceToolServer, type WorkspaceToolOptions } from '../../src/tools/workspace/workspace-tool-server';
 import { describeWithCommand } from '../support/system-tool';
 import { survivors } from './sandbox-test-kit';
 
@@ -30,14 +29,6 @@ const noSandboxHere: SandboxProber = async () => ({
   layout: { system: [], etc: [] },
 });
 
-/** The workspace server alone, reached through the SDK client like ToolsService does. */
-async function workspaceSource(dir: string, allow: string[], options: WorkspaceToolOptions): Promise<McpToolSource> {
-  const server = createWorkspaceToolServer(dir, allow, options);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  return McpToolSource.connect('workspace', clientSide, { alsoClose: () => server.close() });
-}
-
 let home: string;
 let dir: string;
 beforeAll(async () => {
@@ -48,7 +39,7 @@ afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 describe('the command tool without a usable sandbox', () => {
   it.each<CommandSandboxMode>(['auto', 'bubblewrap'])('in mode %s refuses, runs nothing, and says how to opt out', async (mode) => {
-    const source = await workspaceSource(dir, ['read_file', 'execute_command'], { commandSandbox: mode, sandboxProbe: noSandboxHere });
+    const source = await openWorkspaceSource(dir, ['read_file', 'execute_command'], { commandSandbox: mode, sandboxProbe: noSandboxHere });
     try {
       const r = await source.call('execute_command', { command: 'touch ran.txt' }, opts);
       expect(r).toEqual(expect.objectContaining({ status: 'error', text: refusalText('bubblewrap (bwrap) is not installed') }));
@@ -155,7 +146,7 @@ describeWithCommand('bwrap', 'the sandbox where cgroups are not writable (rlimit
   beforeAll(async () => {
     const plan = await resolveCommandPlan('bubblewrap', resolveCommandLimits({ timeoutMs: 4_000, cpu: 0.25 }), withoutCgroups);
     record = plan.record;
-    source = await workspaceSource(dir, ['execute_command'], { commandSandbox: 'bubblewrap', commandPlan: plan });
+    source = await openWorkspaceSource(dir, ['execute_command'], { commandSandbox: 'bubblewrap', commandPlan: plan });
   });
   afterAll(() => source?.close());
 
