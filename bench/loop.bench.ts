@@ -2,9 +2,11 @@
 // same excluding model time (the inference calls' own wall time, as recorded per iteration).
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
+import { dataDirFor } from '../src/database/embedded/embedded-postgres';
 import { JournalService } from '../src/journal/journal.service';
 import { StandinServer } from '../src/standin/standin-server';
 import { runBenchSession, variedToolTurns } from './bench-session';
+import { postgresCpuSeconds } from './postgres-cpu';
 import { median, type BenchFigure, type BenchSuite } from './run-benchmarks';
 
 const ITERATIONS = 60;
@@ -18,11 +20,16 @@ export const loopSuite: BenchSuite = {
       const journal = app.get(JournalService);
       const perIteration: Record<string, number> = {};
       const harnessOnly: Record<string, number> = {};
+      const dataDir = config.databaseUrl ? null : dataDirFor(config.home, () => undefined);
+      // Postgres CPU over the reported journal-on pass, per iteration (null: an external server)
+      let postgresMs: number | null = null;
       // the first pair of passes warms up the JIT; the second pair is reported
-      for (const enabled of [true, false, true, false]) {
+      for (const [pass, enabled] of [true, false, true, false].entries()) {
         const label = enabled ? 'on' : 'off';
         const total: number[] = [];
         const harness: number[] = [];
+        const cpuBefore = pass === 2 && dataDir ? postgresCpuSeconds(dataDir) : null;
+        let iterations = 0;
         for (let r = 0; r < RUNS; r++) {
           const standin = new StandinServer({ script: { turns: { '*': variedToolTurns(ITERATIONS) } } });
           const { url } = await standin.start(0);
@@ -35,6 +42,7 @@ export const loopSuite: BenchSuite = {
             const { result, ms } = await runBenchSession(app, url, 'llama3.1:8b', { maxToolIterations: ITERATIONS + 5 });
             if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
             total.push(ms / result.iterations);
+            iterations += result.iterations;
             harness.push((ms - modelMs) / result.iterations);
           } finally {
             sub.unsubscribe();
@@ -43,6 +51,8 @@ export const loopSuite: BenchSuite = {
             await standin.stop();
           }
         }
+        const cpuAfter = cpuBefore !== null && dataDir ? postgresCpuSeconds(dataDir) : null;
+        if (cpuBefore !== null && cpuAfter !== null) postgresMs = ((cpuAfter - cpuBefore) * 1000) / iterations;
         perIteration[label] = median(total);
         harnessOnly[label] = median(harness);
       }
@@ -54,7 +64,12 @@ export const loopSuite: BenchSuite = {
           unit: 'ms',
           note: `on/off ratio ${(perIteration.on / perIteration.off).toFixed(2)}`,
         },
-        { name: 'harness time per iteration excl. model time, journal on', value: harnessOnly.on, unit: 'ms' },
+        {
+          name: 'harness time per iteration excl. model time, journal on',
+          value: harnessOnly.on,
+          unit: 'ms',
+          note: `Postgres CPU per iteration ${postgresMs === null ? 'n/a (DATABASE_URL)' : `${postgresMs.toFixed(3)} ms`}`,
+        },
         { name: 'harness time per iteration excl. model time, journal off', value: harnessOnly.off, unit: 'ms' },
       ];
       return figures;

@@ -13,7 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
-import { dataDirFor, runningPostmaster } from '../src/database/embedded/embedded-postgres';
+import { dataDirFor } from '../src/database/embedded/embedded-postgres';
+import { postgresCpuSeconds } from './postgres-cpu';
 import { ScenarioRunner } from '../src/eval/scenario-runner.service';
 import { loadScenarios } from '../src/eval/scenario/scenario-loader';
 import { startStandin } from './child-standin';
@@ -63,30 +64,6 @@ function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<{ wallMs: numb
       resolve({ wallMs, trials: (JSON.parse(out) as { summary: { passed: number } }).summary.passed });
     });
   });
-}
-
-/** CPU seconds used so far by the embedded server's processes (the postmaster, its live backends and those it reaped). */
-function postgresCpuSeconds(dataDir: string): number | null {
-  const master = runningPostmaster(dataDir);
-  if (!master) return null;
-  const ticks = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(entry);
-      const ppid = Number(fields[1]);
-      if (pid !== master.pid && ppid !== master.pid) continue;
-      total += (Number(fields[11]) + Number(fields[12])) / ticks; // utime + stime
-      // cutime + cstime: backends that already ended (an eval's connections close with it) count here once reaped
-      if (pid === master.pid) total += (Number(fields[13]) + Number(fields[14])) / ticks;
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  return total;
 }
 
 async function marginalCost(file: string, url: string, concurrency: number, dataDir: string | null): Promise<BenchFigure> {

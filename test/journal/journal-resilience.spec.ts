@@ -188,6 +188,57 @@ describe('journal: batching, ordering, faults', () => {
     await proxy.stop();
   });
 
+  it('what arrives during a write waits out its flush interval, then goes in one statement with one snapshot per row', async () => {
+    const writes: Array<{ at: number; done?: number; iterations: number; events: number }> = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const until = async (what: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    };
+    class TimedRepository extends JournalRepository {
+      private counts: Array<{ iterations: number; events: number }> = [];
+      override prepare(batch: Parameters<JournalRepository['prepare']>[0]) {
+        this.counts.push({ iterations: batch.iterations.length, events: batch.events.length });
+        return super.prepare(batch);
+      }
+      override async write(prepared: Parameters<JournalRepository['write']>[0]) {
+        const w: (typeof writes)[number] = { at: performance.now(), ...this.counts.shift()! };
+        writes.push(w);
+        if (writes.length === 1) await held;
+        await super.write(prepared);
+        w.done = performance.now();
+      }
+    }
+    const journal = new JournalService(new TimedRepository(direct), configFor({ LOUPE_JOURNAL_FLUSH_MS: '300' }));
+    const rec = recorderFor(journal);
+    rec.event('tool_result', result(0));
+    // the first write starts when its interval is over, and is held
+    await until(() => writes.length === 1);
+    // meanwhile one iteration's row changes five times, with events between
+    const appendedAt = performance.now();
+    rec.iterationStarted(0, 'm');
+    for (let i = 1; i <= 4; i++) {
+      rec.event('tool_result', result(i));
+      rec.iterationUpdated(0, i === 4 ? { outcome: 'final_answer', status: 'finished' } : { toolCallCount: i }, i === 4);
+    }
+    release();
+    await until(() => writes[0].done !== undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    // the first write is done; what came meanwhile waits for its oldest entry's interval, not longer
+    expect(writes).toHaveLength(1);
+    await until(() => writes.length === 2);
+    expect(writes).toHaveLength(2);
+    expect(writes[1].at - appendedAt).toBeGreaterThanOrEqual(290);
+    expect(writes[1].at - appendedAt).toBeLessThan(3_000);
+    expect(writes[1]).toEqual(expect.objectContaining({ iterations: 1, events: 4 }));
+    await journal.flush();
+    const [it] = await direct.query('SELECT status, outcome FROM iterations WHERE session_id = $1', [rec.sessionId]);
+    expect(it).toEqual({ status: 'finished', outcome: 'final_answer' });
+    expect((await countEvents(direct, rec.sessionId)).n).toBe(5);
+    await journal.close();
+  });
+
   it("writes a batch again whose commit's answer was lost: what it had committed is not doubled, nothing else is lost", async () => {
     // the real repository; its first write commits, then fails as a connection dropped before the answer would
     let lost = 0;
