@@ -29,7 +29,20 @@ export interface TableSpec {
 export interface TableRows {
   spec: TableSpec;
   rows: ReadonlyArray<object>;
+  /** fields that can hold model or tool text: made storable, their exact values kept in `originals` */
+  storable?: ReadonlyArray<string>;
 }
+
+/** A table's rows with the fields to make storable, checked against the row type. */
+export const tableRows = <T extends object>(
+  spec: TableSpec,
+  rows: ReadonlyArray<T>,
+  storable: ReadonlyArray<keyof T & string>,
+): TableRows => ({
+  spec,
+  rows,
+  storable,
+});
 
 export interface BatchStatement {
   /** appends as plain inserts: a key already there fails the statement (Postgres checks no conflict arbiter per row) */
@@ -39,6 +52,8 @@ export interface BatchStatement {
   /** one JSON text per table */
   values: string[];
 }
+
+import { storableRowsJson } from './storable-text';
 
 const statements = new Map<string, { text: string; idempotentText: string }>();
 
@@ -53,7 +68,7 @@ export function batchStatement(parts: readonly TableRows[]): BatchStatement | nu
     statements.set(key, (texts = { text: statementText(specs, false), idempotentText: statementText(specs, true) }));
   }
   // rows keep their property names; Dates become ISO text, undefined becomes NULL, json values nest
-  const values = present.map(({ rows }) => JSON.stringify(rows));
+  const values = present.map(({ rows, storable }) => (storable ? storableRowsJson(rows, storable) : JSON.stringify(rows)));
   return { ...texts, values };
 }
 

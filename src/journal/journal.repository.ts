@@ -11,9 +11,8 @@ import {
   SessionEntity,
   ToolCallEntity,
 } from '../database/entities';
-import { batchStatement, type BatchStatement, type TableSpec } from './batch-statement';
+import { batchStatement, tableRows, type BatchStatement, type TableSpec } from './batch-statement';
 import type { JournalBatch } from './journal-entry';
-import { toStorableRow } from './storable-text';
 
 /** A batch ready to write: its one statement, and the compactions that follow it in its transaction. */
 export interface PreparedBatch {
@@ -43,21 +42,15 @@ export class JournalRepository {
   prepare(batch: JournalBatch): PreparedBatch {
     const t = this.tableSpecs();
     const statement = batchStatement([
-      { spec: t.evalRuns, rows: batch.evalRuns.map((r) => toStorableRow(r, ['options', 'config'])) },
-      { spec: t.sessions, rows: batch.sessions.map((r) => toStorableRow(r, ['prompt', 'error', 'config', 'model', 'workspace'])) },
-      {
-        spec: t.evalTrials,
-        rows: batch.evalTrials.map((r) => toStorableRow(r, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata'])),
-      },
-      { spec: t.evalCells, rows: batch.evalCells.map((r) => toStorableRow(r, ['config', 'statistics'])) },
-      { spec: t.evalExchanges, rows: batch.evalExchanges.map((r) => toStorableRow(r, ['request', 'chunks', 'error', 'model', 'path'])) },
-      {
-        spec: t.messages,
-        rows: batch.messages.map((r) => toStorableRow(r, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId'])),
-      },
-      { spec: t.iterations, rows: batch.iterations.map((r) => toStorableRow(r, ['finishReason', 'model'])) },
-      { spec: t.toolCalls, rows: batch.toolCalls.map((r) => toStorableRow(r, ['id', 'name', 'arguments', 'result', 'error'])) },
-      { spec: t.events, rows: batch.events.map((r) => toStorableRow(r, ['payload'])) },
+      tableRows(t.evalRuns, batch.evalRuns, ['options', 'config']),
+      tableRows(t.sessions, batch.sessions, ['prompt', 'error', 'config', 'model', 'workspace']),
+      tableRows(t.evalTrials, batch.evalTrials, ['expectations', 'failedExpectations', 'error', 'scenarioTitle', 'metadata']),
+      tableRows(t.evalCells, batch.evalCells, ['config', 'statistics']),
+      tableRows(t.evalExchanges, batch.evalExchanges, ['request', 'chunks', 'error', 'model', 'path']),
+      tableRows(t.messages, batch.messages, ['content', 'toolCalls', 'thinking', 'toolName', 'toolCallId']),
+      tableRows(t.iterations, batch.iterations, ['finishReason', 'model']),
+      tableRows(t.toolCalls, batch.toolCalls, ['id', 'name', 'arguments', 'result', 'error']),
+      tableRows(t.events, batch.events, ['payload']),
     ]);
     return { statement, compactions: batch.compactions };
   }

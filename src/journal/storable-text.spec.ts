@@ -1,4 +1,4 @@
-import { isStorable, restoreOriginals, storableJson, storableString, toStorableRow } from './storable-text';
+import { isStorable, restoreOriginals, storableJson, storableRowsJson, storableString, toStorableRow } from './storable-text';
 
 describe('storable text', () => {
   it.each([
@@ -45,5 +45,27 @@ describe('storable text', () => {
   it('is not fooled by an escaped-looking backslash sequence in clean text', () => {
     const row = { content: 'a literal \\u0000 written by a model' };
     expect(toStorableRow(row, ['content']).originals).toBeNull();
+  });
+
+  it('encodes a clean table as its plain JSON, and a table with unstorable text row by row, only the named fields changed', () => {
+    const clean = [
+      { id: 'a', content: 'plain é 😀', args: { a: 'b' } },
+      { id: 'b', content: 'fine', args: {} },
+    ];
+    expect(storableRowsJson(clean, ['content', 'args'])).toBe(JSON.stringify(clean));
+    // a backslash sequence that only looks escaped takes the walk, which changes nothing
+    const lookalike = [{ id: 'c', content: 'a literal \\u0000 written by a model' }];
+    expect(JSON.parse(storableRowsJson(lookalike, ['content']))).toEqual([{ ...lookalike[0], originals: null }]);
+    const dirty = [
+      { id: 'a', content: 'plain', args: {} },
+      { id: 'b', content: 'out\u0000put', args: { path: 'x\uD800' } },
+    ];
+    const parsed = JSON.parse(storableRowsJson(dirty, ['content'])) as Array<Record<string, unknown>>;
+    // the clean row as it was (no originals: NULL in its column)
+    expect(parsed[0]).toEqual({ ...dirty[0], originals: null });
+    expect(parsed[1].content).toBe('out\u2400put');
+    // an unnamed field is left alone (Postgres refuses it and the journal isolates the entry)
+    expect(parsed[1].args).toEqual({ path: 'x\uD800' });
+    expect(restoreOriginals(parsed[1] as { originals: string | null })).toEqual(dirty[1]);
   });
 });

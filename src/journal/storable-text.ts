@@ -71,6 +71,16 @@ export function toStorableRow<T extends object>(row: T, fields: ReadonlyArray<ke
   return { ...(out ?? row), originals: originals ? JSON.stringify(originals) : null };
 }
 
+/**
+ * The rows as one JSON text, with the named fields of each made storable as `toStorableRow` does.
+ * The plain text is tested first: almost always nothing in it can be unstorable, and then it is
+ * the answer (a row without `originals` reads as NULL there), with no walk and no copies.
+ */
+export function storableRowsJson(rows: ReadonlyArray<object>, fields: ReadonlyArray<string>): string {
+  const json = JSON.stringify(rows);
+  return ESCAPED_UNSTORABLE.test(json) ? JSON.stringify(rows.map((r) => toStorableRow(r as Record<string, unknown>, fields))) : json;
+}
+
 /** The exact recorded values: the stored row with its `originals` put back. */
 export function restoreOriginals<T extends { originals?: string | null }>(row: T): Omit<T, 'originals'> {
   const { originals, ...rest } = row;
