@@ -1,5 +1,5 @@
 // Harness time per loop iteration with a zero-delay scripted model, journal on vs off; and the
-// same excluding model time (the inference calls' own wall time, as recorded per iteration).
+// same excluding model time (the inference calls' own wall time, as the provider measures it).
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
 import { dataDirFor } from '../src/database/embedded/embedded-postgres';
@@ -33,19 +33,14 @@ export const loopSuite: BenchSuite = {
         for (let r = 0; r < RUNS; r++) {
           const standin = new StandinServer({ script: { turns: { '*': variedToolTurns(ITERATIONS) } } });
           const { url } = await standin.start(0);
-          let modelMs = 0;
-          const sub = journal.entries$.subscribe((e) => {
-            if (e.kind === 'iteration' && e.row.finishedAt !== null) modelMs += e.row.wallMs ?? 0;
-          });
           journal.enabled = enabled;
           try {
-            const { result, ms } = await runBenchSession(app, url, 'llama3.1:8b', { maxToolIterations: ITERATIONS + 5 });
+            const { result, ms, modelMs } = await runBenchSession(app, url, 'llama3.1:8b', { maxToolIterations: ITERATIONS + 5 });
             if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
             total.push(ms / result.iterations);
             iterations += result.iterations;
             harness.push((ms - modelMs) / result.iterations);
           } finally {
-            sub.unsubscribe();
             await journal.flush();
             journal.enabled = true;
             await standin.stop();
