@@ -48,6 +48,17 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
       expect.objectContaining({ status: 'error', text: 'Is a directory: src' }),
     );
     expect(await tools.execute('nope', {}, opts)).toEqual({ status: 'unknown_tool', text: 'Unknown tool: nope', durationMs: 0 });
+    // a write below a file: its parent cannot be made, and nothing is written
+    const below = await tools.execute('write_file', { path: 'notes.txt/inner.txt', content: 'x' }, opts);
+    expect(below.status).toBe('error');
+    expect(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('hello\nworld\n');
+  });
+
+  it('writes into an existing directory and into new nested ones', async () => {
+    expect((await tools.execute('write_file', { path: 'src/b.ts', content: 'b' }, opts)).status).toBe('ok');
+    expect((await tools.execute('write_file', { path: 'deep/er/c.ts', content: 'c' }, opts)).status).toBe('ok');
+    expect(fs.readFileSync(path.join(dir, 'src', 'b.ts'), 'utf8')).toBe('b');
+    expect(fs.readFileSync(path.join(dir, 'deep', 'er', 'c.ts'), 'utf8')).toBe('c');
   });
 
   it('cannot leave the workspace', async () => {

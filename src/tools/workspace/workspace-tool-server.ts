@@ -1,6 +1,6 @@
 // The built-in workspace tools (read_file, write_file, list_files) as a real MCP server, built with
 // the official SDK and reached by the loop through the SDK's client like any external server.
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -87,7 +87,9 @@ export function createWorkspaceToolServer(
       async ({ path: p }) =>
         guarded(p, async () => {
           const abs = resolveInWorkspace(root, p);
-          const stat = await fs.stat(abs);
+          // metadata is looked up synchronously, as the confinement walk just did for each component:
+          // a thread-pool round trip costs more than the look itself (the content is read async)
+          const stat = statSync(abs);
           if (stat.isDirectory()) return fail(`Is a directory: ${p}`);
           const handle = await fs.open(abs, 'r');
           try {
@@ -112,7 +114,9 @@ export function createWorkspaceToolServer(
       async ({ path: p, content }) =>
         guarded(p, async () => {
           const abs = resolveInWorkspace(root, p);
-          await fs.mkdir(path.dirname(abs), { recursive: true });
+          // usually the parent is there (a synchronous look, as for read_file); created when it is not
+          const parent = path.dirname(abs);
+          if (!statSync(parent, { throwIfNoEntry: false })?.isDirectory()) await fs.mkdir(parent, { recursive: true });
           // O_NOFOLLOW: a link put in place after the path was checked is refused, not followed
           const handle = await fs.open(
             abs,
