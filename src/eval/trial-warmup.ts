@@ -11,49 +11,41 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NO_APPROVER } from '../approval/approval-broker';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DirectProcess } from '../process/direct-process';
 import { resolveLoopSettings } from '../process/profiles/profiles';
-import { isSameOllamaHost, normalizeOllamaHost } from '../provider/ollama/host-routing';
 import { isCloudModel } from '../provider/ollama/model-name';
-import { LOAD_TIMEOUT_MS } from '../provider/ollama/ollama-models';
 import { OllamaProvider } from '../provider/ollama/ollama-provider';
-import { providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
-import { createManagementClient } from '../provider/ollama/ollama-transport';
+import { EarlyProvider, OllamaProviderFactory, providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
 import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
 
 /**
- * While the database starts: one GET /api/version to each Ollama host a live run uses (OLLAMA_HOST,
- * and the local Ollama its model list asks for cloud models when that is another server), and for
- * the run's first `model` what its first trial asks the host before its session starts: the model
- * list, the model's /api/show and its load (a chat with no messages). The model then loads while
- * Postgres starts instead of after (seconds for a real model), and the keep-alive connections the
- * run's first requests take are open. Each host's version, or why it did not answer, and how the
- * load went; never throws.
+ * While the database starts: the provider the run will use for OLLAMA_HOST, made now (the factory
+ * adopts it once the application is up) and asked what the run's first trial asks before its
+ * session starts: the model lists (the host's, and the local Ollama's cloud models when that is
+ * another server), the server's version, the model's /api/show, and its load (a chat with no
+ * messages; not for a cloud model). The model then loads while Postgres starts instead of after
+ * (seconds for a real model); the answers are cached where the run's trials look for them, and the
+ * keep-alive connections its first requests take are open. `warmed` never rejects: a failure is
+ * the run's to meet and report.
  */
-export async function warmModelHosts(
-  host: string,
-  localHost: string,
-  opts: { model?: string; timeoutMs?: number } = {},
-): Promise<{ versions: Record<string, string>; load?: string }> {
-  const timeoutMs = opts.timeoutMs ?? 2_000;
-  const hosts = isSameOllamaHost(host, localHost) ? [host] : [host, localHost];
-  const client = (h: string, ms = timeoutMs) => createManagementClient(normalizeOllamaHost(h), AbortSignal.timeout(ms));
-  const said = <T>(p: Promise<T>, ok: (v: T) => string) => p.then(ok, (e: Error) => `unreachable: ${e.message}`);
-  const model = opts.model && !isCloudModel(opts.model) ? opts.model : undefined;
-  const [answers, load] = await Promise.all([
-    Promise.all(hosts.map((h) => said(client(h).version(), (v) => v.version))),
-    model
-      ? Promise.all([
-          said(client(host).list(), () => 'listed'),
-          said(client(host).show({ model }), () => 'shown'),
-          said(client(host, LOAD_TIMEOUT_MS).chat({ model, messages: [], stream: false }), () => 'loaded'),
-        ]).then(([, , loaded]) => loaded)
-      : undefined,
-  ]);
-  return { versions: Object.fromEntries(hosts.map((h, i) => [h, answers[i]])), ...(load ? { load } : {}) };
+export function warmRunProvider(config: LoupeConfig, host: string, model?: string): { early: EarlyProvider; warmed: Promise<void> } {
+  const early = new EarlyProvider(config, host);
+  const { provider } = early;
+  const warmed = !model
+    ? Promise.all([provider.models.serverVersion(), provider.refreshModels()]).then(() => undefined)
+    : isCloudModel(model)
+      ? provider.prefetch(model)
+      : provider.warm(model);
+  return { early, warmed: warmed.catch(() => undefined) };
+}
+
+/** The early provider becomes the run's provider for its host (see warmRunProvider). */
+export function adoptRunProvider(app: INestApplicationContext, early: EarlyProvider): boolean {
+  return app.get(OllamaProviderFactory).adopt(early);
 }
 
 const WARMUP_MODEL = 'loupe-warmup:1b';

@@ -4,7 +4,10 @@ import * as path from 'node:path';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { loadConfig } from '../../src/config/loupe-config';
 import { startTelemetry } from '../../src/telemetry/telemetry';
-import { warmModelHosts, warmSessionPath } from '../../src/eval/trial-warmup';
+import { warmRunProvider, warmSessionPath } from '../../src/eval/trial-warmup';
+import { JournalRepository } from '../../src/journal/journal.repository';
+import { JournalService } from '../../src/journal/journal.service';
+import { OllamaProviderFactory } from '../../src/provider/ollama/ollama-provider.factory';
 import { closedPort, startStandin } from '../provider/provider-test-kit';
 
 describe('session path warm-up (run while the database starts)', () => {
@@ -37,46 +40,84 @@ describe('session path warm-up (run while the database starts)', () => {
   });
 });
 
-describe('model host warm-up (a live run, while the database starts)', () => {
-  it('asks each host the run uses for its version once, and says which one did not answer instead of throwing', async () => {
-    const { server, url } = await startStandin({ script: { turns: {} } });
-    try {
-      const refused = `http://127.0.0.1:${await closedPort()}`;
-      const { versions, load } = await warmModelHosts(url, refused);
-      expect(versions[url]).toMatch(/^\d+\.\d+/);
-      expect(versions[refused]).toMatch(/^unreachable: /);
-      expect(load).toBeUndefined();
-      expect(server.requests.map((r) => r.path)).toEqual(['/api/version']);
-      // the local Ollama is the host itself (same loopback port): asked once
-      expect(Object.keys((await warmModelHosts(url, url.replace('127.0.0.1', 'localhost'))).versions)).toEqual([url]);
-    } finally {
-      await server.stop();
-    }
-  });
+describe("the run's provider, made and warmed while the database starts (a live run)", () => {
+  const configFor = (url: string) =>
+    loadConfig({ OLLAMA_HOST: url, OLLAMA_LOCAL_HOST: url, LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
 
-  it("loads the run's first model and asks what its first trial asks (list, show), so both are ready when the run starts", async () => {
+  it("loads the run's first model and caches what its first trial asks: the trial's questions and a second warm-up then ask the host nothing", async () => {
     const model = 'warm:1b';
     const { server, url } = await startStandin({
       catalog: [{ name: model, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'], loadMs: 150 }],
       script: { turns: {} },
     });
+    const { early, warmed } = warmRunProvider(configFor(url), url, model);
     try {
-      const running = async () => ((await (await fetch(`${url}/api/ps`)).json()) as { models: Array<{ name: string }> }).models;
-      expect(await running()).toEqual([]);
-      await expect(warmModelHosts(url, url, { model })).resolves.toEqual({ versions: { [url]: expect.any(String) }, load: 'loaded' });
-      expect((await running()).map((m) => m.name)).toEqual([model]);
-      expect(server.requests.map((r) => r.path).sort()).toEqual([
-        '/api/chat',
-        '/api/ps',
-        '/api/ps',
-        '/api/show',
-        '/api/tags',
-        '/api/version',
-      ]);
-      // a model the host lacks: said, not thrown; a cloud model has nothing to load here
-      expect((await warmModelHosts(url, url, { model: 'missing:1b' })).load).toMatch(/^unreachable: .*not found/);
-      expect(await warmModelHosts(url, url, { model: 'gpt-oss:120b-cloud' })).toEqual({ versions: { [url]: expect.any(String) } });
+      await warmed;
+      expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/chat', '/api/show', '/api/tags', '/api/version']);
+      const asked = server.requests.length;
+      // what a trial's setup asks, and the run's own warm-up at its start
+      await expect(early.provider.describe(model)).resolves.toEqual({ digest: expect.any(String), serverVersion: expect.any(String) });
+      await early.provider.listModels();
+      await early.provider.warm(model);
+      expect(server.requests.length).toBe(asked);
+      const running = (await (await fetch(`${url}/api/ps`)).json()) as { models: Array<{ name: string }> };
+      expect(running.models.map((m) => m.name)).toEqual([model]);
     } finally {
+      early.dispose();
+      await server.stop();
+    }
+  });
+
+  it('never rejects: a model the host lacks, an unreachable host; a cloud model is not loaded from here', async () => {
+    const { server, url } = await startStandin({ script: { turns: {} } });
+    try {
+      const missing = warmRunProvider(configFor(url), url, 'missing:1b');
+      await expect(missing.warmed).resolves.toBeUndefined();
+      missing.early.dispose();
+      const refused = `http://127.0.0.1:${await closedPort()}`;
+      const away = warmRunProvider(configFor(refused), refused, 'warm:1b');
+      await expect(away.warmed).resolves.toBeUndefined();
+      away.early.dispose();
+      const before = server.requests.length;
+      const cloud = warmRunProvider(configFor(url), url, 'gpt-oss:120b-cloud');
+      await cloud.warmed;
+      cloud.early.dispose();
+      expect(server.requests.slice(before).map((r) => r.path)).not.toContain('/api/chat');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is adopted as the provider for its host, with the host events it held; a host that has one keeps it', async () => {
+    const model = 'warm:1b';
+    const { server, url } = await startStandin({
+      catalog: [{ name: model, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'], vramBytes: 1_000_000 }],
+      script: { turns: {} },
+    });
+    const config = configFor(url);
+    const journal = new JournalService(new JournalRepository(null as never), config);
+    journal.enabled = false; // its live stream only: nothing is written
+    const recorded: string[] = [];
+    journal.entries$.subscribe((e) => e.kind === 'event' && e.row.sessionId === null && recorded.push(e.row.type));
+    const factory = new OllamaProviderFactory(config, journal);
+    const { early, warmed } = warmRunProvider(config, url, model);
+    try {
+      await warmed;
+      // a slot taken and given back before the application exists: the GPU probe's event is held
+      expect(await early.provider.acquireSlot(model)).toBe(true);
+      early.provider.releaseSlot(model);
+      await early.provider.idle();
+      expect(recorded).toEqual([]);
+      expect(factory.adopt(early)).toBe(true);
+      expect(factory.forHost(url)).toBe(early.provider);
+      expect(recorded).toEqual(['gpu_detected']);
+      // a second early provider for the same host is not adopted (and is disposed)
+      const second = warmRunProvider(config, url);
+      await second.warmed;
+      expect(factory.adopt(second.early)).toBe(false);
+      expect(factory.forHost(url)).toBe(early.provider);
+    } finally {
+      factory.onModuleDestroy();
       await server.stop();
     }
   });

@@ -11,6 +11,7 @@ import { lazy } from '../lazy';
 import { formatResultsTable, toJsonReport } from '../results-table';
 import type { EvalRunReport } from '../../eval/eval-types';
 import type { ReplaySettings } from '../../eval/recording/run-replay';
+import type { EarlyProvider } from '../../provider/ollama/ollama-provider.factory';
 import { registerCompareCommand } from './eval-compare.command';
 import { printCoverage } from './eval-coverage';
 import { registerRecordingCommands } from './eval-recording.command';
@@ -142,21 +143,22 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       // on the next turn of the event loop, i.e. once the application's start waits on its database;
       // its rounds stop when the run starts (a faster start than the warm-up's 8 rounds)
       const runStarted = new AbortController();
+      // the run's provider for OLLAMA_HOST, made and warmed meanwhile; the application adopts it
+      let early: EarlyProvider | undefined;
       if (!opts.queue)
         setTimeout(() => {
           void lazy.loupeRevision().loupeRevision();
           const warmup = lazy.trialWarmup();
           void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS, runStarted.signal).catch(() => undefined);
           if (config.ollama.host && !opts.replay)
-            void warmup.warmModelHosts(config.ollama.host, config.ollama.localHost, {
-              model: scenarios && plannedModels(scenarios, opts.model)[0],
-            });
+            early = warmup.warmRunProvider(config, config.ollama.host, scenarios && plannedModels(scenarios, opts.model)[0]).early;
         }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
       const progress = evalProgress();
       const report = await lazy
         .appContext()
         .withAppContext(config, async (app) => {
+          if (early) lazy.trialWarmup().adoptRunProvider(app, early);
           if (opts.baseline && !(await app.get(lazy.evalRepository().EvalRepository).getRun(opts.baseline))) {
             throw new UsageError(`--baseline ${opts.baseline}: no such eval run`);
           }
@@ -202,7 +204,10 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
           runStarted.abort();
           return app.get(ScenarioRunner).run(scenarios!, options);
         })
-        .finally(() => progress.stop());
+        .finally(() => {
+          progress.stop();
+          early?.dispose(); // when the application never adopted it (its start failed)
+        });
       if (report) printRunReport(report, opts);
     });
   registerCompareCommand(evalCommand, getConfig);

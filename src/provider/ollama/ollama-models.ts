@@ -62,6 +62,8 @@ export class OllamaModels {
   private readonly version: ModelListCache<string>;
   /** /api/show per model: cached like the list, one request for trials asking at once */
   private readonly infos = new Map<string, ModelListCache<ModelInfo>>();
+  /** successful loads per model, taken as current as long as a listing would be */
+  private readonly loads = new Map<string, ModelListCache<true>>();
   private readonly pulls: PullTracker;
   /** running pulls by canonical name, with everyone who asked for progress */
   private readonly pullRuns = new Map<string, { work: Promise<void>; listeners: Array<(s: ModelPullStatus) => void> }>();
@@ -133,6 +135,7 @@ export class OllamaModels {
     this.list.invalidate();
     this.cloudList.invalidate();
     this.infos.clear();
+    this.loads.clear();
   }
 
   /** /api/show (cached like the list); null details/capabilities when the host cannot say. */
@@ -172,8 +175,18 @@ export class OllamaModels {
   }
 
   /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
+  /**
+   * Loads the model (a chat with no messages). A load that succeeded is not sent again while the
+   * list would be cached: the eval's warm-up before its database is up and the run's own warm-up
+   * at its start then cost one load, not two.
+   */
   async load(model: string): Promise<void> {
-    await client(this.hostFor(model), LOAD_TIMEOUT_MS).chat({ model, messages: [], stream: false });
+    let cache = this.loads.get(model);
+    if (!cache) this.loads.set(model, (cache = new ModelListCache<true>({ now: this.now })));
+    await cache.getOrLoad(async () => {
+      await client(this.hostFor(model), LOAD_TIMEOUT_MS).chat({ model, messages: [], stream: false });
+      return true;
+    });
   }
 
   async getRunningModels(): Promise<RunningModel[]> {

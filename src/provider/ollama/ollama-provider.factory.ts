@@ -3,7 +3,7 @@ import { LOUPE_CONFIG } from '../../config/config.module';
 import type { LoupeConfig } from '../../config/loupe-config';
 import { HostRecorder } from '../../journal/host-recorder';
 import { JournalService } from '../../journal/journal.service';
-import type { LlmProvider } from '../llm-provider';
+import type { LlmProvider, ProviderEventSink } from '../llm-provider';
 import { normalizeOllamaHost } from './host-routing';
 import { OllamaProvider, type OllamaProviderOptions } from './ollama-provider';
 
@@ -22,6 +22,36 @@ export function providerOptionsFrom(c: LoupeConfig['ollama'], host: string): Oll
     slotWaitTimeoutMs: c.slotWaitTimeoutMs,
     retryDelayScale: c.retryDelayScale,
   };
+}
+
+/**
+ * The provider for a host, made before the application exists (the eval's warm-up while Postgres
+ * starts) so that what it learns and loads is the run's: the factory adopts it. Its host events
+ * are held until then (it emits none before a session releases a slot).
+ */
+export class EarlyProvider {
+  readonly provider: OllamaProvider;
+  private sink?: ProviderEventSink;
+  private readonly held: Array<Parameters<ProviderEventSink>> = [];
+
+  constructor(config: LoupeConfig, host: string) {
+    const logger = new Logger('OllamaProvider');
+    this.provider = new OllamaProvider({
+      ...providerOptionsFrom(config.ollama, host),
+      log: (level, m) => (level === 'warn' ? logger.warn(m) : logger.log(m)),
+      onHostEvent: (type, payload) => (this.sink ? this.sink(type, payload) : void this.held.push([type, payload])),
+    });
+  }
+
+  connect(sink: ProviderEventSink): void {
+    this.sink = sink;
+    for (const [type, payload] of this.held.splice(0)) sink(type, payload);
+  }
+
+  /** Not adopted: its caches and timers end here. */
+  dispose(): void {
+    if (!this.sink) this.provider.models.dispose();
+  }
 }
 
 /** One provider (and so one set of slot limiters) per Ollama host; stand-ins get their own. */
@@ -56,6 +86,21 @@ export class OllamaProviderFactory implements OnModuleDestroy {
     if (opts.isolated) this.isolated.add(provider);
     else this.providers.set(key, provider);
     return provider;
+  }
+
+  /**
+   * Takes an early provider as the one for its host, unless that host already has one (then it
+   * is disposed and the existing one stays). Whether it was adopted.
+   */
+  adopt(early: EarlyProvider): boolean {
+    const key = normalizeOllamaHost(early.provider.host);
+    if (this.providers.has(key)) {
+      early.dispose();
+      return false;
+    }
+    this.providers.set(key, early.provider);
+    early.connect((type, payload) => this.host.event(type, payload));
+    return true;
   }
 
   /** The provider for OLLAMA_HOST (the default local Ollama when unset). */

@@ -177,10 +177,15 @@ export class OllamaProvider implements LlmProvider {
    * instead of each waiting on those requests. Only the load's failure is reported.
    */
   async warm(model: string): Promise<void> {
-    // the merged listing too: each session records it (models_listed), the local Ollama's part included
-    const cached = Promise.all([this.describe(model), this.models.modelInfo(model), this.models.refreshModels()]).catch(() => undefined);
+    const cached = this.prefetch(model);
     await this.models.load(model);
     await cached;
+  }
+
+  /** What a trial's setup asks about `model` (see warm), without loading it; never rejects. */
+  async prefetch(model: string): Promise<void> {
+    // the merged listing too: each session records it (models_listed), the local Ollama's part included
+    await Promise.all([this.describe(model), this.models.modelInfo(model), this.models.refreshModels()]).catch(() => undefined);
   }
 
   // The spec's model-management API (ollama-provider.spec.md), delegated to OllamaModels.
