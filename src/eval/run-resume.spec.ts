@@ -3,7 +3,16 @@ import { planRun, resumePlan, ResumeError } from './run-resume';
 import type { Scenario } from './scenario/scenario';
 
 const scenario = (id: string, hash = `h-${id}`) =>
-  ({ id, hash, title: id, file: `${id}.yaml`, spec: 't', profiles: ['loupe'], model: 'm:1' }) as unknown as Scenario;
+  ({
+    id,
+    hash,
+    title: id,
+    file: `${id}.yaml`,
+    spec: 't',
+    profiles: ['loupe'],
+    model: 'm:1',
+    expect: [{ termination: 'completed' }],
+  }) as unknown as Scenario;
 
 function storedRun(scenarios: Scenario[], trials: number): EvalRunRow {
   const plan = planRun(scenarios, { trials, concurrency: 2 }, { mode: 'scripted', backend: 'standin', loupeRevision: 'rev' });

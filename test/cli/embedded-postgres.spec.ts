@@ -138,6 +138,13 @@ describe('embedded Postgres started by the command itself', () => {
         expect(falseRun.stderr).toMatch(said);
       expect(falseRun.stdout).toMatch(/0 passed, 1 failed/);
       expect(falseRun.code).toBe(1);
+      // a scenario with success criteria only (written for live models), scripted here: judged by them, and false
+      const successOnly = await evalOf(
+        'success-only',
+        "id: mine/success-only\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nsuccess:\n  - final_answer: { contains: never said }\n",
+      );
+      expect(successOnly.stdout).toMatch(/0 passed, 1 failed/);
+      expect(successOnly.code).toBe(1);
       // a model asked for on the command line that the stand-in lacks is bad input for this run
       const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
       expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);

@@ -4,7 +4,11 @@ import { EXPECTATION_KINDS } from './scenario-expectation-schema';
 import { scenarioJsonSchema } from './scenario-json-schema';
 
 describe('the published scenario JSON Schema', () => {
-  const schema = scenarioJsonSchema() as { required: string[]; properties: Record<string, { items?: { anyOf?: unknown[] } }> };
+  const schema = scenarioJsonSchema() as {
+    required: string[];
+    anyOf: unknown[];
+    properties: Record<string, { items?: { anyOf?: unknown[] } }>;
+  };
 
   it("is generated from the loader's schema and current in schemas/ (npm run docs)", () => {
     const published = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'schemas', 'scenario.schema.json'), 'utf8'));
@@ -13,8 +17,10 @@ describe('the published scenario JSON Schema', () => {
 
   it('offers every expectation kind to editors and marks the required fields', () => {
     expect(schema.properties.expect.items?.anyOf).toHaveLength(EXPECTATION_KINDS.length);
-    expect(schema.required).toEqual(expect.arrayContaining(['id', 'prompt', 'expect']));
+    expect(schema.required).toEqual(expect.arrayContaining(['id', 'prompt']));
+    // expect or success, one of them: a scenario written for live models has success alone
+    expect(schema.anyOf).toEqual([{ required: ['expect'] }, { required: ['success'] }]);
     // a scenario for real models needs no script; title defaults to the id
-    for (const optional of ['script', 'title', 'spec']) expect(schema.required).not.toContain(optional);
+    for (const optional of ['script', 'title', 'spec', 'expect', 'success']) expect(schema.required).not.toContain(optional);
   });
 });

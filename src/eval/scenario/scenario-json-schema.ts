@@ -16,12 +16,21 @@ export function scenarioJsonSchema(): Record<string, unknown> {
       .union([z.array(turn), z.record(z.string(), z.array(turn))])
       .optional()
       .describe('model turns in order, or a mapping model name → turns (leave out for a scenario run only against real models)'),
-    expect: z.array(z.union(branches)).min(1).describe('checks of a scripted run (the stand-in replays the script)'),
-    success: z.array(z.union(success)).optional().describe('checks of a run against a real model (OLLAMA_HOST)'),
+    expect: z
+      .array(z.union(branches))
+      .min(1)
+      .optional()
+      .describe('checks of a scripted run (the stand-in replays the script); without them, scripted runs are judged by `success`'),
+    success: z
+      .array(z.union(success))
+      .optional()
+      .describe('checks of a run against a real model (OLLAMA_HOST); a scenario needs `expect` or `success`'),
   });
   const schema = z.toJSONSchema(forEditors, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
     ...schema,
+    // one of the two lists (the loader says so too): nothing to judge otherwise
+    anyOf: [{ required: ['expect'] }, { required: ['success'] }],
     $id: SCENARIO_SCHEMA_ID,
     title: 'Loupe scenario',
     description: 'A behavioural scenario run by `loupe eval` (README: Scenarios).',

@@ -43,6 +43,13 @@ describe('parseScenario', () => {
     expect([r.scenario.title, r.scenario.spec]).toEqual(['mine/live', '']);
   });
 
+  it('a scenario with success criteria only is valid: it has no expectations (its scripted trials are judged by success)', () => {
+    const r = parseScenario('id: mine/live\nprompt: Say done.\nsuccess:\n  - final_answer: { contains: done }\n', 'mine.yaml');
+    if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
+    expect(r.scenario.expect).toEqual([]);
+    expect(r.scenario.success).toEqual([{ final_answer: { contains: 'done' } }]);
+  });
+
   const cases: Array<[string, string, { line: number; field: string; message: RegExp }]> = [
     [
       'a YAML syntax error names the line',
@@ -63,6 +70,11 @@ describe('parseScenario', () => {
       'a missing required field points at its parent',
       valid.replace('prompt: Read a.txt\n', ''),
       { line: 1, field: 'prompt', message: /expected string/ },
+    ],
+    [
+      'a scenario with neither expect nor success has nothing to judge',
+      valid.slice(0, valid.indexOf('expect:')),
+      { line: 1, field: 'expect', message: /needs `expect` .* or `success`/ },
     ],
     [
       'an unknown expectation kind is rejected',

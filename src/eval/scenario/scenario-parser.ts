@@ -183,6 +183,10 @@ export function parseScenario(text: string, file: string, absFile: string = path
     return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   const d = parsed.data;
+  if (!d.expect && !d.success?.length) {
+    const message = 'required field is missing: a scenario needs `expect` (checks of a scripted run) or `success` (of a live one)';
+    return { ok: false, problems: [{ file, ...at(0), field: 'expect', message }] };
+  }
   const kept = <T>(list: 'expect' | 'success', checks: T[]) => checks.filter((_, i) => !dropped[list].has(i));
   return {
     ok: true,
@@ -205,7 +209,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       catalog: d.catalog?.map(toModel),
       defaultCatalog: d.default_catalog,
       script: toScript(d.script),
-      expect: kept('expect', d.expect),
+      expect: d.expect ? kept('expect', d.expect) : [],
       success: d.success && kept('success', d.success),
       ...(unsatisfiable.expect.length || unsatisfiable.success.length ? { unsatisfiable } : {}),
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,

@@ -174,8 +174,8 @@ export const scenarioSchema = z.strictObject({
   default_catalog: z.boolean().default(true),
   /** the stand-in's replies; a scenario for real models only needs none (on the stand-in its trials then fail: nothing to reply) */
   script: script.optional(),
-  /** checks of a scripted run (exact, the stand-in replays the script) */
-  expect: z.array(expectation).min(1, 'a scenario needs at least one expectation'),
+  /** checks of a scripted run (exact, the stand-in replays the script); without them a scripted run is judged by `success` */
+  expect: z.array(expectation).min(1, 'a scenario needs at least one expectation').optional(),
   /** checks of a run against a real model (OLLAMA_HOST): outcomes and budgets, not the path */
   success: z.array(successCriterion).optional(),
 });

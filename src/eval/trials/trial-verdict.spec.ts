@@ -1,5 +1,7 @@
 import type { RecordedSession } from '../expectations/recorded-session';
-import { judgeTrial } from './trial-verdict';
+import type { Configuration } from '../run-plan';
+import { parseScenario } from '../scenario/scenario-parser';
+import { judgeTrial, judgedAs } from './trial-verdict';
 import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
 
 const base: RecordedSession = {
@@ -92,6 +94,24 @@ describe("a trial's verdict", () => {
       { expectation: 'expect[1].event: unknown event type "tool_reslt"', passed: false, detail: 't.yaml:9: can never hold' },
     ]);
     expect(judgeTrial(base, checks, 'live').status).toBe('passed');
+  });
+
+  it('judges a scripted trial by success when its scenario has no expectations, and by expect when it has any', () => {
+    const jobOf = (lists: string) => {
+      const r = parseScenario(`id: t/judge\nprompt: Say done.\nscript: [{ content: Done. }]\n${lists}`, 't.yaml');
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      const config: Configuration = { key: 'default', overrides: {} };
+      return { scenario: r.scenario, config };
+    };
+    const successOnly = jobOf('success:\n  - final_answer: { contains: Done }\n');
+    expect(judgedAs(successOnly, 'scripted')).toBe('live');
+    const both = jobOf('expect:\n  - termination: completed\nsuccess:\n  - final_answer: { contains: Done }\n');
+    expect(judgedAs(both, 'scripted')).toBe('scripted');
+    expect(judgedAs(both, 'scripted', 'success')).toBe('live');
+    // expectations that can never hold are still the scenario's expectations: they are what fails it
+    const neverHolds = jobOf('expect:\n  - event: made_up_event\nsuccess:\n  - final_answer: { contains: Done }\n');
+    expect(neverHolds.scenario.expect).toEqual([]);
+    expect(judgedAs(neverHolds, 'scripted')).toBe('scripted');
   });
 
   it('makes an invariant violation an error that says it is a Loupe bug', () => {

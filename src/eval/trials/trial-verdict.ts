@@ -64,8 +64,13 @@ export function filesToRead(checks: { expect: readonly Expectation[]; success?: 
   return list.flatMap((e) => ('file' in e ? [e.file] : []));
 }
 
-/** How a trial is judged: by its expectations only when scripted under a profile its scenario was written for. */
+/**
+ * How a trial is judged: by its expectations only when scripted under a profile its scenario was
+ * written for, and when the scenario has any (one with `success` alone is judged by it everywhere).
+ */
 export function judgedAs(job: Pick<Job, 'scenario' | 'config'>, mode: TrialMode, judge?: 'auto' | 'success'): TrialMode {
   const foreign = !job.scenario.profiles.includes(profileOf(job));
-  return foreign || judge === 'success' ? 'live' : mode;
+  const { expect, unsatisfiable } = job.scenario;
+  const written = expect.length > 0 || (unsatisfiable?.expect.length ?? 0) > 0;
+  return foreign || judge === 'success' || !written ? 'live' : mode;
 }
