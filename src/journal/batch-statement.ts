@@ -5,6 +5,8 @@
 // foreign keys are checked at its end, so rows may reference rows of a sibling CTE. Pure: the
 // repository supplies the table specs (from the entity metadata) and runs the text.
 
+import { storableRowsJson } from './storable-text';
+
 export interface ColumnSpec {
   /** column name in Postgres */
   name: string;
@@ -52,8 +54,6 @@ export interface BatchStatement {
   /** one JSON text per table */
   values: string[];
 }
-
-import { storableRowsJson } from './storable-text';
 
 const statements = new Map<string, { text: string; idempotentText: string }>();
 

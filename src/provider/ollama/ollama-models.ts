@@ -174,9 +174,8 @@ export class OllamaModels {
     return this.version.getOrLoad(async () => (await client(this.host).version()).version).catch(() => null);
   }
 
-  /** Loads a model without generating (a chat request with no messages), so timed work starts warm. */
   /**
-   * Loads the model (a chat with no messages). A load that succeeded is not sent again while the
+   * Loads the model without generating (a chat with no messages), so timed work starts warm. A load that succeeded is not sent again while the
    * list would be cached: the eval's warm-up before its database is up and the run's own warm-up
    * at its start then cost one load, not two.
    */

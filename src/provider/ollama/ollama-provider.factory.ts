@@ -24,6 +24,23 @@ export function providerOptionsFrom(c: LoupeConfig['ollama'], host: string): Oll
   };
 }
 
+const providerLogger = new Logger('OllamaProvider');
+
+/** A provider for `host` as the configuration sets it, logging as 'OllamaProvider'. */
+function newProvider(
+  config: LoupeConfig,
+  host: string,
+  onHostEvent: ProviderEventSink,
+  overrides: Partial<OllamaProviderOptions> = {},
+): OllamaProvider {
+  return new OllamaProvider({
+    ...providerOptionsFrom(config.ollama, host),
+    log: (level, m) => (level === 'warn' ? providerLogger.warn(m) : providerLogger.log(m)),
+    onHostEvent,
+    ...overrides,
+  });
+}
+
 /**
  * The provider for a host, made before the application exists (the eval's warm-up while Postgres
  * starts) so that what it learns and loads is the run's: the factory adopts it. Its host events
@@ -35,12 +52,9 @@ export class EarlyProvider {
   private readonly held: Array<Parameters<ProviderEventSink>> = [];
 
   constructor(config: LoupeConfig, host: string) {
-    const logger = new Logger('OllamaProvider');
-    this.provider = new OllamaProvider({
-      ...providerOptionsFrom(config.ollama, host),
-      log: (level, m) => (level === 'warn' ? logger.warn(m) : logger.log(m)),
-      onHostEvent: (type, payload) => (this.sink ? this.sink(type, payload) : void this.held.push([type, payload])),
-    });
+    this.provider = newProvider(config, host, (type, payload) =>
+      this.sink ? this.sink(type, payload) : void this.held.push([type, payload]),
+    );
   }
 
   connect(sink: ProviderEventSink): void {
@@ -57,7 +71,6 @@ export class EarlyProvider {
 /** One provider (and so one set of slot limiters) per Ollama host; stand-ins get their own. */
 @Injectable()
 export class OllamaProviderFactory implements OnModuleDestroy {
-  private readonly logger = new Logger('OllamaProvider');
   private readonly providers = new Map<string, OllamaProvider>();
   private readonly isolated = new Set<OllamaProvider>();
 
@@ -77,12 +90,7 @@ export class OllamaProviderFactory implements OnModuleDestroy {
       const existing = this.providers.get(key);
       if (existing) return existing;
     }
-    const provider = new OllamaProvider({
-      ...providerOptionsFrom(this.config.ollama, key),
-      log: (level, m) => (level === 'warn' ? this.logger.warn(m) : this.logger.log(m)),
-      onHostEvent: (type, payload) => this.host.event(type, payload),
-      ...(opts.isolated ? opts.overrides : {}),
-    });
+    const provider = newProvider(this.config, key, (type, payload) => this.host.event(type, payload), opts.isolated ? opts.overrides : {});
     if (opts.isolated) this.isolated.add(provider);
     else this.providers.set(key, provider);
     return provider;
