@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ToolsService } from '../../src/tools/tools.service';
 import type { ToolRegistry } from '../../src/tools/tool-registry';
+import { SYNC_IO_MAX_BYTES } from '../../src/tools/workspace/workspace-file-io';
 import { createWorkspace } from '../../src/tools/workspace/workspace-manager';
 
 describe('workspace tools over MCP (official SDK server and client)', () => {
@@ -59,6 +60,36 @@ describe('workspace tools over MCP (official SDK server and client)', () => {
     expect((await tools.execute('write_file', { path: 'deep/er/c.ts', content: 'c' }, opts)).status).toBe('ok');
     expect(fs.readFileSync(path.join(dir, 'src', 'b.ts'), 'utf8')).toBe('b');
     expect(fs.readFileSync(path.join(dir, 'deep', 'er', 'c.ts'), 'utf8')).toBe('c');
+  });
+
+  it('reads, writes and lists the same on either side of the synchronous I/O limit', async () => {
+    // small files and directories take synchronous calls, larger ones the thread pool (workspace-file-io.ts)
+    const line = 'const value = computeSomething(input); // ünïcode\n';
+    for (const [name, bytes] of [
+      ['small.txt', 100],
+      ['at-limit.txt', SYNC_IO_MAX_BYTES],
+      ['large.txt', SYNC_IO_MAX_BYTES * 3],
+    ] as const) {
+      const content = line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+      const w = await tools.execute('write_file', { path: `sizes/${name}`, content }, opts);
+      expect(w).toEqual(expect.objectContaining({ status: 'ok', text: `Wrote ${Buffer.byteLength(content)} bytes to sizes/${name}` }));
+      expect(fs.readFileSync(path.join(dir, 'sizes', name), 'utf8')).toBe(content);
+      expect((await tools.execute('read_file', { path: `sizes/${name}` }, opts)).text).toBe(content);
+      // overwriting with less truncates the file
+      expect((await tools.execute('write_file', { path: `sizes/${name}`, content: 'short' }, opts)).status).toBe('ok');
+      expect(fs.readFileSync(path.join(dir, 'sizes', name), 'utf8')).toBe('short');
+    }
+    // a directory too big for a synchronous listing (its own size is over the limit, on ext4, btrfs or tmpfs) lists the same way
+    const many = path.join(dir, 'many');
+    fs.mkdirSync(many);
+    const names = Array.from({ length: 4_000 }, (_, i) => `entry-with-a-longish-name-${String(i).padStart(4, '0')}.txt`);
+    for (const n of names) fs.writeFileSync(path.join(many, n), '');
+    expect(fs.statSync(many).size).toBeGreaterThan(SYNC_IO_MAX_BYTES);
+    const listed = (await tools.execute('list_files', { path: 'many' }, opts)).text.split('\n');
+    expect(listed).toHaveLength(1_001);
+    expect(listed.slice(0, 1_000)).toEqual(names.slice(0, 1_000));
+    expect(listed[1_000]).toBe('[... 3000 more entries]');
+    expect((await tools.execute('list_files', { path: 'sizes' }, opts)).text).toBe('at-limit.txt\nlarge.txt\nsmall.txt');
   });
 
   it('cannot leave the workspace', async () => {

@@ -1,6 +1,6 @@
 // The built-in workspace tools (read_file, write_file, list_files) as a real MCP server, built with
 // the official SDK and reached by the loop through the SDK's client like any external server.
-import { constants as fsConstants, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -10,6 +10,7 @@ import { resolveCommandLimits, type CommandLimits } from '../sandbox/command-lim
 import type { CommandPlan, CommandSandboxMode } from '../sandbox/sandbox-plan';
 import type { SandboxProber } from '../sandbox/sandbox-probe';
 import { decodeFileText } from './file-text';
+import { readDirectory, readFileHead, writeTextNoFollow } from './workspace-file-io';
 import { resolveInWorkspace, toWorkspaceRelative, workspaceErrorText } from './workspace-paths';
 import { sharedSchemaValidator } from '../shared-schema-validator';
 
@@ -88,18 +89,12 @@ export function createWorkspaceToolServer(
         guarded(p, async () => {
           const abs = resolveInWorkspace(root, p);
           // metadata is looked up synchronously, as the confinement walk just did for each component:
-          // a thread-pool round trip costs more than the look itself (the content is read async)
+          // a thread-pool round trip costs more than the look itself (see workspace-file-io.ts)
           const stat = statSync(abs);
           if (stat.isDirectory()) return fail(`Is a directory: ${p}`);
-          const handle = await fs.open(abs, 'r');
-          try {
-            const buf = Buffer.alloc(Math.min(stat.size, MAX_READ_BYTES));
-            const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-            const text = decodeFileText(p, buf.subarray(0, bytesRead), stat.size);
-            return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
-          } finally {
-            await handle.close();
-          }
+          const buf = await readFileHead(abs, Math.min(stat.size, MAX_READ_BYTES));
+          const text = decodeFileText(p, buf, stat.size);
+          return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
         }),
     );
   }
@@ -117,18 +112,8 @@ export function createWorkspaceToolServer(
           // usually the parent is there (a synchronous look, as for read_file); created when it is not
           const parent = path.dirname(abs);
           if (!statSync(parent, { throwIfNoEntry: false })?.isDirectory()) await fs.mkdir(parent, { recursive: true });
-          // O_NOFOLLOW: a link put in place after the path was checked is refused, not followed
-          const handle = await fs.open(
-            abs,
-            fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW,
-            0o644,
-          );
-          try {
-            await handle.writeFile(content, 'utf8');
-          } finally {
-            await handle.close();
-          }
-          return ok(`Wrote ${Buffer.byteLength(content, 'utf8')} bytes to ${toWorkspaceRelative(root, abs)}`);
+          const written = await writeTextNoFollow(abs, content);
+          return ok(`Wrote ${written} bytes to ${toWorkspaceRelative(root, abs)}`);
         }),
     );
   }
@@ -143,7 +128,7 @@ export function createWorkspaceToolServer(
       async ({ path: p }) =>
         guarded(p ?? '.', async () => {
           const abs = resolveInWorkspace(root, p ?? '.');
-          const entries = await fs.readdir(abs, { withFileTypes: true });
+          const entries = await readDirectory(abs);
           const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
           const shown = names.slice(0, MAX_LIST_ENTRIES);
           const more = names.length - shown.length;

@@ -1,0 +1,51 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SYNC_IO_MAX_BYTES, readDirectory, readFileHead, writeTextNoFollow } from './workspace-file-io';
+
+describe('workspace file I/O', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-file-io-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  // both paths: a write of at most SYNC_IO_MAX_BYTES is synchronous, a larger one goes through the thread pool
+  for (const bytes of [5, SYNC_IO_MAX_BYTES + 1]) {
+    it(`never writes through a link at the final component (${bytes} bytes)`, async () => {
+      const target = path.join(dir, 'target.txt');
+      fs.writeFileSync(target, 'original');
+      fs.symlinkSync(target, path.join(dir, 'link.txt'));
+      await expect(writeTextNoFollow(path.join(dir, 'link.txt'), 'x'.repeat(bytes))).rejects.toMatchObject({ code: 'ELOOP' });
+      expect(fs.readFileSync(target, 'utf8')).toBe('original');
+    });
+
+    it(`writes UTF-8 and says how many bytes (${bytes} bytes of text)`, async () => {
+      const text = 'é'.repeat(Math.ceil(bytes / 2));
+      const file = path.join(dir, 'out.txt');
+      expect(await writeTextNoFollow(file, text)).toBe(Buffer.byteLength(text));
+      expect(fs.readFileSync(file, 'utf8')).toBe(text);
+      expect((await readFileHead(file, 4)).toString('utf8')).toBe('éé');
+    });
+  }
+
+  it('reads no more than the file holds, and fails on a missing file with its code', async () => {
+    const file = path.join(dir, 'f.txt');
+    fs.writeFileSync(file, 'abc');
+    expect((await readFileHead(file, 10)).toString()).toBe('abc');
+    const big = path.join(dir, 'big.txt');
+    fs.writeFileSync(big, Buffer.alloc(SYNC_IO_MAX_BYTES * 2, 'z'));
+    expect((await readFileHead(big, SYNC_IO_MAX_BYTES * 2 + 7)).length).toBe(SYNC_IO_MAX_BYTES * 2);
+    await expect(readFileHead(path.join(dir, 'none.txt'), 3)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('lists a directory, and refuses a file or a missing path with their codes', async () => {
+    fs.writeFileSync(path.join(dir, 'a.txt'), '');
+    fs.mkdirSync(path.join(dir, 'sub'));
+    const entries = await readDirectory(dir);
+    expect(entries.map((e) => [e.name, e.isDirectory()]).sort()).toEqual([
+      ['a.txt', false],
+      ['sub', true],
+    ]);
+    await expect(readDirectory(path.join(dir, 'a.txt'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(readDirectory(path.join(dir, 'none'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
