@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SYNC_IO_MAX_BYTES, readDirectory, readFileHead, writeTextNoFollow } from './workspace-file-io';
+import { createWorkspace } from './workspace-manager';
 
 describe('workspace file I/O', () => {
   let dir: string;
@@ -47,5 +48,15 @@ describe('workspace file I/O', () => {
     ]);
     await expect(readDirectory(path.join(dir, 'a.txt'))).rejects.toMatchObject({ code: 'ENOTDIR' });
     await expect(readDirectory(path.join(dir, 'none'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('seeds a workspace with small and large files, in nested directories, and refuses a path out of it', async () => {
+    const large = 'ü'.repeat(SYNC_IO_MAX_BYTES); // over the limit once encoded
+    const ws = await createWorkspace(dir, 'session-1', { 'a.txt': 'small', 'deep/er/b.txt': large });
+    expect(ws).toBe(path.join(dir, 'workspaces', 'session-1'));
+    expect(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('small');
+    expect(fs.readFileSync(path.join(ws, 'deep', 'er', 'b.txt'), 'utf8')).toBe(large);
+    await expect(createWorkspace(dir, 'session-2', { '../escape.txt': 'x' })).rejects.toThrow(/outside the workspace/);
+    expect(fs.existsSync(path.join(dir, 'workspaces', 'escape.txt'))).toBe(false);
   });
 });

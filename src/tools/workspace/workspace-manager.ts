@@ -1,17 +1,23 @@
 // Per-session workspace directories under <home>/workspaces, seeded from a scenario's files.
 import * as fs from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { SYNC_IO_MAX_BYTES } from './workspace-file-io';
 import { resolveInWorkspace } from './workspace-paths';
 
-/** Asynchronous, so that concurrent trials' other work goes on while the directories are made. */
+/**
+ * Directories are made synchronously, as are small seed files: a thread-pool round trip per call
+ * cost a trial more than the calls themselves (see workspace-file-io.ts). Large files are written async.
+ */
 export async function createWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): Promise<string> {
   const dir = path.join(home, 'workspaces', sessionId);
-  await mkdir(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true });
   for (const [rel, content] of Object.entries(files)) {
     const abs = resolveInWorkspace(dir, rel);
-    await mkdir(path.dirname(abs), { recursive: true });
-    await writeFile(abs, content);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    // three bytes per UTF-16 unit at most: a bound on its UTF-8 size without encoding it
+    if (content.length * 3 <= SYNC_IO_MAX_BYTES) fs.writeFileSync(abs, content);
+    else await writeFile(abs, content);
   }
   return dir;
 }
