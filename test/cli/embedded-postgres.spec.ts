@@ -145,6 +145,15 @@ describe('embedded Postgres started by the command itself', () => {
       );
       expect(successOnly.stdout).toMatch(/0 passed, 1 failed/);
       expect(successOnly.code).toBe(1);
+      // malformed expectations (a text where a mapping belongs, an unknown kind) are false ones too: exit 1, not 2
+      const malformed = await evalOf(
+        'malformed-expectations',
+        "id: mine/malformed\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - final_answer: goodbye\n  - tool_called: read_file\n",
+      );
+      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:5: expect\[0\]\.final_answer: .*can never hold, so it fails/);
+      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:6: expect\[1\]: .*can never hold, so it fails/);
+      expect(malformed.stdout).toMatch(/0 passed, 1 failed/);
+      expect(malformed.code).toBe(1);
       // a model asked for on the command line that the stand-in lacks is bad input for this run
       const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
       expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);

@@ -125,10 +125,18 @@ describe("scenario vocabulary is the journal's", () => {
     expect(scenario.unsatisfiable?.expect.map((p) => [p.file, p.line, p.field])).toEqual([['scenarios/t.yaml', 9, 'expect[1].event']]);
     expect(scenario.unsatisfiable?.success.map((p) => p.field)).toEqual(['success[0].termination']);
     expect(found).toHaveLength(2);
-    // malformed input beside it is still bad input: nothing runs
-    expect(problemsOf(base('', '  - event: tool_reslt\n  - final_answer: done\n')).map((p) => p.field)).toEqual([
-      'expect[0].event',
-      'expect[1].final_answer',
+    // a malformed entry beside it is a false expectation too; malformed input outside the lists is bad input
+    const malformed = unsatisfiableOf(base('', '  - event: tool_reslt\n  - final_answer: done\n  - terminates: completed\n'));
+    expect(malformed.scenario.expect).toEqual([]);
+    expect(malformed.found.map((p) => [p.field, p.line])).toEqual([
+      ['expect[0].event', 8],
+      ['expect[1].final_answer', 9],
+      ['expect[2]', 10],
+    ]);
+    expect(malformed.found[1].message).toMatch(/expected object/);
+    expect(problemsOf(base('kill:\n  on_event: [x]\n', '  - final_answer: done\n')).map((p) => p.field)).toEqual([
+      'kill.on_event',
+      'expect[0].final_answer',
     ]);
   });
 
@@ -172,8 +180,12 @@ describe("scenario vocabulary is the journal's", () => {
       't.yaml',
     );
     expect(ok.ok).toBe(true);
-    const [p] = problemsOf(`${base('')}success:\n  - event: nudge\n`);
-    expect(p).toEqual(expect.objectContaining({ field: 'success[0]', message: expect.stringMatching(/unknown success criterion/) }));
+    // an expectation kind success criteria do not have: a criterion that fails wherever success is judged
+    const { scenario } = unsatisfiableOf(`${base('')}success:\n  - event: nudge\n`);
+    expect(scenario.success).toEqual([]);
+    expect(scenario.unsatisfiable?.success).toEqual([
+      expect.objectContaining({ field: 'success[0]', message: expect.stringMatching(/unknown success criterion/) }),
+    ]);
   });
 
   it('checks trigger events and their payload fields too', () => {

@@ -3,7 +3,6 @@
 // that misbehaves later.
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../../config/loupe-config';
-import { NEVER_HOLDS } from './scenario-errors';
 
 /** A duration in milliseconds that a Node timer honours. */
 export const durationMs = (min = 0) =>
@@ -35,7 +34,7 @@ export const recordedNumber = (what: string, min: number, max = 1_000_000_000) =
             ? 'is never negative'
             : `is never below ${min}`
           : `is never above ${max}`;
-      ctx.addIssue({ code: 'custom', message: `${n}: ${what} ${why}`, params: NEVER_HOLDS });
+      ctx.addIssue({ code: 'custom', message: `${n}: ${what} ${why}` });
     })
     .meta({ type: 'integer', minimum: min, maximum: max }); // what editors are told
 
@@ -47,7 +46,7 @@ export const count = z.union(
     countValue,
     z.strictObject({ min: countValue.optional(), max: countValue.optional() }).superRefine((c, ctx) => {
       if (c.min !== undefined && c.max !== undefined && c.min > c.max)
-        ctx.addIssue({ code: 'custom', message: `min ${c.min} is above max ${c.max}: no count is in that range`, params: NEVER_HOLDS });
+        ctx.addIssue({ code: 'custom', message: `min ${c.min} is above max ${c.max}: no count is in that range` });
     }),
   ],
   { error: 'expected a count (a whole number) or a range ({ min, max })' },

@@ -1,12 +1,3 @@
-/**
- * Marks a zod issue inside an `expect:`/`success:` entry whose value is well formed but can never
- * hold: a name the journal does not have (event type, payload field, termination reason, message
- * role or kind), a negative count, a range with min above max. Such an entry is a false expectation
- * (it fails wherever its list is judged), not bad input; in triggers the same issue is bad input.
- * See scenario-parser.ts.
- */
-export const NEVER_HOLDS = { neverHolds: true } as const;
-
 /** One problem in one scenario file, located by line, column and field path. */
 export interface ScenarioProblem {
   file: string;

@@ -6,7 +6,6 @@ import { MESSAGE_KINDS } from '../../context/transcript';
 import { LLM_ROLES } from '../../provider/llm-types';
 import { count, recordedNumber } from './scenario-bounds';
 import { unknownNameMessage } from '../../common/closest-name';
-import { NEVER_HOLDS } from './scenario-errors';
 import { checkWith, eventName, eventRef, payloadMatch } from './scenario-payload-schema';
 import { terminationProblem } from './scenario-vocabulary';
 
@@ -17,15 +16,14 @@ const oneOf = <T extends string>(what: string, known: readonly T[]) =>
   z
     .string()
     .superRefine((value, ctx) => {
-      if (!(known as readonly string[]).includes(value))
-        ctx.addIssue({ code: 'custom', message: unknownNameMessage(what, value, known), params: NEVER_HOLDS });
+      if (!(known as readonly string[]).includes(value)) ctx.addIssue({ code: 'custom', message: unknownNameMessage(what, value, known) });
     })
     .meta({ enum: [...known] }) as unknown as z.ZodType<T>;
 const role = oneOf('message role', LLM_ROLES);
 
 /** A tool name an expectation wants to find: an empty one names no tool, so it can never be found. */
 const wantedTool = z.string().superRefine((name, ctx) => {
-  if (!name) ctx.addIssue({ code: 'custom', message: 'an empty name names no tool', params: NEVER_HOLDS });
+  if (!name) ctx.addIssue({ code: 'custom', message: 'an empty name names no tool' });
 });
 
 /** A `regex:` of any expectation: checked when the scenario loads, not when a trial is judged. */
@@ -73,7 +71,7 @@ export const expectationBranches = {
   termination: z.strictObject({
     termination: z.string().superRefine((reason, ctx) => {
       const problem = terminationProblem(reason);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: NEVER_HOLDS });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   }),
   final_answer: z.strictObject({ final_answer: textMatch }),
@@ -82,7 +80,7 @@ export const expectationBranches = {
   file: z
     .strictObject({
       file: z.string().superRefine((f, ctx) => {
-        if (!f) ctx.addIssue({ code: 'custom', message: 'an empty path names no file', params: NEVER_HOLDS });
+        if (!f) ctx.addIssue({ code: 'custom', message: 'an empty path names no file' });
       }),
       equals: z.string().optional(),
       contains: z.string().optional(),
@@ -96,7 +94,6 @@ export const expectationBranches = {
           code: 'custom',
           path: [content[0]],
           message: `exists: false and ${content.join(', ')}: a file that does not exist has no content to match`,
-          params: NEVER_HOLDS,
         });
     }),
   iterations: z.strictObject({ iterations: count }),

@@ -77,16 +77,26 @@ describe('parseScenario', () => {
       { line: 1, field: 'expect', message: /needs `expect` .* or `success`/ },
     ],
     [
-      'an unknown expectation kind is rejected',
-      valid.replace('  - termination: completed', '  - terminates: completed'),
-      { line: 15, field: 'expect[0]', message: /unknown expectation/ },
-    ],
-    [
       'a bad fault kind is rejected',
       valid.replace('kind: http', 'kind: explode'),
       { line: 13, field: 'script[1].fault.kind', message: /./ },
     ],
   ];
+
+  it('loads an unknown expectation kind as a false expectation, said where it is', () => {
+    const r = parseScenario(valid.replace('  - termination: completed', '  - terminates: completed'), 'scenarios/x.yaml');
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.unsatisfiable?.expect).toEqual([
+      expect.objectContaining({
+        file: 'scenarios/x.yaml',
+        line: 15,
+        field: 'expect[0]',
+        message: expect.stringMatching(/unknown expectation/),
+      }),
+    ]);
+    // the other expectation stays
+    expect(r.scenario.expect).toEqual([{ event: 'tool_result', with: { name: 'read_file' } }]);
+  });
 
   it.each(cases)('%s', (_name, text, want) => {
     const r = parseScenario(text, 'scenarios/x.yaml');

@@ -100,11 +100,14 @@ function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOve
   };
 }
 
-/** An issue inside one `expect:` or `success:` entry whose value is well formed but can never hold (NEVER_HOLDS). */
-function neverHolds(issue: z.core.$ZodIssue): boolean {
+/**
+ * An issue inside one `expect:` or `success:` entry: a check that can never hold or
+ * one malformed (a text where a mapping belongs, an unknown key or operator). Either way the entry
+ * is a false expectation, not a malformed document.
+ */
+function insideCheck(issue: z.core.$ZodIssue): boolean {
   const [list, index] = issue.path;
-  const params = (issue as { params?: Record<string, unknown> }).params;
-  return (list === 'expect' || list === 'success') && typeof index === 'number' && params?.neverHolds === true;
+  return (list === 'expect' || list === 'success') && typeof index === 'number';
 }
 
 export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
@@ -158,12 +161,12 @@ export function parseScenario(text: string, file: string, absFile: string = path
         },
       ];
     });
-  // an expectation that can never hold (a name the journal does not have, an impossible count) is a
-  // false expectation, not a malformed document: the scenario runs without it, and it fails wherever
-  // its list is judged
+  // an expectation that can never hold (a name the journal does not have, an impossible count) or
+  // that is malformed is a false expectation, not bad input: said up front, the scenario runs
+  // without it, and it fails wherever its list is judged (a run gated on Loupe sees a failed check)
   const unsatisfiable = { expect: [] as ScenarioProblem[], success: [] as ScenarioProblem[] };
   const dropped = { expect: new Set<number>(), success: new Set<number>() };
-  if (!parsed.success && parsed.error.issues.every(neverHolds)) {
+  if (!parsed.success && parsed.error.issues.every(insideCheck)) {
     const without = { ...(value as Record<string, unknown>) };
     for (const issue of parsed.error.issues) {
       const [list, index] = issue.path as ['expect' | 'success', number];

@@ -1,10 +1,9 @@
 // Event names, payload patterns and event references as scenarios write them, checked against the
-// journal's vocabulary at load: an unknown operator is bad input; an unknown event, field or reference
-// is marked NEVER_HOLDS (bad input in a trigger, an expectation that fails in expect/success).
+// journal's vocabulary at load: an unknown operator, event, field or reference is bad input in a
+// trigger and an expectation that fails in expect/success (scenario-parser.ts).
 import { z } from 'zod';
 import { isJournalEventType } from '../../journal/journal-events';
 import { PAYLOAD_OPERATORS } from '../expectations/payload-match';
-import { NEVER_HOLDS } from './scenario-errors';
 import { eventTypeProblem, payloadFieldProblems, refProblems } from './scenario-vocabulary';
 
 export const eventName = z
@@ -12,7 +11,7 @@ export const eventName = z
   .min(1)
   .superRefine((name, ctx) => {
     const problem = eventTypeProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: NEVER_HOLDS });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 function unknownOperators(value: unknown, path: PropertyKey[] = []): Array<{ path: PropertyKey[]; op: string }> {
@@ -39,7 +38,7 @@ export const payloadMatch = z.record(z.string(), z.unknown()).superRefine((value
 export function checkWith(ctx: z.RefinementCtx, type: string, want: Record<string, unknown> | undefined, withKey = 'with'): void {
   if (!want || !isJournalEventType(type)) return;
   for (const p of [...payloadFieldProblems(type, want), ...refProblems(type, want)]) {
-    ctx.addIssue({ code: 'custom', path: [withKey, ...p.path], message: p.message, params: NEVER_HOLDS });
+    ctx.addIssue({ code: 'custom', path: [withKey, ...p.path], message: p.message });
   }
 }
 
