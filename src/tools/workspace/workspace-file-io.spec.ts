@@ -59,4 +59,17 @@ describe('workspace file I/O', () => {
     await expect(createWorkspace(dir, 'session-2', { '../escape.txt': 'x' })).rejects.toThrow(/outside the workspace/);
     expect(fs.existsSync(path.join(dir, 'workspaces', 'escape.txt'))).toBe(false);
   });
+
+  it('never writes a seed file through a link out of the workspace, on either side of the limit', async () => {
+    const outside = path.join(dir, 'outside.txt');
+    fs.writeFileSync(outside, 'kept');
+    const ws = path.join(dir, 'workspaces', 'session-3');
+    fs.mkdirSync(ws, { recursive: true });
+    fs.symlinkSync(outside, path.join(ws, 'out.txt'));
+    await expect(createWorkspace(dir, 'session-3', { 'out.txt': 'x' })).rejects.toThrow(/outside the workspace/);
+    await expect(createWorkspace(dir, 'session-3', { 'out.txt': 'x'.repeat(SYNC_IO_MAX_BYTES + 1) })).rejects.toThrow(
+      /outside the workspace/,
+    );
+    expect(fs.readFileSync(outside, 'utf8')).toBe('kept');
+  });
 });
