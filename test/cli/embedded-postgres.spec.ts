@@ -125,15 +125,15 @@ describe('embedded Postgres started by the command itself', () => {
         "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n  - request: 0\n  - tool_calls: 1.5\n  - message: { position: -1 }\n  - termination: ''\n  - tools_used: ['']\n  - { file: a.txt, exists: false, contains: x }\n",
       );
       for (const said of [
-        /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation can never hold, so it fails/,
-        /false-expectations\.yaml:6: expect\[1\]\.message\.kind: unknown message kind "made_up_kind".*this expectation can never hold, so it fails/,
-        /false-expectations\.yaml:7: expect\[2\]\.iterations: min 3 is above max 1.*this expectation can never hold, so it fails/,
-        /false-expectations\.yaml:8: expect\[3\]\.request: 0: a request number .* is never below 1.*can never hold/,
-        /false-expectations\.yaml:9: expect\[4\]\.tool_calls: 1\.5: a count is always a whole number.*can never hold/,
-        /false-expectations\.yaml:10: expect\[5\]\.message\.position: -1: a transcript position is never negative.*can never hold/,
-        /false-expectations\.yaml:11: expect\[6\]\.termination: unknown termination reason "".*can never hold/,
-        /false-expectations\.yaml:12: expect\[7\]\.tools_used\[0\]: an empty name names no tool.*can never hold/,
-        /false-expectations\.yaml:13: expect\[8\]\.contains: exists: false and contains: .*can never hold/,
+        /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation cannot pass as written.*so it fails/,
+        /false-expectations\.yaml:6: expect\[1\]\.message\.kind: unknown message kind "made_up_kind".*this expectation cannot pass as written.*so it fails/,
+        /false-expectations\.yaml:7: expect\[2\]\.iterations: min 3 is above max 1.*this expectation cannot pass as written.*so it fails/,
+        /false-expectations\.yaml:8: expect\[3\]\.request: 0: a request number .* is never below 1.*cannot pass as written/,
+        /false-expectations\.yaml:9: expect\[4\]\.tool_calls: 1\.5: a count is always a whole number.*cannot pass as written/,
+        /false-expectations\.yaml:10: expect\[5\]\.message\.position: -1: a transcript position is never negative.*cannot pass as written/,
+        /false-expectations\.yaml:11: expect\[6\]\.termination: unknown termination reason "".*cannot pass as written/,
+        /false-expectations\.yaml:12: expect\[7\]\.tools_used\[0\]: an empty name names no tool.*cannot pass as written/,
+        /false-expectations\.yaml:13: expect\[8\]\.contains: exists: false and contains: .*cannot pass as written/,
       ])
         expect(falseRun.stderr).toMatch(said);
       expect(falseRun.stdout).toMatch(/0 passed, 1 failed/);
@@ -150,8 +150,8 @@ describe('embedded Postgres started by the command itself', () => {
         'malformed-expectations',
         "id: mine/malformed\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - final_answer: goodbye\n  - tool_called: read_file\n",
       );
-      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:5: expect\[0\]\.final_answer: .*can never hold, so it fails/);
-      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:6: expect\[1\]: .*can never hold, so it fails/);
+      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:5: expect\[0\]\.final_answer: .*cannot pass as written.*so it fails/);
+      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:6: expect\[1\]: .*cannot pass as written.*so it fails/);
       expect(malformed.stdout).toMatch(/0 passed, 1 failed/);
       expect(malformed.code).toBe(1);
       // a model asked for on the command line that the stand-in lacks is bad input for this run

@@ -138,7 +138,9 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       }
       for (const s of scenarios ?? [])
         for (const p of [...(s.unsatisfiable?.expect ?? []), ...(s.unsatisfiable?.success ?? [])])
-          process.stderr.write(`loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation can never hold, so it fails\n`);
+          process.stderr.write(
+            `loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation cannot pass as written (it can never hold, or is malformed), so it fails\n`,
+          );
       const { ScenarioRunner } = lazy.runner();
       // on the next turn of the event loop, i.e. once the application's start waits on its database;
       // its rounds stop when the run starts (a faster start than the warm-up's 8 rounds)

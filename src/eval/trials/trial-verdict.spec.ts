@@ -91,7 +91,7 @@ describe("a trial's verdict", () => {
     const v = judgeTrial(base, checks, 'scripted');
     expect(v.status).toBe('failed');
     expect(v.failed).toEqual([
-      { expectation: 'expect[1].event: unknown event type "tool_reslt"', passed: false, detail: 't.yaml:9: can never hold' },
+      { expectation: 'expect[1].event: unknown event type "tool_reslt"', passed: false, detail: 't.yaml:9: cannot pass as written' },
     ]);
     expect(judgeTrial(base, checks, 'live').status).toBe('passed');
   });

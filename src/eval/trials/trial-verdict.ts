@@ -27,11 +27,11 @@ export function judgeTrial(
 ): TrialVerdict {
   const violations = checkInvariants(session);
   const list = mode === 'scripted' ? 'expect' : 'success';
-  // expectations naming what the journal does not have (taken out at load) can never hold
+  // expectations that can never hold or are malformed (taken out at load) cannot pass
   const never = (checks.unsatisfiable?.[list] ?? []).map((p): ExpectationResult => ({
     expectation: `${p.field}: ${p.message}`,
     passed: false,
-    detail: `${p.file}:${p.line}: can never hold`,
+    detail: `${p.file}:${p.line}: cannot pass as written`,
   }));
   const results = [...evaluateExpectations(checks[list] ?? [], session), ...never];
   const failed = results.filter((r) => !r.passed);
