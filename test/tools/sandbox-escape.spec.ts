@@ -186,8 +186,26 @@ const ROWS: Array<[string, Row]> = [
     'a memory hog is killed by the memory limit and reported',
     {
       needsCgroups: true,
-      run: async ({ call }) => {
-        const r = await call('perl -e \'$x = "a" x (1 << 30); print "allocated\\n"\'');
+      run: async ({ dir }) => {
+        // its own session tools with a long timeout: at 0.5 CPU, faulting in 512 MB takes seconds on a
+        // slow VM (3 s here, CI's run of this row timed out at the table's 3 s), and this row is about
+        // the memory limit, not the timeout
+        const tools = await new ToolsService().createSessionTools({
+          workspaceDir: dir,
+          allow: ['execute_command'],
+          commandSandbox: 'bubblewrap',
+          commandTimeoutMs: 45_000,
+        });
+        let r: ToolOutcome;
+        try {
+          r = await tools.execute(
+            'execute_command',
+            { command: 'perl -e \'$x = "a" x (1 << 30); print "allocated\\n"\'' },
+            { timeoutMs: 50_000 },
+          );
+        } finally {
+          await tools.close();
+        }
         expect(r.status).toBe('error');
         expect(r.text).not.toContain('allocated');
         expect(r.text).toContain('[out of memory: a process exceeded the 512 MB limit and was killed]');
