@@ -93,67 +93,69 @@ describe('embedded Postgres started by the command itself', () => {
         fs.writeFileSync(file, yaml);
         return runCli(['eval', file], baseEnv(home), { timeoutMs: 120_000 });
       };
+      // its one trial failed, the run exits 1 (not 2: nothing here is bad input), and stderr says each of `said`
+      const failedOnce = (run: Awaited<ReturnType<typeof runCli>>, said: Array<string | RegExp> = []) => {
+        for (const s of said) expect(run.stderr).toMatch(s);
+        expect(run.stdout).toMatch(/0 passed, 1 failed/);
+        expect(run.code).toBe(1);
+      };
       // the smallest scenario a user writes (no title, no spec) with an expectation that does not hold
       const minimal = path.join(tmp, 'minimal.yaml');
-      const minimalRun = await evalOf(
-        'minimal',
-        "id: mine/minimal\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect: [{ termination: max_iterations }]\n",
+      failedOnce(
+        await evalOf(
+          'minimal',
+          "id: mine/minimal\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect: [{ termination: max_iterations }]\n",
+        ),
       );
-      expect(minimalRun.stdout).toMatch(/0 passed, 1 failed/);
-      expect(minimalRun.code).toBe(1);
       // without a script (a scenario for real models) and without OLLAMA_HOST: said up front, and failed, not bad input
-      const unscriptedRun = await evalOf('unscripted', 'id: mine/unscripted\nprompt: Say done.\nexpect: [{ termination: completed }]\n');
-      expect(unscriptedRun.stderr).toContain(
+      failedOnce(await evalOf('unscripted', 'id: mine/unscripted\nprompt: Say done.\nexpect: [{ termination: completed }]\n'), [
         'scenario mine/unscripted has no script: the stand-in has nothing to reply; OLLAMA_HOST is unset',
-      );
-      expect(unscriptedRun.stdout).toMatch(/0 passed, 1 failed/);
-      expect(unscriptedRun.code).toBe(1);
+      ]);
       // a scenario written for a real Ollama: valid input, its model unknown to the stand-in; the trial fails
       const realModel = path.join(tmp, 'real-model.yaml');
-      const realModelRun = await evalOf(
-        'real-model',
-        'id: mine/real-model\nprompt: Say done.\nmodel: llama3.2\nscript:\n  - content: done\nexpect: [{ termination: completed }]\n',
+      failedOnce(
+        await evalOf(
+          'real-model',
+          'id: mine/real-model\nprompt: Say done.\nmodel: llama3.2\nscript:\n  - content: done\nexpect: [{ termination: completed }]\n',
+        ),
+        ['real-model.yaml:3: scenario mine/real-model names model "llama3.2", which the stand-in does not serve'],
       );
-      expect(realModelRun.stderr).toContain(
-        'real-model.yaml:3: scenario mine/real-model names model "llama3.2", which the stand-in does not serve',
-      );
-      expect(realModelRun.stdout).toMatch(/0 passed, 1 failed/);
-      expect(realModelRun.code).toBe(1);
       // false expectations (names the journal does not have, an impossible count): the trial runs and fails, not bad input
-      const falseRun = await evalOf(
-        'false-expectations',
-        "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n  - request: 0\n  - tool_calls: 1.5\n  - message: { position: -1 }\n  - termination: ''\n  - tools_used: ['']\n  - { file: a.txt, exists: false, contains: x }\n",
+      failedOnce(
+        await evalOf(
+          'false-expectations',
+          "id: mine/false-expectations\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - event: made_up_event\n  - message: { kind: made_up_kind }\n  - iterations: { min: 3, max: 1 }\n  - request: 0\n  - tool_calls: 1.5\n  - message: { position: -1 }\n  - termination: ''\n  - tools_used: ['']\n  - { file: a.txt, exists: false, contains: x }\n",
+        ),
+        [
+          /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation cannot pass as written.*so it fails/,
+          /false-expectations\.yaml:6: expect\[1\]\.message\.kind: unknown message kind "made_up_kind".*this expectation cannot pass as written.*so it fails/,
+          /false-expectations\.yaml:7: expect\[2\]\.iterations: min 3 is above max 1.*this expectation cannot pass as written.*so it fails/,
+          /false-expectations\.yaml:8: expect\[3\]\.request: 0: a request number .* is never below 1.*cannot pass as written/,
+          /false-expectations\.yaml:9: expect\[4\]\.tool_calls: 1\.5: a count is always a whole number.*cannot pass as written/,
+          /false-expectations\.yaml:10: expect\[5\]\.message\.position: -1: a transcript position is never negative.*cannot pass as written/,
+          /false-expectations\.yaml:11: expect\[6\]\.termination: unknown termination reason "".*cannot pass as written/,
+          /false-expectations\.yaml:12: expect\[7\]\.tools_used\[0\]: an empty name names no tool.*cannot pass as written/,
+          /false-expectations\.yaml:13: expect\[8\]\.contains: exists: false and contains: .*cannot pass as written/,
+        ],
       );
-      for (const said of [
-        /false-expectations\.yaml:5: expect\[0\]\.event: unknown event type "made_up_event".*this expectation cannot pass as written.*so it fails/,
-        /false-expectations\.yaml:6: expect\[1\]\.message\.kind: unknown message kind "made_up_kind".*this expectation cannot pass as written.*so it fails/,
-        /false-expectations\.yaml:7: expect\[2\]\.iterations: min 3 is above max 1.*this expectation cannot pass as written.*so it fails/,
-        /false-expectations\.yaml:8: expect\[3\]\.request: 0: a request number .* is never below 1.*cannot pass as written/,
-        /false-expectations\.yaml:9: expect\[4\]\.tool_calls: 1\.5: a count is always a whole number.*cannot pass as written/,
-        /false-expectations\.yaml:10: expect\[5\]\.message\.position: -1: a transcript position is never negative.*cannot pass as written/,
-        /false-expectations\.yaml:11: expect\[6\]\.termination: unknown termination reason "".*cannot pass as written/,
-        /false-expectations\.yaml:12: expect\[7\]\.tools_used\[0\]: an empty name names no tool.*cannot pass as written/,
-        /false-expectations\.yaml:13: expect\[8\]\.contains: exists: false and contains: .*cannot pass as written/,
-      ])
-        expect(falseRun.stderr).toMatch(said);
-      expect(falseRun.stdout).toMatch(/0 passed, 1 failed/);
-      expect(falseRun.code).toBe(1);
       // a scenario with success criteria only (written for live models), scripted here: judged by them, and false
-      const successOnly = await evalOf(
-        'success-only',
-        "id: mine/success-only\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nsuccess:\n  - final_answer: { contains: never said }\n",
+      failedOnce(
+        await evalOf(
+          'success-only',
+          "id: mine/success-only\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nsuccess:\n  - final_answer: { contains: never said }\n",
+        ),
       );
-      expect(successOnly.stdout).toMatch(/0 passed, 1 failed/);
-      expect(successOnly.code).toBe(1);
       // malformed expectations (a text where a mapping belongs, an unknown kind) are false ones too: exit 1, not 2
-      const malformed = await evalOf(
-        'malformed-expectations',
-        "id: mine/malformed\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - final_answer: goodbye\n  - tool_called: read_file\n",
+      failedOnce(
+        await evalOf(
+          'malformed-expectations',
+          "id: mine/malformed\nprompt: Say done.\nscript: [{ content: 'Done.' }]\nexpect:\n  - final_answer: goodbye\n  - tool_called: read_file\n",
+        ),
+        [
+          /malformed-expectations\.yaml:5: expect\[0\]\.final_answer: .*cannot pass as written.*so it fails/,
+          /malformed-expectations\.yaml:6: expect\[1\]: .*cannot pass as written.*so it fails/,
+        ],
       );
-      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:5: expect\[0\]\.final_answer: .*cannot pass as written.*so it fails/);
-      expect(malformed.stderr).toMatch(/malformed-expectations\.yaml:6: expect\[1\]: .*cannot pass as written.*so it fails/);
-      expect(malformed.stdout).toMatch(/0 passed, 1 failed/);
-      expect(malformed.code).toBe(1);
       // a model asked for on the command line that the stand-in lacks is bad input for this run
       const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
       expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);

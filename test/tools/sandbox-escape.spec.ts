@@ -37,6 +37,15 @@ interface Ctx {
   tools: ToolRegistry;
 }
 
+/** A session's tools with the command tool in bubblewrap, and the workspace tools beside it. */
+const sandboxedTools = (dir: string, commandTimeoutMs: number): Promise<ToolRegistry> =>
+  new ToolsService().createSessionTools({
+    workspaceDir: dir,
+    allow: ['read_file', 'write_file', 'list_files', 'execute_command'],
+    commandSandbox: 'bubblewrap',
+    commandTimeoutMs,
+  });
+
 interface Row {
   needsCgroups?: boolean;
   run: (ctx: Ctx) => Promise<void>;
@@ -190,12 +199,7 @@ const ROWS: Array<[string, Row]> = [
         // its own session tools with a long timeout: at 0.5 CPU, faulting in 512 MB takes seconds on a
         // slow VM (3 s here, CI's run of this row timed out at the table's 3 s), and this row is about
         // the memory limit, not the timeout
-        const tools = await new ToolsService().createSessionTools({
-          workspaceDir: dir,
-          allow: ['execute_command'],
-          commandSandbox: 'bubblewrap',
-          commandTimeoutMs: 45_000,
-        });
+        const tools = await sandboxedTools(dir, 45_000);
         let r: ToolOutcome;
         try {
           r = await tools.execute(
@@ -264,12 +268,7 @@ describeWithCommand('bwrap', 'the command sandbox (bubblewrap) against escape at
       s.destroy();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const tools = await new ToolsService().createSessionTools({
-      workspaceDir: dir,
-      allow: ['read_file', 'write_file', 'list_files', 'execute_command'],
-      commandSandbox: 'bubblewrap',
-      commandTimeoutMs: 3_000,
-    });
+    const tools = await sandboxedTools(dir, 3_000);
     ctx = {
       home,
       dir,

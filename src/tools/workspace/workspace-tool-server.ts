@@ -1,7 +1,6 @@
 // The built-in workspace tools (read_file, write_file, list_files) as a real MCP server, built with
 // the official SDK and reached by the loop through the SDK's client like any external server.
-import { statSync } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import { mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -109,9 +108,8 @@ export function createWorkspaceToolServer(
       async ({ path: p, content }) =>
         guarded(p, async () => {
           const abs = resolveInWorkspace(root, p);
-          // usually the parent is there (a synchronous look, as for read_file); created when it is not
-          const parent = path.dirname(abs);
-          if (!statSync(parent, { throwIfNoEntry: false })?.isDirectory()) await fs.mkdir(parent, { recursive: true });
+          // synchronously, as createWorkspace makes a seed file's parents: usually one mkdir that finds it there
+          mkdirSync(path.dirname(abs), { recursive: true });
           const written = await writeTextNoFollow(abs, content);
           return ok(`Wrote ${written} bytes to ${toWorkspaceRelative(root, abs)}`);
         }),
