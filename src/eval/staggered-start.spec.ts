@@ -45,7 +45,8 @@ describe('startStaggered', () => {
       startedAt.push(Date.now() - t0);
       return new Promise<void>((resolve) => finish.push(resolve));
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // two steps of 20 ms; a loaded machine (CI) may fire them late, so wait for them, within bounds
+    for (const deadline = Date.now() + 5_000; startedAt.length < 3 && Date.now() < deadline;) await tick();
     expect(startedAt).toHaveLength(3);
     expect(startedAt[2]).toBeGreaterThanOrEqual(30);
     finish.forEach((f) => f());
