@@ -7,8 +7,9 @@ module.exports = {
   // integration tests start real servers and child processes; unit tests finish in milliseconds anyway
   testTimeout: 60000,
   // A failed test can leave a handle open (a cut proxy, a journal still retrying): on 2 cores jest runs
-  // in band, and such a handle kept the process alive after the run, so a failure became a CI timeout
-  // with no verdict. Exit when the run is done; globalTeardown still stops the embedded Postgres.
+  // in band, and such a handle can keep the process alive after the run (CI's run that failed in the
+  // journal tests then ran out its 90 minutes with no verdict). Exit when the run is done;
+  // globalTeardown still stops the embedded Postgres.
   forceExit: true,
   projects: [
     {
