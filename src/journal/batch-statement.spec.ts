@@ -67,4 +67,17 @@ describe('batchStatement', () => {
     expect(st.values).toEqual(['[{"sessionId":null,"seq":3,"payload":null}]']);
     expect(batchStatement([{ spec: sessions, rows: [] }])).toBeNull();
   });
+
+  it('names each text as a prepared statement: the same name for the same tables, another for other tables or the retry text', () => {
+    const one = (rows: number) =>
+      batchStatement([{ spec: events, rows: Array.from({ length: rows }, (_, seq) => ({ sessionId: 'a', seq, payload: null })) }])!;
+    const both = batchStatement([
+      { spec: sessions, rows: [{ id: 'a', config: null, startedAt: new Date() }] },
+      { spec: events, rows: [{ sessionId: 'a', seq: 0, payload: null }] },
+    ])!;
+    // the name follows the text, not the rows: one plan per connection serves every batch of these tables
+    expect(one(1).name).toBe(one(3).name);
+    expect(one(1).name).toMatch(/^journal_[0-9a-f]{24}$/);
+    expect(new Set([one(1).name, one(1).idempotentName, both.name, both.idempotentName]).size).toBe(4);
+  });
 });

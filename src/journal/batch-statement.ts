@@ -5,6 +5,7 @@
 // foreign keys are checked at its end, so rows may reference rows of a sibling CTE. Pure: the
 // repository supplies the table specs (from the entity metadata) and runs the text.
 
+import { createHash } from 'node:crypto';
 import { storableRowsJson } from './storable-text';
 
 export interface ColumnSpec {
@@ -51,11 +52,18 @@ export interface BatchStatement {
   text: string;
   /** the same with appends skipping rows already written: for a batch an earlier attempt may have committed */
   idempotentText: string;
+  /**
+   * names of the two texts as prepared statements, one per set of tables: each connection parses and
+   * plans a text once instead of on every batch (a third of a five-table batch's server time)
+   */
+  name: string;
+  idempotentName: string;
   /** one JSON text per table */
   values: string[];
 }
 
-const statements = new Map<string, { text: string; idempotentText: string }>();
+type StatementTexts = Pick<BatchStatement, 'text' | 'idempotentText' | 'name' | 'idempotentName'>;
+const statements = new Map<string, StatementTexts>();
 
 /** The statement texts for these tables in this order (cached), and their parameters. */
 export function batchStatement(parts: readonly TableRows[]): BatchStatement | null {
@@ -65,12 +73,17 @@ export function batchStatement(parts: readonly TableRows[]): BatchStatement | nu
   let texts = statements.get(key);
   if (!texts) {
     const specs = present.map((p) => p.spec);
-    statements.set(key, (texts = { text: statementText(specs, false), idempotentText: statementText(specs, true) }));
+    const text = statementText(specs, false);
+    const idempotentText = statementText(specs, true);
+    // named by their text: a name always means the same statement, whatever the process built before it
+    statements.set(key, (texts = { text, idempotentText, name: statementName(text), idempotentName: statementName(idempotentText) }));
   }
   // rows keep their property names; Dates become ISO text, undefined becomes NULL, json values nest
   const values = present.map(({ rows, storable }) => (storable ? storableRowsJson(rows, storable) : JSON.stringify(rows)));
   return { ...texts, values };
 }
+
+const statementName = (text: string) => `journal_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 
 const quoted = (prop: string) => `"${prop.replace(/"/g, '""')}"`;
 

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import {
   EvalCellEntity,
   EvalExchangeEntity,
@@ -57,18 +59,21 @@ export class JournalRepository {
 
   async write(prepared: PreparedBatch): Promise<void> {
     try {
-      await this.run(prepared, prepared.statement?.text);
+      await this.run(prepared, false);
     } catch (e) {
       // appended rows already there: an earlier attempt committed them and its answer was lost with
       // the connection. Written again, with what is there left alone (the statement failed whole).
       if ((e as { code?: string }).code !== UNIQUE_VIOLATION || !prepared.statement) throw e;
-      await this.run(prepared, prepared.statement.idempotentText);
+      await this.run(prepared, true);
     }
   }
 
-  private async run({ statement, compactions }: PreparedBatch, text: string | undefined): Promise<void> {
+  private async run({ statement, compactions }: PreparedBatch, idempotent: boolean): Promise<void> {
+    const text = idempotent ? statement?.idempotentText : statement?.text;
     if (!compactions.length) {
-      if (statement && text) await this.dataSource.query(text, statement.values);
+      // the driver's pool, for a named (prepared) statement: TypeORM's query() passes text only
+      if (statement && text)
+        await this.pool().query({ name: idempotent ? statement.idempotentName : statement.name, text, values: statement.values });
       return;
     }
     await this.dataSource.transaction(async (m) => {
@@ -80,6 +85,10 @@ export class JournalRepository {
         [compactions.map((c) => c.sessionId), compactions.map((c) => c.idx), compactions.map((c) => c.compactedAt)],
       );
     });
+  }
+
+  private pool(): Pick<Pool, 'query'> {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 
   /** Each table's columns and conflict key, read once from the entity metadata. */
