@@ -21,6 +21,7 @@ import { OllamaProvider } from '../provider/ollama/ollama-provider';
 import { EarlyProvider, OllamaProviderFactory, providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
 import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
+import { judgedWarmup } from './verdict-warmup';
 
 /**
  * While the database starts: the provider the run will use for OLLAMA_HOST, made now (the factory
@@ -49,13 +50,17 @@ export function adoptRunProvider(app: INestApplicationContext, early: EarlyProvi
 }
 
 const WARMUP_MODEL = 'loupe-warmup:1b';
+const JUDGED_ROUNDS = 2;
+/** what a warm-up session does: one list_files call, then this answer */
+const WARMUP_VERDICT = { answerContains: 'listed', toolCalls: 1 };
 
 /**
  * `rounds` whole sessions (a tool call, then an answer) through the real loop, provider and tools,
  * against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
- * journal, and tracing is suppressed (with an exporter too). Rounds not yet begun when `stop` is
- * aborted (the run has started) are skipped. Returns each session's
- * termination reason ('completed' when the whole path worked); never throws.
+ * journal (the first rounds' entries go to an in-memory ledger, and the session is judged and
+ * summarised as a trial is), and tracing is suppressed (with an exporter too). Rounds not yet begun
+ * when `stop` is aborted (the run has started) are skipped. Returns each session's termination
+ * reason ('completed' when the whole path worked, its verdict included); never throws.
  */
 export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: AbortSignal): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-warmup-'));
@@ -82,12 +87,15 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
         const registry = await tools.createSessionTools({ workspaceDir: dir });
         try {
           // no spans either, exporter or not: a warm-up session is nobody's trace
+          const sessionId = randomUUID();
+          // the first rounds are judged too (a compile is what costs; later rounds only deepen it)
+          const judged = i < JUDGED_ROUNDS ? judgedWarmup(sessionId) : undefined;
           const session = context.with(
             suppressTracing(context.active()),
             () =>
               new DirectProcess(
                 {
-                  sessionId: randomUUID(),
+                  sessionId,
                   model: WARMUP_MODEL,
                   prompt: 'List the files.',
                   provider,
@@ -96,10 +104,12 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
                   workspaceDir: dir,
                 },
                 settings,
-                discard,
+                judged ?? discard,
               ),
           );
-          reasons.push((await session.done).terminationReason);
+          const { terminationReason, finalAnswer } = await session.done;
+          const verdict = terminationReason === 'completed' ? judged?.judge(finalAnswer, WARMUP_VERDICT) : undefined;
+          reasons.push(verdict && verdict !== 'passed' ? verdict : terminationReason);
         } finally {
           await registry.close();
         }
