@@ -47,6 +47,8 @@ describe('judgedWarmup', () => {
       nudges: 0,
       midChainNudges: 0,
       finalAnswerChars: 3,
+      approvalWaitMs: 0,
+      workingMs: 1,
     });
     recorder.finish({ terminationReason: 'completed', exitCode: 0 });
     const verdict = judged.judge('No.', { answerContains: 'listed', toolCalls: 1 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -23,10 +23,15 @@ export interface PreparedBatch {
 }
 
 const UNIQUE_VIOLATION = '23505';
+/** invalid_sql_statement_name (26000: no such prepared statement), duplicate_prepared_statement (42P05) */
+const PREPARED_STATEMENT_FAILURES = new Set(['26000', '42P05']);
 
 @Injectable()
 export class JournalRepository {
   private specs?: Record<string, TableSpec>;
+  private readonly logger = new Logger('JournalRepository');
+  /** batch statements go as named prepared statements (see batch-statement.ts) until the connection shows it cannot keep them */
+  named = true;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -61,9 +66,17 @@ export class JournalRepository {
     try {
       await this.run(prepared, false);
     } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (this.named && code && PREPARED_STATEMENT_FAILURES.has(code)) {
+        // a pooler between us and Postgres (PgBouncer in transaction mode) that does not keep a
+        // connection's prepared statements: plain texts from now on, this batch included
+        this.named = false;
+        this.logger.warn(`prepared statements are not kept by this database connection (${code}); the journal sends plain statements`);
+        return this.write(prepared);
+      }
       // appended rows already there: an earlier attempt committed them and its answer was lost with
       // the connection. Written again, with what is there left alone (the statement failed whole).
-      if ((e as { code?: string }).code !== UNIQUE_VIOLATION || !prepared.statement) throw e;
+      if (code !== UNIQUE_VIOLATION || !prepared.statement) throw e;
       await this.run(prepared, true);
     }
   }
@@ -71,9 +84,10 @@ export class JournalRepository {
   private async run({ statement, compactions }: PreparedBatch, idempotent: boolean): Promise<void> {
     const text = idempotent ? statement?.idempotentText : statement?.text;
     if (!compactions.length) {
+      if (!statement || !text) return;
       // the driver's pool, for a named (prepared) statement: TypeORM's query() passes text only
-      if (statement && text)
-        await this.pool().query({ name: idempotent ? statement.idempotentName : statement.name, text, values: statement.values });
+      const name = !this.named ? undefined : idempotent ? statement.idempotentName : statement.name;
+      await this.pool().query({ name, text, values: statement.values });
       return;
     }
     await this.dataSource.transaction(async (m) => {
