@@ -8,8 +8,7 @@ import { SessionLedger } from '../journal/session-ledger';
 import { recordedSession } from './recorded-session-builder';
 import type { Expectation } from './scenario/scenario-schema';
 import { summarizeAll } from './statistics/summarize';
-import type { TrialOutcome } from './statistics/statistics-types';
-import { latencyOf, pathologiesOf, tokensOf } from './trials/trial-outcome';
+import { judgedOutcome } from './trials/trial-outcome';
 import { judgeTrial } from './trials/trial-verdict';
 
 export interface JudgedWarmup {
@@ -34,18 +33,9 @@ export function judgedWarmup(sessionId: string): JudgedWarmup {
       const success: Expectation[] = [{ final_answer: { contains: expected.answerContains } }];
       const scripted = judgeTrial(session, { expect, success }, 'scripted');
       const live = judgeTrial(session, { expect, success }, 'live', { realModel: true });
-      const outcomes: TrialOutcome[] = [scripted, live].map((v, i) => ({
-        scenarioId: 'warmup',
-        model: 'warmup',
-        configKey: '',
-        trial: i + 1,
-        status: v.status,
-        terminationReason: detail.session.terminationReason,
-        iterations: detail.session.iterations,
-        pathologies: pathologiesOf(session, v.violations.length),
-        tokens: tokensOf(session),
-        latency: latencyOf(session),
-      }));
+      const outcomes = [scripted, live].map((v, i) =>
+        judgedOutcome({ scenarioId: 'warmup', model: 'warmup', configKey: '', trial: i + 1 }, session, v),
+      );
       const summary = summarizeAll(outcomes, { ks: [1, 2] });
       const failed = [scripted, live].find((v) => v.status !== 'passed');
       if (failed)

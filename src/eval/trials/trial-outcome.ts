@@ -53,3 +53,20 @@ export function latencyOf(session: RecordedSession): TrialLatency {
 export function tokensOf(session: RecordedSession): TrialOutcome['tokens'] {
   return { input: sum(session.iterationRows.map((r) => r.inputTokens)), output: sum(session.iterationRows.map((r) => r.outputTokens)) };
 }
+
+/** The outcome of a judged trial of this cell (scenario, model, configuration, trial), as the statistics take it. */
+export function judgedOutcome(
+  cell: Pick<TrialOutcome, 'scenarioId' | 'model' | 'configKey' | 'trial'>,
+  session: RecordedSession,
+  verdict: { status: TrialOutcome['status']; violations: readonly unknown[] },
+): TrialOutcome {
+  return {
+    ...cell,
+    status: verdict.status,
+    terminationReason: session.terminationReason,
+    iterations: session.iterations,
+    pathologies: pathologiesOf(session, verdict.violations.length),
+    tokens: tokensOf(session),
+    latency: latencyOf(session),
+  };
+}

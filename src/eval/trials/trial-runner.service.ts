@@ -32,7 +32,7 @@ import type { TrialOutcome } from '../statistics/statistics-types';
 import { prepareBackend } from '../trial-backend';
 import { prepareMcpServers } from '../trial-mcp-servers';
 import { collectHostEvents, watchTriggers } from '../trial-triggers';
-import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
+import { judgedOutcome } from './trial-outcome';
 import { filesToRead, judgedAs, judgeTrial, type TrialMode } from './trial-verdict';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -266,15 +266,7 @@ export class TrialRunner {
         events: detail.events.length,
         durationMs: Date.now() - started,
       };
-      outcome = {
-        ...outcome,
-        status: verdict.status,
-        terminationReason: detail.session.terminationReason,
-        iterations: detail.session.iterations,
-        pathologies: pathologiesOf(recorded, verdict.violations.length),
-        tokens: tokensOf(recorded),
-        latency: latencyOf(recorded),
-      };
+      outcome = judgedOutcome(outcome, recorded, verdict);
     } catch (e) {
       this.logger.error(
         `trial ${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}] errored: ${(e as Error).stack ?? e}`,
