@@ -50,6 +50,9 @@ export const journalSuite: BenchSuite = {
         await journal.flush();
         const seconds = (performance.now() - started) / 1000;
         span.end();
+        // a session left running would be closed as abandoned (with a warning) by the next start in this home
+        recorder.finish({ terminationReason: 'completed', exitCode: 0 });
+        await journal.flush();
         if (r > 0) rates.push(EVENTS / seconds); // run 0 warms up
         const copied = await copyBaseline(app.get(DataSource), sessionId);
         if (r > 0) copyRates.push(copied);
