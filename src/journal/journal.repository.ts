@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -27,13 +27,18 @@ const UNIQUE_VIOLATION = '23505';
 const PREPARED_STATEMENT_FAILURES = new Set(['26000', '42P05']);
 
 @Injectable()
-export class JournalRepository {
+export class JournalRepository implements OnModuleInit {
   private specs?: Record<string, TableSpec>;
   private readonly logger = new Logger('JournalRepository');
   /** batch statements go as named prepared statements (see batch-statement.ts) until the connection shows it cannot keep them */
   named = true;
 
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The table specs are read from the entity metadata at start-up, not by a run's first write. */
+  onModuleInit(): void {
+    this.tableSpecs();
+  }
 
   /**
    * Writes one batch atomically, as one statement (see batch-statement.ts): runs, sessions, trials,
