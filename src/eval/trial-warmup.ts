@@ -58,9 +58,9 @@ const WARMUP_VERDICT = { answerContains: 'listed', toolCalls: 1 };
  * `rounds` whole sessions (a tool call, then an answer) through the real loop, provider and tools,
  * against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
  * journal (the first rounds' entries go to an in-memory ledger, and the session is judged and
- * summarised as a trial is), and tracing is suppressed (with an exporter too). Rounds not yet begun
- * when `stop` is aborted (the run has started) are skipped. Returns each session's termination
- * reason ('completed' when the whole path worked, its verdict included); never throws.
+ * summarised as a trial is), and tracing is suppressed (with an exporter too). Once `stop` is aborted
+ * (the run starts) the round under way is killed and the rest are skipped. Returns each session's
+ * termination reason ('completed' when the whole path worked, its verdict included); never throws.
  */
 export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: AbortSignal): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-warmup-'));
@@ -107,7 +107,10 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
                 judged ?? discard,
               ),
           );
-          const { terminationReason, finalAnswer } = await session.done;
+          // the run has begun mid-round: the round ends now rather than taking the thread from its first trials
+          const cut = () => session.kill('the run started');
+          stop?.addEventListener('abort', cut);
+          const { terminationReason, finalAnswer } = await session.done.finally(() => stop?.removeEventListener('abort', cut));
           const verdict = terminationReason === 'completed' ? judged?.judge(finalAnswer, WARMUP_VERDICT) : undefined;
           reasons.push(verdict && verdict !== 'passed' ? verdict : terminationReason);
         } finally {

@@ -1,3 +1,4 @@
+import * as diagnostics from 'node:diagnostics_channel';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,6 +24,24 @@ describe('session path warm-up (run while the database starts)', () => {
   it('starts no round once the run has started (its signal aborted): the rounds would take the thread from the first trials', async () => {
     const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
     await expect(warmSessionPath(config, 3, AbortSignal.abort())).resolves.toEqual([]);
+  });
+
+  it('cuts the round under way short once the run starts, and still leaves nothing behind', async () => {
+    const before = leftovers();
+    const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
+    const runStarted = new AbortController();
+    // the run starts while the first round's first model request is on its way
+    const onRequest = (m: unknown) => {
+      const { request } = m as { request: { path: string } };
+      if (request.path === '/api/chat') runStarted.abort();
+    };
+    diagnostics.subscribe('http.client.request.start', onRequest);
+    try {
+      await expect(warmSessionPath(config, 8, runStarted.signal)).resolves.toEqual(['aborted']);
+    } finally {
+      diagnostics.unsubscribe('http.client.request.start', onRequest);
+    }
+    expect(leftovers()).toEqual(before);
   });
 
   it('leaves no trace, even where spans are exported', async () => {

@@ -145,13 +145,14 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       // on the next turn of the event loop, i.e. once the application's start waits on its database;
       // its rounds stop when the run starts (a faster start than the warm-up's 8 rounds)
       const runStarted = new AbortController();
+      let warming: Promise<unknown> | undefined;
       // the run's provider for OLLAMA_HOST, made and warmed meanwhile; the application adopts it
       let early: EarlyProvider | undefined;
       if (!opts.queue)
         setTimeout(() => {
           void lazy.loupeRevision().loupeRevision();
           const warmup = lazy.trialWarmup();
-          void warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS, runStarted.signal).catch(() => undefined);
+          warming = warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS, runStarted.signal).catch(() => undefined);
           if (config.ollama.host && !opts.replay)
             early = warmup.warmRunProvider(config, config.ollama.host, scenarios && plannedModels(scenarios, opts.model)[0]).early;
         }, 0);
@@ -203,7 +204,10 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
               onTrialStarted: options.onTrialStarted,
             });
           }
+          // the round under way is cut short and the warm-up's stand-in closed before the run's clock
+          // starts: none of it then runs beside the first trials (a round is 10-25 ms of this thread)
           runStarted.abort();
+          await warming;
           return app.get(ScenarioRunner).run(scenarios!, options);
         })
         .finally(() => {
