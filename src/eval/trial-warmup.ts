@@ -109,7 +109,9 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
           );
           // the run has begun mid-round: the round ends now rather than taking the thread from its first trials
           const cut = () => session.kill('the run started');
-          stop?.addEventListener('abort', cut);
+          // aborted while this round's tools were made (after the check above): the event is gone
+          if (stop?.aborted) cut();
+          else stop?.addEventListener('abort', cut, { once: true });
           const { terminationReason, finalAnswer } = await session.done.finally(() => stop?.removeEventListener('abort', cut));
           const verdict = terminationReason === 'completed' ? judged?.judge(finalAnswer, WARMUP_VERDICT) : undefined;
           reasons.push(verdict && verdict !== 'passed' ? verdict : terminationReason);
