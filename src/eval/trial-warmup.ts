@@ -19,6 +19,7 @@ import { resolveLoopSettings } from '../process/profiles/profiles';
 import { isCloudModel } from '../provider/ollama/model-name';
 import { OllamaProvider } from '../provider/ollama/ollama-provider';
 import { EarlyProvider, OllamaProviderFactory, providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
+import type { StandinTurn } from '../standin/standin-script';
 import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
 import { judgedWarmup } from './verdict-warmup';
@@ -49,14 +50,26 @@ export function adoptRunProvider(app: INestApplicationContext, early: EarlyProvi
   return app.get(OllamaProviderFactory).adopt(early);
 }
 
-const WARMUP_MODEL = 'loupe-warmup:1b';
 const JUDGED_ROUNDS = 2;
-/** what a warm-up session does: one list_files call, then this answer */
-const WARMUP_VERDICT = { answerContains: 'listed', toolCalls: 1 };
+const ANSWER = 'The files are listed.';
+/**
+ * What a warm-up session does, by round: one list_files call and then the answer, or the answer at
+ * once. Both kinds: a text reply before any tool ran is checked against the nudge policy's phrase
+ * patterns (after a tool they are skipped), and those regular expressions compile on their first
+ * two uses (~2 ms, on a run's first replies when no round warmed them).
+ */
+const ROUND_KINDS: ReadonlyArray<{ model: string; turns: StandinTurn[]; toolCalls: number }> = [
+  {
+    model: 'loupe-warmup:1b',
+    turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { content: ANSWER }],
+    toolCalls: 1,
+  },
+  { model: 'loupe-warmup-text:1b', turns: [{ content: ANSWER }], toolCalls: 0 },
+];
 
 /**
- * `rounds` whole sessions (a tool call, then an answer) through the real loop, provider and tools,
- * against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
+ * `rounds` whole sessions (by turns: a tool call and an answer, or an answer at once) through the
+ * real loop, provider and tools, against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
  * journal (the first rounds' entries go to an in-memory ledger, and the session is judged and
  * summarised as a trial is), and tracing is suppressed (with an exporter too). Once `stop` is aborted
  * (the run starts) the round under way is killed and the rest are skipped. Returns each session's
@@ -65,11 +78,8 @@ const WARMUP_VERDICT = { answerContains: 'listed', toolCalls: 1 };
 export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: AbortSignal): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-warmup-'));
   const standin = new StandinServer({
-    catalog: [{ name: WARMUP_MODEL, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'] }],
-    script: {
-      turns: { '*': [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { content: 'The files are listed.' }] },
-      loop: true,
-    },
+    catalog: ROUND_KINDS.map((k) => ({ name: k.model, family: 'llama', parameterSize: '1.0B', capabilities: ['completion', 'tools'] })),
+    script: { turns: Object.fromEntries(ROUND_KINDS.map((k) => [k.model, k.turns])), loop: true },
   });
   const reasons: string[] = [];
   try {
@@ -84,6 +94,7 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
         await nextTurn();
         // the run has begun: a round now would take the thread from its first trials
         if (stop?.aborted) break;
+        const kind = ROUND_KINDS[i % ROUND_KINDS.length];
         const registry = await tools.createSessionTools({ workspaceDir: dir });
         try {
           // no spans either, exporter or not: a warm-up session is nobody's trace
@@ -96,7 +107,7 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
               new DirectProcess(
                 {
                   sessionId,
-                  model: WARMUP_MODEL,
+                  model: kind.model,
                   prompt: 'List the files.',
                   provider,
                   tools: registry,
@@ -113,7 +124,10 @@ export async function warmSessionPath(config: LoupeConfig, rounds = 1, stop?: Ab
           if (stop?.aborted) cut();
           else stop?.addEventListener('abort', cut, { once: true });
           const { terminationReason, finalAnswer } = await session.done.finally(() => stop?.removeEventListener('abort', cut));
-          const verdict = terminationReason === 'completed' ? judged?.judge(finalAnswer, WARMUP_VERDICT) : undefined;
+          const verdict =
+            terminationReason === 'completed'
+              ? judged?.judge(finalAnswer, { answerContains: 'listed', toolCalls: kind.toolCalls })
+              : undefined;
           reasons.push(verdict && verdict !== 'passed' ? verdict : terminationReason);
         } finally {
           await registry.close();

@@ -6,6 +6,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { loadConfig } from '../../src/config/loupe-config';
 import { startTelemetry } from '../../src/telemetry/telemetry';
 import { warmRunProvider, warmSessionPath } from '../../src/eval/trial-warmup';
+import * as nudgePolicy from '../../src/process/policies/nudge-policy';
 import { JournalRepository } from '../../src/journal/journal.repository';
 import { JournalService } from '../../src/journal/journal.service';
 import { OllamaProviderFactory } from '../../src/provider/ollama/ollama-provider.factory';
@@ -14,11 +15,26 @@ import { closedPort, startStandin } from '../provider/provider-test-kit';
 describe('session path warm-up (run while the database starts)', () => {
   const leftovers = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('loupe-warmup-'));
 
-  it('runs whole sessions (a tool call, then an answer) through the loop, provider and MCP tools, and leaves nothing behind', async () => {
+  it('runs whole sessions (a tool call and an answer, or an answer at once) through the loop, provider and MCP tools, and leaves nothing behind', async () => {
     const before = leftovers();
     const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
     await expect(warmSessionPath(config, 3)).resolves.toEqual(['completed', 'completed', 'completed']);
     expect(leftovers()).toEqual(before);
+  });
+
+  it('answers at once in every other round, so a text reply before any tool meets the nudge policy (its patterns compile before the run)', async () => {
+    const config = loadConfig({ LOUPE_HOME: path.join(os.tmpdir(), 'loupe-warmup-test-home') });
+    // observed, not replaced: the policy runs as it does in a trial
+    const checks = jest.spyOn(nudgePolicy, 'detectNudgeReason');
+    try {
+      await expect(warmSessionPath(config, 4)).resolves.toEqual(['completed', 'completed', 'completed', 'completed']);
+      // after a tool call the phrase patterns are skipped: only the two answers given at once reach them
+      const beforeAnyTool = checks.mock.calls.filter(([input]) => input.toolsCalledSoFar === 0);
+      expect(beforeAnyTool.map(([input]) => input.text)).toEqual(['The files are listed.', 'The files are listed.']);
+      expect(checks.mock.results.slice(-1)[0]).toEqual({ type: 'return', value: null });
+    } finally {
+      checks.mockRestore();
+    }
   });
 
   it('starts no round once the run has started (its signal aborted): the rounds would take the thread from the first trials', async () => {
