@@ -69,9 +69,9 @@ const ROUND_KINDS: ReadonlyArray<{ model: string; turns: StandinTurn[]; toolCall
 
 /**
  * `rounds` whole sessions (by turns: a tool call and an answer, or an answer at once) through the
- * real loop, provider and tools, against a stand-in of their own, a turn of the event loop apart. Their records go nowhere: no
- * journal (the first rounds' entries go to an in-memory ledger, and the session is judged and
- * summarised as a trial is), and tracing is suppressed (with an exporter too). Once `stop` is aborted
+ * real loop, provider and tools, against a stand-in of their own, a turn of the event loop apart.
+ * Their records go nowhere: no journal (the first rounds' entries go to an in-memory ledger, and the
+ * session is judged and summarised as a trial is), and tracing is suppressed (with an exporter too). Once `stop` is aborted
  * (the run starts) the round under way is killed and the rest are skipped. Returns each session's
  * termination reason ('completed' when the whole path worked, its verdict included); never throws.
  */
