@@ -1,7 +1,10 @@
 // What one eval trial costs, measured the way a user runs it: the built CLI against an external
 // stand-in (OLLAMA_HOST, zero-latency single-turn replies), recording everything.
-// - marginal wall time per trial at concurrency 1 and 4: two runs of N1 and N2 trials, the difference
-//   divided by N2 − N1, so process start-up and the run's fixed work cancel out;
+// - marginal wall time per trial at concurrency 1 and 4: two runs of N1 and N2 trials, each timed from
+//   the run's start (its startedAt) to the process's exit (the report printed, the app closed), the
+//   difference divided by N2 − N1, so the fixed work cancels out. Process start-up is left out by
+//   the timing, not by the difference: it varies by ±250 ms from one process to the next, which
+//   moved a figure from the processes' whole wall times by ±2 ms a trial (printed beside it);
 // - Postgres CPU per trial beside it (the embedded server's processes, from /proc; n/a with DATABASE_URL);
 // - live heap over a 2,000-trial run (in this process, after full collections): it must stay flat;
 // - the first run on a fresh LOUPE_HOME, embedded Postgres initialisation included, printed apart.
@@ -26,6 +29,10 @@ const MODEL = 'bench:1b';
 const N1 = 20;
 const N2 = 220;
 const MEMORY_TRIALS = 2_000;
+/** pairs of runs per marginal cost (the median is reported) */
+const PAIRS = 5;
+
+const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 
 function scenarioFile(dir: string): string {
   const file = path.join(dir, 'single-turn.yaml');
@@ -46,7 +53,15 @@ function scenarioFile(dir: string): string {
   return file;
 }
 
-function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<{ wallMs: number; trials: number }> {
+interface EvalRun {
+  /** the process, start-up included */
+  wallMs: number;
+  /** from the run's start (the report's startedAt) to the process's exit */
+  runMs: number;
+  trials: number;
+}
+
+function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [BIN, 'eval', ...args, '--json'], {
@@ -60,8 +75,10 @@ function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<{ wallMs: numb
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => {
       const wallMs = performance.now() - started;
+      const exitedAt = Date.now();
       if (code !== 0) return reject(new Error(`loupe eval exited ${code}: ${err.slice(-1_500)}`));
-      resolve({ wallMs, trials: (JSON.parse(out) as { summary: { passed: number } }).summary.passed });
+      const report = JSON.parse(out) as { startedAt: string; summary: { passed: number } };
+      resolve({ wallMs, runMs: exitedAt - Date.parse(report.startedAt), trials: report.summary.passed });
     });
   });
 }
@@ -71,22 +88,25 @@ async function marginalCost(file: string, url: string, concurrency: number, data
   const env = { OLLAMA_HOST: url, OLLAMA_MAX_PARALLEL: String(concurrency) };
   const args = (n: number) => [file, '-t', String(n), '-c', String(concurrency)];
   await runEval(args(N1), env); // warm: the model's first load, the database's caches
+  const runs: number[] = [];
   const walls: number[] = [];
   const cpus: number[] = [];
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < PAIRS; r++) {
     const cpu0 = dataDir ? postgresCpuSeconds(dataDir) : null;
     const small = await runEval(args(N1), env);
     const cpu1 = dataDir ? postgresCpuSeconds(dataDir) : null;
     const large = await runEval(args(N2), env);
     const cpu2 = dataDir ? postgresCpuSeconds(dataDir) : null;
+    if (small.trials !== N1 || large.trials !== N2) throw new Error(`bench trial-cost -c ${concurrency}: trials failed`);
+    runs.push((large.runMs - small.runMs) / (N2 - N1));
     walls.push((large.wallMs - small.wallMs) / (N2 - N1));
     if (cpu0 !== null && cpu1 !== null && cpu2 !== null) cpus.push(((cpu2 - cpu1 - (cpu1 - cpu0)) * 1_000) / (N2 - N1));
   }
   return {
     name: `eval.marginal cost per trial -c ${concurrency}`,
-    value: median(walls),
+    value: median(runs),
     unit: 'ms wall',
-    note: `Postgres CPU per trial ${cpus.length ? `${median(cpus).toFixed(2)} ms` : 'n/a (DATABASE_URL)'}; (${N2} − ${N1} trials), median of 3`,
+    note: `Postgres CPU per trial ${cpus.length ? `${median(cpus).toFixed(2)} ms` : 'n/a (DATABASE_URL)'}; (${N2} − ${N1} trials), median of ${PAIRS} (range ${range(runs)}); from process wall times ${median(walls).toFixed(2)} ms (range ${range(walls)})`,
   };
 }
 
