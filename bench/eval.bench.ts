@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { startStandin } from './child-standin';
-import { median, type BenchFigure } from './run-benchmarks';
+import { median, range, type BenchFigure } from './run-benchmarks';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -136,12 +136,11 @@ async function throughput(parallel: number, latencyMs: number, waves: number, ru
     const ideal = (parallel * 1_000) / latencyMs;
     const ratios = results.map((x) => (x.trials * 1_000) / x.durationMs / ideal);
     const achieved = median(ratios) * ideal;
-    const range = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
     return {
       name: `eval.throughput P=${parallel} L=${latencyMs}ms N=${trials}`,
       value: Math.round((achieved / ideal) * 1_000) / 1_000,
       unit: 'ratio of ideal P/L',
-      note: `${achieved.toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(results.map((x) => x.durationMs)))} ms, process wall ${Math.round(median(results.map((x) => x.wallMs)))} ms; median of ${runs} (range ${range})`,
+      note: `${achieved.toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(results.map((x) => x.durationMs)))} ms, process wall ${Math.round(median(results.map((x) => x.wallMs)))} ms; median of ${runs} (range ${range(ratios, 3)})`,
     };
   } finally {
     await standin.stop();

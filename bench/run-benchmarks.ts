@@ -114,3 +114,8 @@ export function median(xs: number[]): number {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
+
+/** "min–max" of repeated measurements, printed beside their median */
+export function range(xs: number[], digits = 2): string {
+  return `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+}

@@ -21,7 +21,7 @@ import { postgresCpuSeconds } from './postgres-cpu';
 import { ScenarioRunner } from '../src/eval/scenario-runner.service';
 import { loadScenarios } from '../src/eval/scenario/scenario-loader';
 import { startStandin } from './child-standin';
-import { median, type BenchFigure, type BenchSuite } from './run-benchmarks';
+import { median, range, type BenchFigure, type BenchSuite } from './run-benchmarks';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -31,8 +31,6 @@ const N2 = 220;
 const MEMORY_TRIALS = 2_000;
 /** pairs of runs per marginal cost (the median is reported) */
 const PAIRS = 5;
-
-const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 
 function scenarioFile(dir: string): string {
   const file = path.join(dir, 'single-turn.yaml');
