@@ -10,7 +10,7 @@ export interface StandinCliOptions {
   catalog?: StandinModel[];
   port?: number;
   host?: string;
-  /** extra server options (maxQueue, version, pull pacing, defaultKeepAlive) */
+  /** extra server options (maxQueue, version, pull pacing, defaultKeepAlive, requestLogLimit) */
   server?: Omit<StandinOptions, 'script' | 'catalog'>;
   /** where status lines go; default console.log */
   log?: (line: string) => void;
@@ -30,10 +30,21 @@ export interface StandinCliHandle {
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+/**
+ * Requests the foreground stand-in keeps in its log: nothing outside the process reads it, and kept
+ * whole it grew by about 3 KB a request, without end on a `--loop` server.
+ */
+export const STANDIN_CLI_REQUEST_LOG_LIMIT = 1_000;
+
 export async function runStandinCli(opts: StandinCliOptions = {}): Promise<StandinCliHandle> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const signals = opts.signals ?? process;
-  const server = new StandinServer({ ...opts.server, script: opts.script, catalog: opts.catalog });
+  const server = new StandinServer({
+    requestLogLimit: STANDIN_CLI_REQUEST_LOG_LIMIT,
+    ...opts.server,
+    script: opts.script,
+    catalog: opts.catalog,
+  });
   const { url, port } = await server.start(opts.port ?? 11434, opts.host ?? '127.0.0.1');
   log(`Ollama stand-in listening on ${url}`);
 

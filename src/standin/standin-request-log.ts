@@ -52,9 +52,24 @@ export class RequestLog {
   private inFlight = 0;
   private readonly events = new EventEmitter().setMaxListeners(0);
 
+  /**
+   * `limit`: keep only the newest `limit` records (a long-running `loupe standin` would otherwise
+   * hold every request body it ever got); unbounded by default, as a trial's expectations count them all.
+   */
+  constructor(private readonly limit = Number.POSITIVE_INFINITY) {
+    if (!(limit >= 1)) throw new Error(`stand-in request log limit: expected at least 1, got ${limit}`);
+  }
+
+  /** requests the log has started, those no longer kept included */
+  get received(): number {
+    return this.nextId - 1;
+  }
+
   start(method: string, path: string, receivedAt: number): StandinRequestRecord {
     const record: StandinRequestRecord = { id: this.nextId++, method, path, body: undefined, receivedAt, chunks: 0, cancelled: false };
     this.records.push(record);
+    // a record dropped while its request is in flight is still updated by its handler, just no longer listed
+    if (this.records.length > this.limit) this.records.splice(0, this.records.length - this.limit);
     this.inFlight += 1;
     this.changed();
     return record;

@@ -79,4 +79,6 @@ export interface StandinOptions {
   pull?: { stepMs?: number; progressSteps?: number };
   /** default keep_alive when a request has none (Ollama: 5m). Go duration string or seconds. */
   defaultKeepAlive?: string | number;
+  /** requests kept in the request log, the newest ones (default: all of them) */
+  requestLogLimit?: number;
 }

@@ -75,7 +75,7 @@ export class StandinServer {
       store: new ModelStore(options.catalog),
       gpu: new GpuSimulator(options.maxQueue ?? DEFAULT_MAX_QUEUE, defaultKeepAliveMs),
       cursor: new TurnCursor(options.script ?? { turns: {} }),
-      log: new RequestLog(),
+      log: new RequestLog(options.requestLogLimit),
       version: options.version ?? DEFAULT_STANDIN_VERSION,
       defaultKeepAliveMs,
       pullStepMs: options.pull?.stepMs ?? 60,
@@ -83,9 +83,17 @@ export class StandinServer {
     };
   }
 
-  /** Every request received, in arrival order; records update live as requests progress. */
+  /**
+   * Every request received (the newest `requestLogLimit` of them when that is set), in arrival
+   * order; records update live as requests progress.
+   */
   get requests(): readonly StandinRequestRecord[] {
     return this.state.log.records;
+  }
+
+  /** How many requests have arrived, those the log no longer keeps included. */
+  get requestsReceived(): number {
+    return this.state.log.received;
   }
 
   get catalog(): readonly StandinModel[] {

@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { Ollama } from 'ollama';
 
-import { runStandinCli } from '../../src/standin/standin-cli';
+import { runStandinCli, STANDIN_CLI_REQUEST_LOG_LIMIT } from '../../src/standin/standin-cli';
 import { rejection } from './standin-test-kit';
 
 describe('runStandinCli', () => {
@@ -38,5 +38,45 @@ describe('runStandinCli', () => {
     expect(tags.models.map((m) => m.name)).toEqual(['tiny:1']);
     await Promise.all([handle.stop(), handle.stop()]);
     await handle.closed;
+  });
+
+  it(`keeps only the newest ${STANDIN_CLI_REQUEST_LOG_LIMIT} requests in its log, however long it serves`, async () => {
+    const handle = await runStandinCli({
+      script: { turns: { '*': [{ content: 'again' }] }, loop: true },
+      port: 0,
+      log: () => undefined,
+      signals: new EventEmitter(),
+    });
+    try {
+      const client = new Ollama({ host: handle.url });
+      const chats = 5;
+      for (let i = 0; i < chats; i++) await client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: `chat ${i}` }] });
+      // the rest as the cheapest request there is, four at a time
+      const versions = STANDIN_CLI_REQUEST_LOG_LIMIT + 20 - chats;
+      let sent = 0;
+      await Promise.all(
+        [0, 1, 2, 3].map(async () => {
+          while (sent++ < versions) await (await fetch(`${handle.url}/api/version`)).text();
+        }),
+      );
+      const records = handle.server.requests;
+      expect(handle.server.requestsReceived).toBe(STANDIN_CLI_REQUEST_LOG_LIMIT + 20);
+      expect(records.length).toBe(STANDIN_CLI_REQUEST_LOG_LIMIT);
+      // the oldest went first: the chats are gone, the newest version request is last
+      expect(records.some((r) => r.path === '/api/chat')).toBe(false);
+      expect(records[records.length - 1].id).toBe(STANDIN_CLI_REQUEST_LOG_LIMIT + 20);
+    } finally {
+      await handle.stop();
+    }
+  });
+
+  it('serves with a log of the size asked for', async () => {
+    const handle = await runStandinCli({ port: 0, log: () => undefined, signals: new EventEmitter(), server: { requestLogLimit: 2 } });
+    try {
+      for (let i = 0; i < 3; i++) await (await fetch(`${handle.url}/api/tags`)).text();
+      expect(handle.server.requests.map((r) => r.id)).toEqual([2, 3]);
+    } finally {
+      await handle.stop();
+    }
   });
 });
