@@ -32,7 +32,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
  * Requests the foreground stand-in keeps in its log: nothing outside the process reads it, and kept
- * whole it grew by about 3 KB a request, without end on a `--loop` server.
+ * whole it grew by about 3.6 KB a request, without end on a `--loop` server.
  */
 export const STANDIN_CLI_REQUEST_LOG_LIMIT = 1_000;
 

@@ -30,7 +30,7 @@ describe('RequestLog', () => {
     await expect(settled).resolves.toBeUndefined();
   });
 
-  it.each([0, -1, Number.NaN])('refuses a limit of %p', (limit) => {
-    expect(() => new RequestLog(limit)).toThrow(`stand-in request log limit: expected at least 1, got ${limit}`);
+  it.each([0, -1, 2.5, Number.NaN])('refuses a limit of %p', (limit) => {
+    expect(() => new RequestLog(limit)).toThrow(`stand-in request log limit: expected a whole number of at least 1, got ${limit}`);
   });
 });

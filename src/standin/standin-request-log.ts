@@ -57,7 +57,8 @@ export class RequestLog {
    * hold every request body it ever got); unbounded by default, as a trial's expectations count them all.
    */
   constructor(private readonly limit = Number.POSITIVE_INFINITY) {
-    if (!(limit >= 1)) throw new Error(`stand-in request log limit: expected at least 1, got ${limit}`);
+    if (!(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit >= 1)))
+      throw new Error(`stand-in request log limit: expected a whole number of at least 1, got ${limit}`);
   }
 
   /** requests the log has started, those no longer kept included */
