@@ -10,6 +10,7 @@ describe('classifyDatabaseFailure', () => {
     ['numeric value out of range', pgError('22003'), 'refused'],
     ['foreign key violation', pgError('23503'), 'refused'],
     ['undefined column', pgError('42703'), 'refused'],
+    ["program limit exceeded (a batch over jsonb's size limit)", pgError('54000'), 'refused'],
     ['admin shutdown (server stopping)', pgError('57P01'), 'unavailable'],
     ['cannot connect now (server starting)', pgError('57P03'), 'unavailable'],
     ['connection failure', pgError('08006'), 'unavailable'],

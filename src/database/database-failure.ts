@@ -6,8 +6,9 @@ import type { DatabaseHealth } from './database-health';
 export type DatabaseFailure = 'unavailable' | 'refused';
 
 // SQLSTATE classes that say "this data, in this statement, is wrong" (repeating cannot help):
-// 22 data exception, 23 integrity constraint violation, 42 syntax error or access rule violation.
-const DATA_CLASSES = new Set(['22', '23', '42']);
+// 22 data exception, 23 integrity constraint violation, 42 syntax error or access rule violation,
+// 54 program limit exceeded (a journal batch over jsonb's 256 MB: halving it is what helps).
+const DATA_CLASSES = new Set(['22', '23', '42', '54']);
 
 export function classifyDatabaseFailure(error: unknown): DatabaseFailure {
   const code = (error as { code?: unknown })?.code;

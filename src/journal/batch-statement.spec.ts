@@ -22,7 +22,7 @@ const events: TableSpec = {
 };
 
 describe('batchStatement', () => {
-  it('writes every table as one CTE reading one JSON parameter, upserts updating all but the key, appends as plain inserts', () => {
+  it('writes every table as one CTE reading one JSON parameter of rows in column order, upserts updating all but the key, appends as plain inserts', () => {
     const at = new Date('2026-11-23T00:00:00Z');
     const st = batchStatement([
       { spec: sessions, rows: [{ id: 'a', config: { x: 1 }, startedAt: at }] },
@@ -30,32 +30,46 @@ describe('batchStatement', () => {
         spec: events,
         rows: [
           { sessionId: 'a', seq: 0, payload: { k: 'v' } },
-          { sessionId: 'a', seq: 1, payload: 'text' },
+          { sessionId: 'a', seq: 1, payload: 'text', notAColumn: true },
         ],
       },
     ])!;
     expect(st.text).toBe(
       [
-        'WITH w0 AS (INSERT INTO sessions (id, config, started_at) SELECT "id", "config", "startedAt" FROM json_to_recordset($1::json) AS r("id" uuid, "config" jsonb, "startedAt" timestamptz) ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, started_at = EXCLUDED.started_at),',
-        'w1 AS (INSERT INTO events (session_id, seq, payload) SELECT "sessionId", "seq", "payload" FROM json_to_recordset($2::json) AS r("sessionId" uuid, "seq" int, "payload" jsonb))',
+        "WITH w0 AS (INSERT INTO sessions (id, config, started_at) SELECT (e->>0)::uuid, nullif(e->1, 'null'::jsonb), (e->>2)::timestamptz FROM jsonb_array_elements($1::jsonb) AS e ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, started_at = EXCLUDED.started_at),",
+        "w1 AS (INSERT INTO events (session_id, seq, payload) SELECT (e->>0)::uuid, (e->>1)::int, nullif(e->2, 'null'::jsonb) FROM jsonb_array_elements($2::jsonb) AS e)",
         'SELECT 1',
       ].join('\n'),
     );
     // for a retried batch: the same, appends leaving a row already written alone
     expect(st.idempotentText).toBe(
       st.text.replace(
-        'r("sessionId" uuid, "seq" int, "payload" jsonb))',
-        'r("sessionId" uuid, "seq" int, "payload" jsonb) ON CONFLICT (session_id, seq) DO NOTHING)',
+        'jsonb_array_elements($2::jsonb) AS e)',
+        'jsonb_array_elements($2::jsonb) AS e ON CONFLICT (session_id, seq) DO NOTHING)',
       ),
     );
     expect(st.idempotentText).not.toBe(st.text);
     expect(st.values.map((v) => JSON.parse(v))).toEqual([
-      [{ id: 'a', config: { x: 1 }, startedAt: '2026-11-23T00:00:00.000Z' }],
+      [['a', { x: 1 }, '2026-11-23T00:00:00.000Z']],
       [
-        { sessionId: 'a', seq: 0, payload: { k: 'v' } },
-        { sessionId: 'a', seq: 1, payload: 'text' },
+        ['a', 0, { k: 'v' }],
+        ['a', 1, 'text'],
       ],
     ]);
+  });
+
+  it('reads text columns unquoted and refuses an array column (its JSON array is no Postgres array literal)', () => {
+    const notes: TableSpec = {
+      table: 'notes',
+      columns: [{ name: 'body', prop: 'body', type: 'text' }],
+      keys: ['body'],
+      onConflict: 'nothing',
+    };
+    expect(batchStatement([{ spec: notes, rows: [{ body: 'x' }] }])!.text).toContain(
+      'SELECT e->>0 FROM jsonb_array_elements($1::jsonb) AS e',
+    );
+    const tags: TableSpec = { ...notes, table: 'tagged', columns: [{ name: 'tags', prop: 'tags', type: 'text[]' }] };
+    expect(() => batchStatement([{ spec: tags, rows: [{ tags: ['a'] }] }])).toThrow(/tagged\.tags is an array \(text\[\]\)/);
   });
 
   it('leaves out tables without rows, and returns null for an empty batch', () => {
@@ -63,8 +77,8 @@ describe('batchStatement', () => {
       { spec: sessions, rows: [] },
       { spec: events, rows: [{ sessionId: null, seq: 3, payload: null }] },
     ])!;
-    expect(st.text).toMatch(/^WITH w0 AS \(INSERT INTO events .* json_to_recordset\(\$1::json\)/);
-    expect(st.values).toEqual(['[{"sessionId":null,"seq":3,"payload":null}]']);
+    expect(st.text).toMatch(/^WITH w0 AS \(INSERT INTO events .* jsonb_array_elements\(\$1::jsonb\)/);
+    expect(st.values).toEqual(['[[null,3,null]]']);
     expect(batchStatement([{ spec: sessions, rows: [] }])).toBeNull();
   });
 

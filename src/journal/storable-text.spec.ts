@@ -47,25 +47,35 @@ describe('storable text', () => {
     expect(toStorableRow(row, ['content']).originals).toBeNull();
   });
 
-  it('encodes a clean table as its plain JSON, and a table with unstorable text row by row, only the named fields changed', () => {
+  it('encodes a clean table as its plain JSON in column order, and a table with unstorable text row by row, only the named fields changed', () => {
+    const props = ['id', 'content', 'args', 'originals'];
     const clean = [
       { id: 'a', content: 'plain é 😀', args: { a: 'b' } },
-      { id: 'b', content: 'fine', args: {} },
+      { id: 'b', content: 'fine', args: {}, extra: 'not a column' },
     ];
-    expect(storableRowsJson(clean, ['content', 'args'])).toBe(JSON.stringify(clean));
+    // rows as arrays in column order: a missing field (no originals) and a property that is no column read as NULL / are left out
+    expect(storableRowsJson(clean, props, ['content', 'args'])).toBe(
+      JSON.stringify([
+        ['a', 'plain é 😀', { a: 'b' }, null],
+        ['b', 'fine', {}, null],
+      ]),
+    );
     // a backslash sequence that only looks escaped takes the walk, which changes nothing
     const lookalike = [{ id: 'c', content: 'a literal \\u0000 written by a model' }];
-    expect(JSON.parse(storableRowsJson(lookalike, ['content']))).toEqual([{ ...lookalike[0], originals: null }]);
+    expect(JSON.parse(storableRowsJson(lookalike, props, ['content']))).toEqual([['c', lookalike[0].content, null, null]]);
     const dirty = [
       { id: 'a', content: 'plain', args: {} },
       { id: 'b', content: 'out\u0000put', args: { path: 'x\uD800' } },
     ];
-    const parsed = JSON.parse(storableRowsJson(dirty, ['content'])) as Array<Record<string, unknown>>;
+    const parsed = JSON.parse(storableRowsJson(dirty, props, ['content'])) as unknown[][];
     // the clean row as it was (no originals: NULL in its column)
-    expect(parsed[0]).toEqual({ ...dirty[0], originals: null });
-    expect(parsed[1].content).toBe('out\u2400put');
+    expect(parsed[0]).toEqual(['a', 'plain', {}, null]);
+    expect(parsed[1][1]).toBe('out\u2400put');
     // an unnamed field is left alone (Postgres refuses it and the journal isolates the entry)
-    expect(parsed[1].args).toEqual({ path: 'x\uD800' });
-    expect(restoreOriginals(parsed[1] as { originals: string | null })).toEqual(dirty[1]);
+    expect(parsed[1][2]).toEqual({ path: 'x\uD800' });
+    const [id, content, args, originals] = parsed[1];
+    expect(restoreOriginals({ id, content, args, originals: originals as string })).toEqual(dirty[1]);
+    // no storable fields: the plain JSON, even with text Postgres would refuse (the journal isolates it)
+    expect(storableRowsJson(dirty, props, [])).toBe(JSON.stringify(dirty.map((r) => [r.id, r.content, r.args, null])));
   });
 });

@@ -72,13 +72,21 @@ export function toStorableRow<T extends object>(row: T, fields: ReadonlyArray<ke
 }
 
 /**
- * The rows as one JSON text, with the named fields of each made storable as `toStorableRow` does.
- * The plain text is tested first: almost always nothing in it can be unstorable, and then it is
- * the answer (a row without `originals` reads as NULL there), with no walk and no copies.
+ * The rows as one JSON text — an array of arrays, each row's values in the order of `props` — with
+ * the named fields of each made storable as `toStorableRow` does. The plain text is tested first:
+ * almost always nothing in it can be unstorable, and then it is the answer (a row without
+ * `originals` reads as NULL there), with no walk and no copies.
  */
-export function storableRowsJson(rows: ReadonlyArray<object>, fields: ReadonlyArray<string>): string {
-  const json = JSON.stringify(rows);
-  return ESCAPED_UNSTORABLE.test(json) ? JSON.stringify(rows.map((r) => toStorableRow(r as Record<string, unknown>, fields))) : json;
+export function storableRowsJson(rows: ReadonlyArray<object>, props: ReadonlyArray<string>, fields: ReadonlyArray<string>): string {
+  const json = JSON.stringify(rows.map((r) => positional(r as Record<string, unknown>, props)));
+  if (!fields.length || !ESCAPED_UNSTORABLE.test(json)) return json;
+  return JSON.stringify(rows.map((r) => positional(toStorableRow(r as Record<string, unknown>, fields), props)));
+}
+
+function positional(row: Record<string, unknown>, props: ReadonlyArray<string>): unknown[] {
+  const values = new Array<unknown>(props.length);
+  for (let j = 0; j < props.length; j++) values[j] = row[props[j]];
+  return values;
 }
 
 /** The exact recorded values: the stored row with its `originals` put back. */
