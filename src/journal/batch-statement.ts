@@ -4,8 +4,8 @@
 // instead of a transaction's BEGIN, one statement per table and COMMIT; foreign keys are checked at
 // its end, so rows may reference rows of a sibling CTE. Rows travel as arrays in column order, read
 // with jsonb_array_elements: json_to_recordset builds a hash table of field names for every row and
-// parses each jsonb field again (about a fifth of the server's CPU profile on an events batch). Pure: the
-// repository supplies the table specs (from the entity metadata) and runs the text.
+// parses each jsonb field again (about a fifth of the server's CPU profile on an events batch).
+// Pure: the repository supplies the table specs (from the entity metadata) and runs the text.
 
 import { createHash } from 'node:crypto';
 import { storableRowsJson } from './storable-text';
