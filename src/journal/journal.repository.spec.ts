@@ -47,3 +47,41 @@ describe('JournalRepository.write', () => {
     expect(bad.sent).toEqual(['journal_t']);
   });
 });
+
+describe('JournalRepository.prepare', () => {
+  // entity metadata as TypeORM gives it: an array column says so in isArray, not in its type
+  const column = (name: string, type: string, isArray = false) => ({
+    databaseName: name,
+    propertyName: name,
+    type,
+    isArray,
+    isGenerated: false,
+  });
+  const repositoryWith = (tableName: string, columns: ReturnType<typeof column>[]) =>
+    new JournalRepository({
+      getMetadata: () => ({ tableName, columns, primaryColumns: [columns[0]] }),
+    } as unknown as DataSource);
+  const empty = {
+    evalRuns: [],
+    evalTrials: [],
+    evalCells: [],
+    evalExchanges: [],
+    sessions: [],
+    messages: [],
+    iterations: [],
+    toolCalls: [],
+    compactions: [],
+  };
+
+  it('builds the statement from the entity columns, and refuses an array column by name before anything is sent', () => {
+    const plain = repositoryWith('plain', [column('id', 'uuid'), column('n', 'int')]).prepare({
+      ...empty,
+      events: [{ id: 'x', n: 1 } as never],
+    });
+    expect(plain.statement?.text).toContain('SELECT (e->>0)::uuid, (e->>1)::int FROM jsonb_array_elements($1::jsonb) AS e');
+    const withArray = repositoryWith('tagged', [column('id', 'uuid'), column('tags', 'text', true)]);
+    expect(() => withArray.prepare({ ...empty, events: [{ id: 'x', tags: ['a'] } as never] })).toThrow(
+      /tagged\.tags is an array \(text\[\]\)/,
+    );
+  });
+});

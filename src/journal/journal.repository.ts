@@ -119,7 +119,8 @@ export class JournalRepository implements OnModuleInit {
         table: meta.tableName,
         columns: meta.columns
           .filter((c) => !c.isGenerated)
-          .map((c) => ({ name: c.databaseName, prop: c.propertyName, type: String(c.type) })),
+          // an array column is named as one (`text[]`), which the batch statement refuses
+          .map((c) => ({ name: c.databaseName, prop: c.propertyName, type: `${String(c.type)}${c.isArray ? '[]' : ''}` })),
         keys: keys ?? meta.primaryColumns.map((c) => c.databaseName),
         onConflict,
       };
