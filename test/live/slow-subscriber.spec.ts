@@ -9,7 +9,9 @@ import { SessionQueryRepository } from '../../src/journal/session-query.reposito
 import { eventually, startApiApp, type ApiApp } from '../support/api-app';
 import { LiveClient } from '../support/live-client';
 
-const ITERATIONS = 160;
+// enough output (about 40 MB) to fill what the kernel buffers for a paused loopback socket (tcp_rmem
+// up to 32 MB here): with 160 the paused client could absorb it all, and the server never dropped it
+const ITERATIONS = 400;
 const BIG = 'x'.repeat(199) + '\n';
 
 function tcpOf(c: LiveClient): NetSocket {
