@@ -81,18 +81,17 @@ export function batchStatement(parts: readonly TableRows[]): BatchStatement | nu
     statements.set(key, (texts = { text, idempotentText, name: statementName(text), idempotentName: statementName(idempotentText) }));
   }
   // Dates become ISO text, undefined becomes NULL, json values nest
-  const values = present.map(({ spec, rows, storable }) => storableRowsJson(rows, columnProps(spec), storable ?? []));
+  const values = present.map(({ spec, rows, storable }) =>
+    storableRowsJson(
+      rows,
+      spec.columns.map((c) => c.prop),
+      storable ?? [],
+    ),
+  );
   return { ...texts, values };
 }
 
 const statementName = (text: string) => `journal_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-
-const propsOf = new WeakMap<TableSpec, string[]>();
-const columnProps = (spec: TableSpec): string[] => {
-  let props = propsOf.get(spec);
-  if (!props) propsOf.set(spec, (props = spec.columns.map((c) => c.prop)));
-  return props;
-};
 
 /**
  * Column `j` of a row `e` (a jsonb array): jsonb as it is — JSON null as SQL NULL, as a record
