@@ -47,6 +47,8 @@ async function route() {
   takeTokenFromFragment(); // also when only the fragment changed (#token=… typed into an open page)
   if (!getToken()) return askForToken();
   const path = location.hash.replace(/^#/, '') || '/';
+  // nothing of the page before stays on screen while this one loads
+  replace(main, h('p', { class: 'muted loading' }, 'Loading…'));
   try {
     catalogue ??= await loadCatalogue();
     const [, page, id] = path.split('/');

@@ -18,7 +18,7 @@ export class EvalRunsController {
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: 'Start an eval run in the background: scenarios × models × configurations × trials, as `loupe eval`' })
-  start(@Body() body: StartEvalRunDto): StartedRun {
+  start(@Body() body: StartEvalRunDto): Promise<StartedRun> {
     return this.runs.start(body);
   }
 

@@ -1,4 +1,4 @@
-// Eval runs for the API: started in the background (the answer carries the run id at once), listed,
+// Eval runs for the API: started in the background (the answer carries the run id once it is recorded), listed,
 // read back with their cells, statistics and trials, and compared. A run is the same `loupe eval`
 // run: the same runner, records and statistics.
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { InvalidRequestError, NotFoundError } from '../common/request-errors';
+import { JournalService, READ_BACK_WAIT_MS } from '../journal/journal.service';
 import type { Recorded } from '../journal/session-query.repository';
 import type { EvalCellEntity, EvalRunEntity, EvalTrialEntity } from '../database/entities';
 import { problemAsFieldError, runConfigurations, scenarioPaths, type EvalRunRequest } from './eval-run-request';
@@ -40,9 +41,11 @@ export class EvalRunsService implements OnModuleDestroy {
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
     private readonly runner: ScenarioRunner,
     private readonly runs: EvalRepository,
+    private readonly journal: JournalService,
   ) {}
 
-  start(request: EvalRunRequest): StartedRun {
+  /** Answers once the run is recorded (or has failed at once), so the id it carries can be read back at once. */
+  async start(request: EvalRunRequest): Promise<StartedRun> {
     const root = this.config.api.scenariosDir;
     const { paths, errors } = scenarioPaths(request.scenarios, root);
     const axes = runConfigurations(request.set);
@@ -50,9 +53,12 @@ export class EvalRunsService implements OnModuleDestroy {
     if (errors.length) throw new InvalidRequestError(errors, 'invalid eval run');
     const scenarios = this.load(paths, request.models);
     const runId = randomUUID();
+    let announce!: () => void;
+    const announced = new Promise<void>((resolve) => (announce = resolve));
     const work = this.runner
       .run(scenarios, {
         runId,
+        onRunStarted: () => announce(),
         models: request.models,
         trials: request.trials,
         concurrency: request.concurrency,
@@ -65,6 +71,7 @@ export class EvalRunsService implements OnModuleDestroy {
       )
       .finally(() => this.inProgress.delete(runId));
     this.inProgress.set(runId, work);
+    await Promise.race([announced, work]);
     return { runId, status: 'running', scenarios: scenarios.length };
   }
 
@@ -73,15 +80,14 @@ export class EvalRunsService implements OnModuleDestroy {
   }
 
   async get(id: string): Promise<RunDetail> {
-    const run = await this.runs.getRun(id);
-    if (!run) throw new NotFoundError(`no eval run ${id}`);
+    const run = await this.recordedRun(id);
     const [cells, trials] = await Promise.all([this.runs.cellsOf(id), this.runs.trialsOf(id)]);
     return { run, cells, trials };
   }
 
   /** `a` is the baseline; per cell, model, configuration and the whole run, with exact tests. */
   async compare(a: string, b: string, alpha?: number): Promise<{ a: string; b: string; comparison: RunComparison }> {
-    for (const id of new Set([a, b])) if (!(await this.runs.getRun(id))) throw new NotFoundError(`no eval run ${id}`);
+    for (const id of new Set([a, b])) await this.recordedRun(id);
     const [outcomesA, outcomesB] = await Promise.all([this.runs.outcomesOf(a), this.runs.outcomesOf(b)]);
     return { a, b, comparison: compareRuns(outcomesA, outcomesB, { alpha }) };
   }
@@ -90,6 +96,17 @@ export class EvalRunsService implements OnModuleDestroy {
     if (!this.inProgress.size) return;
     this.logger.warn(`waiting for ${this.inProgress.size} eval run(s) to stop`);
     await Promise.race([Promise.allSettled(this.inProgress.values()), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
+  }
+
+  private async recordedRun(id: string): Promise<Recorded<EvalRunEntity>> {
+    let run = await this.runs.getRun(id);
+    if (!run) {
+      // its rows may still be on their way to Postgres (a miss costs one flush of what is pending)
+      await this.journal.flush(READ_BACK_WAIT_MS).catch(() => undefined);
+      run = await this.runs.getRun(id);
+    }
+    if (!run) throw new NotFoundError(`no eval run ${id}`);
+    return run;
   }
 
   private load(paths: string[], models?: string[]): Scenario[] {

@@ -22,6 +22,8 @@ class EntriesUnwritten extends Error {
 const RETRY_BASE_MS = 100;
 const RETRY_MAX_MS = 5_000;
 const SHUTDOWN_DEADLINE_MS = 30_000;
+/** How long an API answer waits for the journal to write a row it is about to name or read back. */
+export const READ_BACK_WAIT_MS = 2_000;
 
 /**
  * The one way anything is recorded. Entries are accepted synchronously (the loop never waits on

@@ -29,12 +29,19 @@ export class DirectProcess implements SessionHandle {
   /** messages queued before the session's records exist: journaled as soon as they do */
   private readonly queuedEarly: Array<{ position: number; chars: number }> = [];
 
+  private markRecorded!: () => void;
+  readonly recorded = new Promise<void>((resolve) => (this.markRecorded = resolve));
+
   constructor(
     private readonly options: DirectProcessOptions,
     private readonly settings: LoopSettings,
     private readonly journal: JournalSink,
   ) {
     this.done = this.run();
+    void this.done.then(
+      () => this.markRecorded(),
+      () => this.markRecorded(),
+    );
   }
 
   get sessionId(): string {
@@ -75,6 +82,7 @@ export class DirectProcess implements SessionHandle {
       },
       root,
     );
+    this.markRecorded();
     const rt = new LoopRuntime(o, this.settings, recorder, this.abort.signal, rootCtx, council.toolsEnabled);
     rt.record(
       'session_started',

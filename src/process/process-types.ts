@@ -47,4 +47,6 @@ export interface SessionHandle {
   sendMessage(text: string): number;
   kill(reason?: string): void;
   readonly done: Promise<SessionResult>;
+  /** resolves once the session's row is handed to the journal (or the session ended before it was) */
+  readonly recorded: Promise<void>;
 }

@@ -8,7 +8,9 @@ import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { InvalidRequestError } from '../common/request-errors';
 import { mergeCatalog } from '../eval/standin-catalog-merge';
+import { JournalService, READ_BACK_WAIT_MS } from '../journal/journal.service';
 import { ProcessManager } from '../process/process-manager.service';
+import type { SessionHandle } from '../process/process-types';
 import type { LlmProvider } from '../provider/llm-provider';
 import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
 import { StandinServer } from '../standin/standin-server';
@@ -40,6 +42,7 @@ export class SessionLauncher {
     private readonly tools: ToolsService,
     private readonly mcpServers: McpServersService,
     private readonly providers: OllamaProviderFactory,
+    private readonly journal: JournalService,
   ) {}
 
   async start(request: SessionRequest): Promise<StartedSession> {
@@ -73,11 +76,20 @@ export class SessionLauncher {
         config: plan.loopSettings,
       });
       void handle.done.finally(() => this.release(cleanup));
+      await this.recorded(sessionId, handle);
       return { sessionId, pid: handle.pid, model: plan.model, profile: plan.profile, status: 'running', scripted: Boolean(plan.script) };
     } catch (e) {
       await this.release(cleanup);
       throw e;
     }
+  }
+
+  /** The answer waits for the session's row, so the id it carries can be read back at once. */
+  private async recorded(sessionId: string, handle: SessionHandle): Promise<void> {
+    await handle.recorded;
+    await this.journal
+      .flush(READ_BACK_WAIT_MS)
+      .catch((e: Error) => this.logger.warn(`session ${sessionId} runs but is not yet recorded: ${e.message}`));
   }
 
   private async registeredServers(names: string[]) {

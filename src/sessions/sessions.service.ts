@@ -3,14 +3,13 @@
 // by another Loupe process can be read but not driven from here: that answers 409, naming why.
 import { Injectable } from '@nestjs/common';
 import { ApprovalService, type PendingApproval } from '../approval/approval.service';
-import { JournalService } from '../journal/journal.service';
+import { JournalService, READ_BACK_WAIT_MS } from '../journal/journal.service';
 import { ConflictError, NotFoundError } from '../common/request-errors';
 import { SessionQueryRepository, type SessionDetail, type SessionFilter, type SessionPage } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import type { SessionHandle } from '../process/process-types';
 
 const KILL_WAIT_MS = 5_000;
-const FIRST_WRITE_WAIT_MS = 2_000;
 
 export interface SessionView extends SessionDetail {
   /** running in this Loupe process (so it can be sent messages, killed, approved) */
@@ -33,9 +32,9 @@ export class SessionsService {
 
   async get(id: string): Promise<SessionView> {
     let detail = await this.sessions.getSessionDetail(id);
-    if (!detail && this.processes.get(id)) {
-      // started a moment ago: its first rows are still on their way to Postgres
-      await this.journal.flush(FIRST_WRITE_WAIT_MS).catch(() => undefined);
+    if (!detail) {
+      // its rows may still be on their way to Postgres (a miss costs one flush of what is pending)
+      await this.journal.flush(READ_BACK_WAIT_MS).catch(() => undefined);
       detail = await this.sessions.getSessionDetail(id);
     }
     if (!detail) throw new NotFoundError(`no session ${id}`);

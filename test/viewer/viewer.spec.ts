@@ -136,6 +136,8 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     expect(res.status).toBe(201);
     const { sessionId } = (await res.json()) as { sessionId: string };
     await page.goto(`${a.base}/#token=${API_TOKEN}&/session/${sessionId}`);
+    // this session's page, not the one the last test left open (the hash changes within one document)
+    await page.waitForSelector(`h1:has-text("Session ${sessionId.slice(0, 8)}")`);
     await page.waitForSelector('#session-status:has-text("finished")');
     const nudge = page.locator('[data-type="mid_chain_nudge"]');
     await nudge.waitFor();
@@ -157,7 +159,9 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     const { runId } = (await started.json()) as { runId: string };
     await eventually(
       async () => {
-        const d = (await (await a.call('GET', `/api/eval-runs/${runId}`)).json()) as { run: { status: string; statistics: unknown } };
+        const res = await a.call('GET', `/api/eval-runs/${runId}`);
+        expect(res.status).toBe(200); // from the 202 on: the run is recorded
+        const d = (await res.json()) as { run: { status: string; statistics: unknown } };
         return d.run.status === 'finished' && d.run.statistics ? d : undefined;
       },
       'the run',
@@ -176,7 +180,9 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     await page.screenshot({ path: path.join(OUT, 'viewer-run.png'), fullPage: true });
     const links = cell.locator('a.trial');
     expect(await links.count()).toBe(2);
+    const trialSession = (await links.first().getAttribute('href'))!.replace('#/session/', '');
     await links.first().click();
+    await page.waitForSelector(`h1:has-text("Session ${trialSession.slice(0, 8)}")`);
     await page.waitForSelector('#session-status:has-text("finished")');
     await page.locator('[data-type="session_finished"]').waitFor();
     // the script's rejection of write_file and the policy's allow of list_files, on the tool entries
