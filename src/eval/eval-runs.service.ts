@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { InvalidRequestError, NotFoundError } from '../common/request-errors';
-import { JournalService, READ_BACK_WAIT_MS } from '../journal/journal.service';
+import { JournalService } from '../journal/journal.service';
 import type { Recorded } from '../journal/session-query.repository';
 import type { EvalCellEntity, EvalRunEntity, EvalTrialEntity } from '../database/entities';
 import { problemAsFieldError, runConfigurations, scenarioPaths, type EvalRunRequest } from './eval-run-request';
@@ -99,12 +99,8 @@ export class EvalRunsService implements OnModuleDestroy {
   }
 
   private async recordedRun(id: string): Promise<Recorded<EvalRunEntity>> {
-    let run = await this.runs.getRun(id);
-    if (!run) {
-      // its rows may still be on their way to Postgres (a miss costs one flush of what is pending)
-      await this.journal.flush(READ_BACK_WAIT_MS).catch(() => undefined);
-      run = await this.runs.getRun(id);
-    }
+    // its rows may still be on their way to Postgres
+    const run = await this.journal.readBack(() => this.runs.getRun(id));
     if (!run) throw new NotFoundError(`no eval run ${id}`);
     return run;
   }

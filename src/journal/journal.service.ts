@@ -116,6 +116,17 @@ export class JournalService implements BeforeApplicationShutdown {
     return this.writeUntil(() => this.settled >= Math.max(target, this.rejectionMark === marked ? 0 : this.rejectionMark), timeoutMs);
   }
 
+  /**
+   * `read`, and on a miss once more after writing what is pending (for at most READ_BACK_WAIT_MS):
+   * a row appended but not yet written is found, and a miss costs one flush.
+   */
+  async readBack<T>(read: () => Promise<T | null>): Promise<T | null> {
+    const found = await read();
+    if (found) return found;
+    await this.flush(READ_BACK_WAIT_MS).catch(() => undefined);
+    return read();
+  }
+
   private async writeUntil(done: () => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // the retry sleeps are unref'd (an idle server may exit); a caller waiting here must not see the

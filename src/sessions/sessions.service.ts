@@ -3,7 +3,7 @@
 // by another Loupe process can be read but not driven from here: that answers 409, naming why.
 import { Injectable } from '@nestjs/common';
 import { ApprovalService, type PendingApproval } from '../approval/approval.service';
-import { JournalService, READ_BACK_WAIT_MS } from '../journal/journal.service';
+import { JournalService } from '../journal/journal.service';
 import { ConflictError, NotFoundError } from '../common/request-errors';
 import { SessionQueryRepository, type SessionDetail, type SessionFilter, type SessionPage } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
@@ -31,12 +31,8 @@ export class SessionsService {
   }
 
   async get(id: string): Promise<SessionView> {
-    let detail = await this.sessions.getSessionDetail(id);
-    if (!detail) {
-      // its rows may still be on their way to Postgres (a miss costs one flush of what is pending)
-      await this.journal.flush(READ_BACK_WAIT_MS).catch(() => undefined);
-      detail = await this.sessions.getSessionDetail(id);
-    }
+    // its rows may still be on their way to Postgres
+    const detail = await this.journal.readBack(() => this.sessions.getSessionDetail(id));
     if (!detail) throw new NotFoundError(`no session ${id}`);
     return { ...detail, live: Boolean(this.processes.get(id)), pendingApprovals: this.approvals.pending(id) };
   }

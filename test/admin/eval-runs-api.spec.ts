@@ -1,7 +1,7 @@
 // The admin API for eval runs: started in the background (202 with the run id), read back with
 // its statistics, cells and trials (each trial linked to its session), listed, compared; scenario
 // paths cannot leave the scenarios directory, and every bad field is named.
-import { eventually, startApiApp, type ApiApp } from '../support/api-app';
+import { eventually, startApiApp, type ApiApp, expectJson } from '../support/api-app';
 
 interface RunDetail {
   run: { id: string; status: string; passed: number; failed: number; errored: number; statistics: Record<string, unknown> | null };
@@ -18,15 +18,10 @@ interface RunDetail {
 
 describe('admin API: eval runs', () => {
   let a: ApiApp;
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${body}`);
-    return JSON.parse(body) as T;
-  };
   const finishedRun = (id: string) =>
     eventually(
       async () => {
-        const d = await json<RunDetail>(await a.call('GET', `/api/eval-runs/${id}`), 200);
+        const d = await expectJson<RunDetail>(await a.call('GET', `/api/eval-runs/${id}`), 200);
         return d.run.status === 'finished' && d.run.statistics ? d : undefined;
       },
       `run ${id}`,
@@ -51,12 +46,12 @@ describe('admin API: eval runs', () => {
   });
 
   it('names every bad field: shapes, paths outside the scenarios directory, axes, scenario problems, stand-in models', async () => {
-    const shape = await json<{ errors: Array<{ field: string }> }>(
+    const shape = await expectJson<{ errors: Array<{ field: string }> }>(
       await a.call('POST', '/api/eval-runs', { scenarios: [], trials: 0, concurrency: 'x', judge: 'maybe' }),
       400,
     );
     expect([...new Set(shape.errors.map((e) => e.field))].sort()).toEqual(['concurrency', 'judge', 'scenarios', 'trials']);
-    const paths = await json<{ errors: Array<{ field: string; message: string }> }>(
+    const paths = await expectJson<{ errors: Array<{ field: string; message: string }> }>(
       await a.call('POST', '/api/eval-runs', { scenarios: ['../package.json', '/etc', 'approval'], set: ['max_tool_iteration=3'] }),
       400,
     );
@@ -65,12 +60,12 @@ describe('admin API: eval runs', () => {
       { field: 'scenarios.1', message: expect.stringContaining('absolute') },
       { field: 'set', message: expect.stringContaining('did you mean "max_tool_iterations"') },
     ]);
-    const missing = await json<{ errors: Array<{ field: string; message: string }> }>(
+    const missing = await expectJson<{ errors: Array<{ field: string; message: string }> }>(
       await a.call('POST', '/api/eval-runs', { scenarios: ['no-such-dir'] }),
       400,
     );
     expect(missing.errors).toEqual([{ field: 'scenarios', message: 'no-such-dir:0:0: no such file or directory' }]);
-    const model = await json<{ errors: Array<{ field: string; message: string }> }>(
+    const model = await expectJson<{ errors: Array<{ field: string; message: string }> }>(
       await a.call('POST', '/api/eval-runs', { scenarios: ['approval/queued-approvals.yaml'], models: ['gpt-9:1t'] }),
       400,
     );
@@ -86,9 +81,9 @@ describe('admin API: eval runs', () => {
       trials: 2,
       concurrency: 2,
     };
-    const first = await json<{ runId: string; status: string; scenarios: number }>(await a.call('POST', '/api/eval-runs', body), 202);
+    const first = await expectJson<{ runId: string; status: string; scenarios: number }>(await a.call('POST', '/api/eval-runs', body), 202);
     expect(first).toEqual({ runId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'running', scenarios: 2 });
-    const second = await json<{ runId: string }>(await a.call('POST', '/api/eval-runs', body), 202);
+    const second = await expectJson<{ runId: string }>(await a.call('POST', '/api/eval-runs', body), 202);
 
     const run = await finishedRun(first.runId);
     expect(run.run).toEqual(expect.objectContaining({ passed: 4, failed: 0, errored: 0 }));
@@ -99,7 +94,7 @@ describe('admin API: eval runs', () => {
     expect(run.cells[0].statistics).toEqual(expect.objectContaining({ passRate: expect.objectContaining({ rate: 1, n: 2 }) }));
     expect(run.trials).toHaveLength(4);
     // every trial links to its session, which the sessions API finds by the run
-    const sessions = await json<{ items: Array<{ id: string }>; total: number }>(
+    const sessions = await expectJson<{ items: Array<{ id: string }>; total: number }>(
       await a.call('GET', `/api/sessions?run=${first.runId}`),
       200,
     );
@@ -107,11 +102,11 @@ describe('admin API: eval runs', () => {
     expect(sessions.items.map((s) => s.id).sort()).toEqual(run.trials.map((t) => t.sessionId).sort());
 
     await finishedRun(second.runId);
-    const list = await json<Array<{ id: string }>>(await a.call('GET', '/api/eval-runs?limit=10'), 200);
+    const list = await expectJson<Array<{ id: string }>>(await a.call('GET', '/api/eval-runs?limit=10'), 200);
     expect(list.map((r) => r.id)).toEqual(expect.arrayContaining([first.runId, second.runId]));
-    expect(await json<unknown[]>(await a.call('GET', '/api/eval-runs?limit=1&offset=5'), 200)).toEqual([]);
+    expect(await expectJson<unknown[]>(await a.call('GET', '/api/eval-runs?limit=1&offset=5'), 200)).toEqual([]);
 
-    const compared = await json<{ a: string; b: string; comparison: { run: { verdict: string; test: string }; cells: unknown[] } }>(
+    const compared = await expectJson<{ a: string; b: string; comparison: { run: { verdict: string; test: string }; cells: unknown[] } }>(
       await a.call('GET', `/api/eval-runs/compare?a=${first.runId}&b=${second.runId}&alpha=0.1`),
       200,
     );

@@ -4,7 +4,7 @@
 // delete; readiness follows the configured Ollama.
 import { DEFAULT_CATALOG } from '../../src/standin/standin-catalog';
 import { StandinServer } from '../../src/standin/standin-server';
-import { eventually, startApiApp, type ApiApp } from '../support/api-app';
+import { eventually, startApiApp, type ApiApp, expectJson } from '../support/api-app';
 
 interface Diagnosis {
   model: string;
@@ -17,11 +17,6 @@ interface Diagnosis {
 describe('admin API: models and readiness', () => {
   let standin: StandinServer;
   let a: ApiApp;
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${body}`);
-    return JSON.parse(body) as T;
-  };
   const tagRequests = () => standin.requests.filter((r) => r.path === '/api/tags').length;
 
   beforeAll(async () => {
@@ -55,7 +50,7 @@ describe('admin API: models and readiness', () => {
   });
 
   it('lists what the host serves from a 30 s cache, asking again only on ?refresh=true', async () => {
-    const first = await json<{ host: string; models: Array<{ name: string; capabilities: string[] }>; ageMs: number }>(
+    const first = await expectJson<{ host: string; models: Array<{ name: string; capabilities: string[] }>; ageMs: number }>(
       await a.call('GET', '/api/models/available'),
       200,
     );
@@ -63,68 +58,79 @@ describe('admin API: models and readiness', () => {
     expect(first.models.map((m) => m.name)).toEqual(expect.arrayContaining(['qwen3:8b', 'llama3.1:8b']));
     expect(first.models.find((m) => m.name === 'qwen3:8b')!.capabilities).toEqual(expect.arrayContaining(['tools']));
     const asked = tagRequests();
-    for (let i = 0; i < 5; i++) await json(await a.call('GET', '/api/models/available'), 200);
+    for (let i = 0; i < 5; i++) await expectJson(await a.call('GET', '/api/models/available'), 200);
     expect(tagRequests()).toBe(asked);
-    await json(await a.call('GET', '/api/models/available?refresh=true'), 200);
+    await expectJson(await a.call('GET', '/api/models/available?refresh=true'), 200);
     expect(tagRequests()).toBe(asked + 1);
-    expect((await json<{ errors: unknown[] }>(await a.call('GET', '/api/models/available?refresh=maybe'), 400)).errors).toEqual([
+    expect((await expectJson<{ errors: unknown[] }>(await a.call('GET', '/api/models/available?refresh=maybe'), 400)).errors).toEqual([
       { field: 'refresh', message: 'must be a boolean value' },
     ]);
   });
 
   it('diagnoses every model, or the ones named, and details one (404 for a model the host lacks)', async () => {
-    const all = await json<{ reachable: boolean; version: string; models: Diagnosis[] }>(await a.call('GET', '/api/models/check'), 200);
+    const all = await expectJson<{ reachable: boolean; version: string; models: Diagnosis[] }>(
+      await a.call('GET', '/api/models/check'),
+      200,
+    );
     expect(all.reachable).toBe(true);
     expect(all.models.find((m) => m.model === 'qwen3:8b')).toEqual(
       expect.objectContaining({ installed: true, ok: true, toolCalling: { mode: 'text', reason: 'text_family' } }),
     );
-    const named = await json<{ models: Diagnosis[] }>(await a.call('GET', '/api/models/check?model=llama3.1:8b&model=phi4:14b'), 200);
+    const named = await expectJson<{ models: Diagnosis[] }>(await a.call('GET', '/api/models/check?model=llama3.1:8b&model=phi4:14b'), 200);
     expect(named.models.map((m) => [m.model, m.installed, m.ok])).toEqual([
       ['llama3.1:8b', true, true],
       ['phi4:14b', false, false],
     ]);
     expect(named.models[1].problems).toEqual(['not installed on the host: pull it first']);
-    const one = await json<{ name: string; family: string; diagnosis: Diagnosis }>(
+    const one = await expectJson<{ name: string; family: string; diagnosis: Diagnosis }>(
       await a.call('GET', `/api/models/${encodeURIComponent('llama3.1:8b')}`),
       200,
     );
     expect(one).toEqual(expect.objectContaining({ name: 'llama3.1:8b', diagnosis: expect.objectContaining({ ok: true }) }));
-    expect((await json<{ message: string }>(await a.call('GET', '/api/models/phi4:14b'), 404)).message).toMatch(/has no model phi4:14b/);
-    expect(await json<unknown[]>(await a.call('GET', '/api/models/running'), 200)).toEqual(expect.any(Array));
+    expect((await expectJson<{ message: string }>(await a.call('GET', '/api/models/phi4:14b'), 404)).message).toMatch(
+      /has no model phi4:14b/,
+    );
+    expect(await expectJson<unknown[]>(await a.call('GET', '/api/models/running'), 200)).toEqual(expect.any(Array));
   });
 
   it('pulls in the background with progress, then lists, deletes (404 the second time) and records both', async () => {
-    expect((await json<{ errors: unknown[] }>(await a.call('POST', '/api/models/pull', {}), 400)).errors).toEqual(
+    expect((await expectJson<{ errors: unknown[] }>(await a.call('POST', '/api/models/pull', {}), 400)).errors).toEqual(
       expect.arrayContaining([{ field: 'model', message: 'must be a string' }]),
     );
-    const started = await json<{ model: string; status: string }>(await a.call('POST', '/api/models/pull', { model: 'phi4:14b' }), 202);
+    const started = await expectJson<{ model: string; status: string }>(
+      await a.call('POST', '/api/models/pull', { model: 'phi4:14b' }),
+      202,
+    );
     expect(started.model).toBe('phi4:14b');
     const done = await eventually(async () => {
-      const pulls = await json<Array<{ model: string; status: string; percent: number }>>(await a.call('GET', '/api/models/pulls'), 200);
+      const pulls = await expectJson<Array<{ model: string; status: string; percent: number }>>(
+        await a.call('GET', '/api/models/pulls'),
+        200,
+      );
       return pulls.find((p) => p.model === 'phi4:14b' && p.status === 'success');
     }, 'the pull to finish');
     expect(done.percent).toBe(100);
-    const after = await json<{ models: Array<{ name: string }> }>(await a.call('GET', '/api/models/available'), 200);
+    const after = await expectJson<{ models: Array<{ name: string }> }>(await a.call('GET', '/api/models/available'), 200);
     expect(after.models.map((m) => m.name)).toContain('phi4:14b');
-    expect(await json(await a.call('DELETE', '/api/models/phi4:14b'), 200)).toEqual({ deleted: 'phi4:14b' });
+    expect(await expectJson(await a.call('DELETE', '/api/models/phi4:14b'), 200)).toEqual({ deleted: 'phi4:14b' });
     expect((await a.call('DELETE', '/api/models/phi4:14b')).status).toBe(404);
   });
 
   it('is ready while Postgres and the configured Ollama answer; /health needs no token', async () => {
-    expect(await json(await a.call('GET', '/health', undefined, null), 200)).toEqual({ status: 'ok', database: 'up' });
-    expect(await json(await a.call('GET', '/ready'), 200)).toEqual({
+    expect(await expectJson(await a.call('GET', '/health', undefined, null), 200)).toEqual({ status: 'ok', database: 'up' });
+    expect(await expectJson(await a.call('GET', '/ready'), 200)).toEqual({
       ready: true,
       database: 'up',
       ollama: { host: standin.url, configured: true, reachable: true },
     });
     const down = await startApiApp({ OLLAMA_HOST: 'http://127.0.0.1:9' });
     try {
-      expect(await json(await down.call('GET', '/ready'), 503)).toEqual(
+      expect(await expectJson(await down.call('GET', '/ready'), 503)).toEqual(
         expect.objectContaining({ ready: false, database: 'up', ollama: expect.objectContaining({ reachable: false }) }),
       );
-      const unavailable = await json<{ statusCode: number; message: string }>(await down.call('GET', '/api/models/available'), 503);
+      const unavailable = await expectJson<{ statusCode: number; message: string }>(await down.call('GET', '/api/models/available'), 503);
       expect(unavailable.message).toMatch(/^Ollama at http:\/\/127.0.0.1:9 cannot list its models/);
-      expect(await json(await down.call('GET', '/api/models/check'), 200)).toEqual(
+      expect(await expectJson(await down.call('GET', '/api/models/check'), 200)).toEqual(
         expect.objectContaining({ reachable: false, models: [] }),
       );
     } finally {
@@ -133,7 +139,7 @@ describe('admin API: models and readiness', () => {
   });
 
   it('publishes the OpenAPI document (behind the token) with every route', async () => {
-    const doc = await json<{ paths: Record<string, unknown> }>(await a.call('GET', '/api/docs-json'), 200);
+    const doc = await expectJson<{ paths: Record<string, unknown> }>(await a.call('GET', '/api/docs-json'), 200);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/health',

@@ -5,18 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { JournalService } from '../../src/journal/journal.service';
-import { SessionRecorder } from '../../src/journal/session-recorder';
-import { getTracer } from '../../src/telemetry/telemetry';
-import { startApiApp, type ApiApp } from '../support/api-app';
+import { testSessionRecorder } from '../support/test-session-recorder';
+import { startApiApp, type ApiApp, expectJson } from '../support/api-app';
 
 describe('admin API: an id in an answer can be read back at once', () => {
   let a: ApiApp;
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${body}`);
-    return JSON.parse(body) as T;
-  };
-
   beforeAll(async () => {
     a = await startApiApp({ LOUPE_JOURNAL_FLUSH_MS: '30000' });
   });
@@ -53,11 +46,11 @@ describe('admin API: an id in an answer can be read back at once', () => {
       a.call('POST', '/api/sessions', { prompt: 'Say hello.', script: [{ content: 'Hello.' }] }),
     );
     expect(answeredWhileLocked).toBe(false);
-    const { sessionId } = await json<{ sessionId: string }>(answer, 201);
+    const { sessionId } = await expectJson<{ sessionId: string }>(answer, 201);
     // the list reads Postgres as it is (it never waits for the journal)
-    const list = await json<{ items: Array<{ id: string }> }>(await a.call('GET', '/api/sessions?limit=100'), 200);
+    const list = await expectJson<{ items: Array<{ id: string }> }>(await a.call('GET', '/api/sessions?limit=100'), 200);
     expect(list.items.map((s) => s.id)).toContain(sessionId);
-    const detail = await json<{ session: { id: string } }>(await a.call('GET', `/api/sessions/${sessionId}`), 200);
+    const detail = await expectJson<{ session: { id: string } }>(await a.call('GET', `/api/sessions/${sessionId}`), 200);
     expect(detail.session.id).toBe(sessionId);
   });
 
@@ -66,34 +59,22 @@ describe('admin API: an id in an answer can be read back at once', () => {
       a.call('POST', '/api/eval-runs', { scenarios: ['approval/rejection-stops.yaml'], trials: 1 }),
     );
     expect(answeredWhileLocked).toBe(false);
-    const { runId } = await json<{ runId: string }>(answer, 202);
-    const list = await json<Array<{ id: string }>>(await a.call('GET', '/api/eval-runs?limit=100'), 200);
+    const { runId } = await expectJson<{ runId: string }>(answer, 202);
+    const list = await expectJson<Array<{ id: string }>>(await a.call('GET', '/api/eval-runs?limit=100'), 200);
     expect(list.map((r) => r.id)).toContain(runId);
-    const detail = await json<{ run: { id: string } }>(await a.call('GET', `/api/eval-runs/${runId}`), 200);
+    const detail = await expectJson<{ run: { id: string } }>(await a.call('GET', `/api/eval-runs/${runId}`), 200);
     expect(detail.run.id).toBe(runId);
   });
 
   it('a session or run whose row the journal holds but has not written is read back, not 404', async () => {
     const journal = a.app.get(JournalService);
     // a session this process no longer runs (a finished trial's, say) whose rows are still pending
-    const session = new SessionRecorder(
-      journal,
-      {
-        id: randomUUID(),
-        pid: 1,
-        agent: 'test',
-        model: 'm',
-        prompt: 'p',
-        councilRole: null,
-        trialId: null,
-        workspace: null,
-        config: {},
-      },
-      getTracer().startSpan('read-back'),
-    );
+    const session = testSessionRecorder(journal);
     const sessionId = session.snapshot().id;
     expect(journal.backlog).toBeGreaterThan(0);
-    expect((await json<{ session: { id: string } }>(await a.call('GET', `/api/sessions/${sessionId}`), 200)).session.id).toBe(sessionId);
+    expect((await expectJson<{ session: { id: string } }>(await a.call('GET', `/api/sessions/${sessionId}`), 200)).session.id).toBe(
+      sessionId,
+    );
 
     const runId = randomUUID();
     journal.append({
@@ -117,7 +98,7 @@ describe('admin API: an id in an answer can be read back at once', () => {
       },
     });
     expect(journal.backlog).toBeGreaterThan(0);
-    expect((await json<{ run: { id: string } }>(await a.call('GET', `/api/eval-runs/${runId}`), 200)).run.id).toBe(runId);
+    expect((await expectJson<{ run: { id: string } }>(await a.call('GET', `/api/eval-runs/${runId}`), 200)).run.id).toBe(runId);
     const compared = await a.call('GET', `/api/eval-runs/compare?a=${runId}&b=${runId}`);
     expect(compared.status).toBe(200);
     // an id nobody recorded is still 404

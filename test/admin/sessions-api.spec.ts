@@ -1,7 +1,7 @@
 // The admin API for sessions and approvals over real HTTP, with the real modules, Postgres and a
 // scripted stand-in per session: start, list with filters, read back, a message mid-loop, a kill,
 // the approval queue; every route refuses a missing or wrong token, and bad input is named by field.
-import { APPROVAL_SESSION, eventually, startApiApp, type ApiApp } from '../support/api-app';
+import { APPROVAL_SESSION, eventually, startApiApp, type ApiApp, expectJson } from '../support/api-app';
 
 interface Page {
   items: Array<{ id: string; model: string; status: string; terminationReason: string | null }>;
@@ -21,12 +21,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('admin API: sessions and approvals', () => {
   let a: ApiApp;
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${body}`);
-    return JSON.parse(body) as T;
-  };
-  const detail = async (id: string) => json<Detail>(await a.call('GET', `/api/sessions/${id}`), 200);
+  const detail = async (id: string) => expectJson<Detail>(await a.call('GET', `/api/sessions/${id}`), 200);
   const pendingOf = (id: string) =>
     eventually(async () => {
       const d = await detail(id);
@@ -72,7 +67,7 @@ describe('admin API: sessions and approvals', () => {
   });
 
   it('answers 400 naming each bad field: body, options, files, script, params and queries', async () => {
-    const body = await json<{ errors: Array<{ field: string }>; message: string }>(
+    const body = await expectJson<{ errors: Array<{ field: string }>; message: string }>(
       await a.call('POST', '/api/sessions', {
         prompt: '',
         profile: 'nope',
@@ -83,7 +78,7 @@ describe('admin API: sessions and approvals', () => {
       400,
     );
     expect(body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['prompt', 'profile', 'tools', 'permissions.default', 'extra']));
-    const deep = await json<{ errors: Array<{ field: string; message: string }>; message: string }>(
+    const deep = await expectJson<{ errors: Array<{ field: string; message: string }>; message: string }>(
       await a.call('POST', '/api/sessions', {
         prompt: 'x',
         options: { max_tool_iterations: 0, max_tool_iteration: 3 },
@@ -101,27 +96,31 @@ describe('admin API: sessions and approvals', () => {
         { field: 'script.0.tool_calls', message: expect.any(String) },
       ]),
     );
-    expect((await json<{ errors: unknown[] }>(await a.call('POST', '/api/sessions', { prompt: 'x' }), 400)).errors).toEqual([
+    expect((await expectJson<{ errors: unknown[] }>(await a.call('POST', '/api/sessions', { prompt: 'x' }), 400)).errors).toEqual([
       { field: 'model', message: expect.stringContaining('required') },
     ]);
-    expect((await json<{ errors: unknown[] }>(await a.call('GET', '/api/sessions/not-a-uuid'), 400)).errors).toEqual([
+    expect((await expectJson<{ errors: unknown[] }>(await a.call('GET', '/api/sessions/not-a-uuid'), 400)).errors).toEqual([
       { field: 'id', message: 'must be a UUID' },
     ]);
-    const query = await json<{ errors: Array<{ field: string }> }>(
+    const query = await expectJson<{ errors: Array<{ field: string }> }>(
       await a.call('GET', '/api/sessions?limit=0&status=done&run=x&from=yesterday&colour=red'),
       400,
     );
     expect(query.errors.map((e) => e.field).sort()).toEqual(['colour', 'from', 'limit', 'run', 'status']);
-    const message = await json<{ errors: unknown[] }>(await a.call('POST', `/api/sessions/${UNKNOWN}/messages`, { text: 7 }), 400);
+    const message = await expectJson<{ errors: unknown[] }>(await a.call('POST', `/api/sessions/${UNKNOWN}/messages`, { text: 7 }), 400);
     expect(message.errors).toEqual(expect.arrayContaining([{ field: 'text', message: 'must be a string' }]));
-    const decide = await json<{ errors: unknown[] }>(await a.call('POST', '/api/approvals/call_x', { approved: 'yes' }), 400);
+    const decide = await expectJson<{ errors: unknown[] }>(await a.call('POST', '/api/approvals/call_x', { approved: 'yes' }), 400);
     expect(decide.errors).toEqual([{ field: 'approved', message: 'must be a boolean value' }]);
-    expect((await json<{ errors: unknown[] }>(await a.call('GET', '/api/approvals?session=x'), 400)).errors).toEqual([
+    expect((await expectJson<{ errors: unknown[] }>(await a.call('GET', '/api/approvals?session=x'), 400)).errors).toEqual([
       { field: 'session', message: 'must be a UUID' },
     ]);
     expect(
-      (await json<{ errors: unknown[] }>(await a.call('POST', '/api/sessions', { prompt: 'x', model: 'm', mcpServers: ['nosuch'] }), 400))
-        .errors,
+      (
+        await expectJson<{ errors: unknown[] }>(
+          await a.call('POST', '/api/sessions', { prompt: 'x', model: 'm', mcpServers: ['nosuch'] }),
+          400,
+        )
+      ).errors,
     ).toEqual([{ field: 'mcpServers', message: 'no MCP server registered as nosuch' }]);
   });
 
@@ -140,7 +139,7 @@ describe('admin API: sessions and approvals', () => {
   });
 
   it('runs a scripted session that asks for approval: pending, message mid-loop, approve, finished, listed', async () => {
-    const started = await json<{ sessionId: string; status: string; model: string; profile: string; scripted: boolean }>(
+    const started = await expectJson<{ sessionId: string; status: string; model: string; profile: string; scripted: boolean }>(
       await a.call('POST', '/api/sessions', { ...APPROVAL_SESSION, profile: 'mcp-agent', options: { max_tool_iterations: 8 } }),
       201,
     );
@@ -149,21 +148,21 @@ describe('admin API: sessions and approvals', () => {
 
     const pending = await pendingOf(id);
     expect(pending).toEqual(expect.objectContaining({ name: 'write_file', queuePosition: 1, totalInQueue: 1 }));
-    const all = await json<Array<{ callId: string; sessionId: string }>>(await a.call('GET', '/api/approvals'), 200);
+    const all = await expectJson<Array<{ callId: string; sessionId: string }>>(await a.call('GET', '/api/approvals'), 200);
     expect(all).toEqual([expect.objectContaining({ callId: pending.callId, sessionId: id })]);
-    expect(await json(await a.call('GET', `/api/approvals?session=${UNKNOWN}`), 200)).toEqual([]);
+    expect(await expectJson(await a.call('GET', `/api/approvals?session=${UNKNOWN}`), 200)).toEqual([]);
 
     // the loop waits on the person: a message now is queued, and injected before the next iteration
-    expect(await json(await a.call('POST', `/api/sessions/${id}/messages`, { text: 'Also, be brief.' }), 202)).toEqual({
+    expect(await expectJson(await a.call('POST', `/api/sessions/${id}/messages`, { text: 'Also, be brief.' }), 202)).toEqual({
       queued: true,
       position: 1,
     });
-    expect(await json(await a.call('POST', `/api/sessions/${id}/messages`, { text: 'Thanks.' }), 202)).toEqual({
+    expect(await expectJson(await a.call('POST', `/api/sessions/${id}/messages`, { text: 'Thanks.' }), 202)).toEqual({
       queued: true,
       position: 2,
     });
 
-    const decided = await json<{ callId: string; approved: boolean }>(
+    const decided = await expectJson<{ callId: string; approved: boolean }>(
       await a.call('POST', `/api/approvals/${pending.callId}`, { approved: true, reason: 'fine' }),
       200,
     );
@@ -188,14 +187,14 @@ describe('admin API: sessions and approvals', () => {
     expect(done.live).toBe(false);
 
     // a finished session takes no message and cannot be killed
-    const late = await json<{ message: string }>(await a.call('POST', `/api/sessions/${id}/messages`, { text: 'late' }), 409);
+    const late = await expectJson<{ message: string }>(await a.call('POST', `/api/sessions/${id}/messages`, { text: 'late' }), 409);
     expect(late.message).toMatch(/has finished \(completed\)/);
     expect((await a.call('POST', `/api/sessions/${id}/kill`, {})).status).toBe(409);
     expect((await a.call('GET', `/api/sessions/${UNKNOWN}`)).status).toBe(404);
     expect((await a.call('POST', `/api/sessions/${UNKNOWN}/kill`, {})).status).toBe(404);
 
     // listed, and found by its filters
-    const list = async (q: string) => json<Page>(await a.call('GET', `/api/sessions${q}`), 200);
+    const list = async (q: string) => expectJson<Page>(await a.call('GET', `/api/sessions${q}`), 200);
     expect((await list('')).items.map((s) => s.id)).toContain(id);
     expect((await list('?model=llama3.1:8b&status=finished&termination=completed')).items.map((s) => s.id)).toContain(id);
     expect((await list('?termination=aborted')).items.map((s) => s.id)).not.toContain(id);
@@ -207,25 +206,25 @@ describe('admin API: sessions and approvals', () => {
   });
 
   it('a rejection from the API goes to the model; a kill ends a waiting session as aborted', async () => {
-    const rejected = await json<{ sessionId: string }>(await a.call('POST', '/api/sessions', APPROVAL_SESSION), 201);
+    const rejected = await expectJson<{ sessionId: string }>(await a.call('POST', '/api/sessions', APPROVAL_SESSION), 201);
     const call = await pendingOf(rejected.sessionId);
-    await json(await a.call('POST', `/api/approvals/${call.callId}`, { approved: false, reason: 'not today' }), 200);
+    await expectJson(await a.call('POST', `/api/approvals/${call.callId}`, { approved: false, reason: 'not today' }), 200);
     const done = await finished(rejected.sessionId);
     expect(done.events.find((e) => e.type === 'approval_decided' && e.payload.name === 'write_file')!.payload).toEqual(
       expect.objectContaining({ decision: 'deny', by: 'person', reason: 'not today' }),
     );
     expect(done.toolCalls.find((t) => t.name === 'write_file')!.status).toBe('rejected');
 
-    const killed = await json<{ sessionId: string }>(await a.call('POST', '/api/sessions', APPROVAL_SESSION), 201);
+    const killed = await expectJson<{ sessionId: string }>(await a.call('POST', '/api/sessions', APPROVAL_SESSION), 201);
     await pendingOf(killed.sessionId);
-    expect(await json(await a.call('POST', `/api/sessions/${killed.sessionId}/kill`, { reason: 'enough' }), 200)).toEqual({
+    expect(await expectJson(await a.call('POST', `/api/sessions/${killed.sessionId}/kill`, { reason: 'enough' }), 200)).toEqual({
       sessionId: killed.sessionId,
       terminationReason: 'aborted',
     });
     const after = await finished(killed.sessionId);
     expect(after.events.find((e) => e.type === 'abort')!.payload).toEqual(expect.objectContaining({ reason: 'enough' }));
-    expect(await json(await a.call('GET', '/api/approvals'), 200)).toEqual([]);
-    const page = await json<Page>(await a.call('GET', '/api/sessions?termination=aborted&limit=1'), 200);
+    expect(await expectJson(await a.call('GET', '/api/approvals'), 200)).toEqual([]);
+    const page = await expectJson<Page>(await a.call('GET', '/api/sessions?termination=aborted&limit=1'), 200);
     expect(page).toEqual(expect.objectContaining({ total: 1, items: [expect.objectContaining({ id: killed.sessionId })] }));
   });
 });

@@ -1,35 +1,15 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/loupe-config';
 import { createDataSource, migrate } from '../../src/database/data-source';
 import { JournalRepository } from '../../src/journal/journal.repository';
 import { JournalService } from '../../src/journal/journal.service';
-import { SessionRecorder } from '../../src/journal/session-recorder';
 import { SessionQueryRepository } from '../../src/journal/session-query.repository';
-import { getTracer } from '../../src/telemetry/telemetry';
 import { createTestDatabase } from '../support/test-app';
 import { TcpProxy } from '../support/tcp-proxy';
-
-function recorderFor(journal: JournalService): SessionRecorder {
-  return new SessionRecorder(
-    journal,
-    {
-      id: randomUUID(),
-      pid: 1,
-      agent: 'test',
-      model: 'm',
-      prompt: 'p',
-      councilRole: null,
-      trialId: null,
-      workspace: null,
-      config: {},
-    },
-    getTracer().startSpan('test'),
-  );
-}
+import { testSessionRecorder } from '../support/test-session-recorder';
 
 /** A valid tool_result payload, numbered so each event differs. */
 const result = (i: number, name = 'read_file') => ({ id: `call_${i}`, name, status: 'ok', chars: i, durationMs: 0 });
@@ -71,7 +51,7 @@ describe('journal: batching, ordering, faults', () => {
 
   it('writes interleaved sessions in batches, each a gap-free sequence, with upserts collapsed', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
-    const sessions = [recorderFor(journal), recorderFor(journal), recorderFor(journal)];
+    const sessions = [testSessionRecorder(journal), testSessionRecorder(journal), testSessionRecorder(journal)];
     for (let i = 0; i < 400; i++) sessions[i % 3].event('tool_result', result(i));
     sessions[0].iterationStarted(0, 'm');
     sessions[0].iterationUpdated(0, { outcome: 'final_answer', status: 'finished' }, true);
@@ -91,8 +71,8 @@ describe('journal: batching, ordering, faults', () => {
 
   it("flush waits for what was appended before it, not for a busy neighbour's later entries", async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
-    const mine = recorderFor(journal);
-    const busy = recorderFor(journal);
+    const mine = testSessionRecorder(journal);
+    const busy = testSessionRecorder(journal);
     for (let i = 0; i < 50; i++) mine.event('tool_result', result(i));
     mine.finish({ terminationReason: 'completed', exitCode: 0 });
     // another session keeps appending, on every turn of the event loop for up to 3 s: the journal is never empty meanwhile
@@ -122,7 +102,7 @@ describe('journal: batching, ordering, faults', () => {
   it('survives Postgres going away and coming back: nothing lost, nothing duplicated', async () => {
     const { proxy, ds } = await behindProxy(4);
     const journal = new JournalService(new JournalRepository(ds), configFor());
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'before'));
     await journal.flush();
     proxy.cut();
@@ -161,7 +141,7 @@ describe('journal: batching, ordering, faults', () => {
       }
     }
     const journal = new JournalService(new LoggedRepository(ds), configFor());
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     for (let i = 0; i < 450; i++) rec.event('tool_result', result(i));
     // a turn later the second batch is built while the first is still being written
     await new Promise((r) => setImmediate(r));
@@ -214,7 +194,7 @@ describe('journal: batching, ordering, faults', () => {
       }
     }
     const journal = new JournalService(new TimedRepository(direct), configFor({ LOUPE_JOURNAL_FLUSH_MS: '1000' }));
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     rec.event('tool_result', result(0));
     // the first write starts when its interval is over, and is held
     await until(() => writes.length === 1);
@@ -252,7 +232,7 @@ describe('journal: batching, ordering, faults', () => {
       }
     }
     const journal = new JournalService(new LostAnswerRepository(direct), configFor());
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     for (let i = 0; i < 60; i++) rec.event('tool_result', result(i));
     rec.finish({ terminationReason: 'completed', exitCode: 0 });
     await journal.flush(10_000);
@@ -269,7 +249,7 @@ describe('journal: batching, ordering, faults', () => {
   it('spills to a file at shutdown when Postgres stays away, and replays the spill on the next start', async () => {
     const { proxy, ds } = await behindProxy(2);
     const journal = new JournalService(new JournalRepository(ds), configFor());
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     rec.event('tool_result', result(0));
     await journal.flush();
     proxy.cut();
@@ -299,7 +279,7 @@ describe('journal: batching, ordering, faults', () => {
 
   it('stores payloads with quotes, backslashes, unicode and nesting exactly', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     const payload = {
       markers: ['[Tool Result]', '{"nested": [1, null]}'],
       strippedText: 'a "quoted" \\ back\\slash, {braces}, [brackets], \n newline, é 😀',
@@ -313,21 +293,7 @@ describe('journal: batching, ordering, faults', () => {
 
   it('records NUL bytes, lone surrogates and control characters from models and tools, recoverable exactly', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
-    const rec = new SessionRecorder(
-      journal,
-      {
-        id: randomUUID(),
-        pid: 1,
-        agent: 'test',
-        model: 'm',
-        prompt: 'prompt with a NUL \u0000 byte',
-        councilRole: null,
-        trialId: null,
-        workspace: null,
-        config: {},
-      },
-      getTracer().startSpan('test'),
-    );
+    const rec = testSessionRecorder(journal, { prompt: 'prompt with a NUL \u0000 byte' });
     const reply = 'model says \u0000 and stops mid-emoji \uD83D';
     const args = { path: 'bin\u0000ary', note: '\uDE00' };
     const fileText = '\u0000\u0001\u0002PNG\r\n\u001a\n\u0000\u0000';
@@ -367,8 +333,8 @@ describe('journal: batching, ordering, faults', () => {
 
   it('isolates an entry Postgres refuses: every other entry and session is written, the refusal recorded with its evidence', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
-    const a = recorderFor(journal);
-    const b = recorderFor(journal);
+    const a = testSessionRecorder(journal);
+    const b = testSessionRecorder(journal);
     for (let i = 0; i < 30; i++) {
       a.event('tool_result', result(i));
       b.event('tool_result', result(i));
@@ -401,7 +367,7 @@ describe('journal: batching, ordering, faults', () => {
     const seen: string[] = [];
     journal.entries$.subscribe((e) => seen.push(e.kind));
     journal.enabled = false;
-    const rec = recorderFor(journal);
+    const rec = testSessionRecorder(journal);
     rec.event('tool_result', result(1));
     await journal.flush();
     expect(seen).toEqual(['session', 'event']);

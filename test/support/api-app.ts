@@ -60,6 +60,13 @@ export async function startApiApp(env: Record<string, string> = {}): Promise<Api
   };
 }
 
+/** The body of `res` as JSON, once its status is `status` (else an error quoting what came). */
+export async function expectJson<T>(res: Response, status: number): Promise<T> {
+  const body = await res.text();
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${body}`);
+  return JSON.parse(body) as T;
+}
+
 /** Polls `probe` until it returns a value other than undefined (or the time runs out). */
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
