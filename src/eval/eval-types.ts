@@ -5,7 +5,32 @@ import type { RunComparison } from './statistics/compare';
 import type { RunSummaries } from './statistics/summarize';
 import type { ReplaySettings } from './recording/run-replay';
 
-export type TrialStatus = 'passed' | 'failed' | 'error';
+/**
+ * passed / failed: by checks the trial actually ran; unjudged: no check applied to it (never a pass);
+ * error: Loupe or the infrastructure failed. Statistics and comparisons never mix them silently.
+ */
+export type TrialStatus = 'passed' | 'failed' | 'unjudged' | 'error';
+
+/** What a trial ran against, so that a reader can tell whether two results are comparable (full-length sha256 hashes). */
+export interface TrialProvenance {
+  scenarioHash: string;
+  toolSchemaHash: string | null;
+  systemPromptHash: string | null;
+  promptHash: string;
+  modelDigest: string | null;
+  ollamaVersion: string | null;
+  /** the git commit, `+dirty` when the checkout has uncommitted changes */
+  loupeRevision: string;
+  /** sha256 of the uncommitted diff (`git diff HEAD`) when dirty */
+  loupeDiffHash: string | null;
+  profile: string;
+  /** the loop settings the session resolved */
+  settings: Record<string, unknown> | null;
+  /** the model request options as sent (sampling: seed, temperature…; num_ctx) */
+  requestOptions: Record<string, unknown> | null;
+  /** the trial's seed, derived from the run seed, the cell and the trial index */
+  seed: number | null;
+}
 
 export interface TrialReport {
   trialId: string;
@@ -33,6 +58,8 @@ export interface TrialReport {
   events: number;
   durationMs: number;
   error?: string;
+  /** what the trial ran against; absent only where the trial errored before its backend was described */
+  provenance?: TrialProvenance;
 }
 
 export interface EvalRunReport {
@@ -43,6 +70,8 @@ export interface EvalRunReport {
   backend: { kind: 'standin' } | { kind: 'ollama'; host: string };
   passed: number;
   failed: number;
+  /** trials no check applied to: never counted as passes */
+  unjudged: number;
   errored: number;
   /** trials never started because the run stopped early */
   notRun: number;

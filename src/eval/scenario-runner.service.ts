@@ -246,6 +246,7 @@ export class ScenarioRunner {
       backend: realHost && mode === 'live' && !at.replayed ? { kind: 'ollama', host: realHost } : { kind: 'standin' },
       passed: count('passed'),
       failed: count('failed'),
+      unjudged: count('unjudged'),
       errored: count('error'),
       notRun: jobs.length - reports.length,
       trials: reports,

@@ -37,7 +37,7 @@ export interface TrialRowView {
 type Row = TrialRowView;
 
 /** The statuses of a trial that ran to a verdict (not running, not interrupted). */
-export const FINAL_TRIAL_STATUSES: readonly string[] = ['passed', 'failed', 'error'];
+export const FINAL_TRIAL_STATUSES: readonly string[] = ['passed', 'failed', 'unjudged', 'error'];
 
 export function isFinal(row: { status: string }): boolean {
   return FINAL_TRIAL_STATUSES.includes(row.status);

@@ -133,7 +133,7 @@ export interface EvalTrialRow {
   trialIndex: number;
   sessionId: string | null;
   /** interrupted: its process or worker died mid-trial; the session is kept (marked interrupted) and the trial is rerun as a new attempt */
-  status: 'running' | 'passed' | 'failed' | 'error' | 'interrupted';
+  status: 'running' | 'passed' | 'failed' | 'unjudged' | 'error' | 'interrupted';
   expectations: unknown[];
   failedExpectations: unknown[];
   iterations: number;

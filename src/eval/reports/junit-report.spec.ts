@@ -150,6 +150,7 @@ describe('toJUnit', () => {
       backend: { kind: 'standin' },
       passed: 0,
       failed: 1,
+      unjudged: 0,
       errored: 1,
       notRun: 2,
       mode: 'scripted',

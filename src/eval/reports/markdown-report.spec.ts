@@ -102,6 +102,7 @@ describe('toMarkdown', () => {
     backend: { kind: 'standin' },
     passed: 2,
     failed: 6,
+    unjudged: 0,
     errored: 0,
     notRun: 4,
     mode: 'scripted',

@@ -114,6 +114,7 @@ export function fixtureReport(opts: { withComparison?: boolean } = {}): ReportIn
     backend: { kind: 'ollama', host: 'http://gpu:11434' },
     passed: trials.filter((t) => t.status === 'passed').length,
     failed: trials.filter((t) => t.status === 'failed').length,
+    unjudged: trials.filter((t) => t.status === 'unjudged').length,
     errored: trials.filter((t) => t.status === 'error').length,
     notRun: 0,
     mode: 'live',

@@ -49,14 +49,20 @@ export interface TrialOutcome {
   configKey: string;
   /** 1-based */
   trial: number;
-  /** error = the trial could not be judged (infrastructure); excluded from pass rates, counted apart */
-  status: 'passed' | 'failed' | 'error';
+  /** unjudged = no check applied (never a pass); error = Loupe or the infrastructure failed; both excluded from pass rates, counted apart */
+  status: 'passed' | 'failed' | 'unjudged' | 'error';
   terminationReason: string | null;
   /** events of each pathology in the trial (absent = 0) */
   pathologies: Partial<Record<PathologyKey, number>>;
   tokens: { input: number; output: number };
   latency: TrialLatency;
   iterations: number;
+  /** full sha256 of the scenario file the trial ran: cells are compared across runs only when it matches */
+  scenarioHash?: string;
+  /** full sha256 of the tool definitions sent to the model */
+  toolSchemaHash?: string;
+  /** the seed the trial's requests carried: two runs with the same run seed pair trial by trial */
+  seed?: number;
 }
 
 /** A proportion with its 95% Wilson score interval. */
@@ -74,6 +80,8 @@ export interface Summary {
   trials: number;
   passed: number;
   failed: number;
+  /** no check applied: counted apart, never in the pass rate */
+  unjudged: number;
   errored: number;
   /** passed / (passed + failed), Wilson 95% (errored trials excluded, as τ²-bench excludes infrastructure errors) */
   passRate: Proportion;

@@ -91,7 +91,9 @@ export function summarize(trials: readonly TrialOutcome[], opts: SummarizeOption
   const confidence = opts.confidence ?? 0.95;
   const ks = [...new Set(opts.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
   for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
-  const judged = trials.filter((t) => t.status !== 'error');
+  // judged: a check ran (passed or failed); ran: the loop ran to the end (unjudged trials too), so its pathologies, tokens and latency count
+  const judged = trials.filter((t) => t.status === 'passed' || t.status === 'failed');
+  const ran = trials.filter((t) => t.status !== 'error');
   const passed = trials.filter((t) => t.status === 'passed').length;
   const failed = trials.filter((t) => t.status === 'failed').length;
   const passRate: Proportion = wilson(passed, passed + failed, confidence);
@@ -105,28 +107,29 @@ export function summarize(trials: readonly TrialOutcome[], opts: SummarizeOption
 
   const latency = {} as Summary['latency'];
   for (const f of LATENCY_FIELDS) {
-    latency[f] = median(judged.map((t) => t.latency[f]).filter((v): v is number => v !== null && v !== undefined));
+    latency[f] = median(ran.map((t) => t.latency[f]).filter((v): v is number => v !== null && v !== undefined));
   }
 
   return {
     trials: trials.length,
     passed,
     failed,
-    errored: trials.length - passed - failed,
+    unjudged: trials.filter((t) => t.status === 'unjudged').length,
+    errored: trials.filter((t) => t.status === 'error').length,
     passRate,
     passHatK: passHat,
     passAtK: passAt,
-    pathologies: pathologies(judged, confidence),
+    pathologies: pathologies(ran, confidence),
     tokens: {
-      meanInput: mean(judged.map((t) => t.tokens.input)),
-      meanOutput: mean(judged.map((t) => t.tokens.output)),
+      meanInput: mean(ran.map((t) => t.tokens.input)),
+      meanOutput: mean(ran.map((t) => t.tokens.output)),
       // totals are what the run spent, errored trials included
       totalInput: trials.reduce((s, t) => s + t.tokens.input, 0),
       totalOutput: trials.reduce((s, t) => s + t.tokens.output, 0),
     },
     latency,
     terminations: sortedCounts(trials.map((t) => t.terminationReason ?? 'none')),
-    meanIterations: mean(judged.map((t) => t.iterations)),
+    meanIterations: mean(ran.map((t) => t.iterations)),
   };
 }
 
