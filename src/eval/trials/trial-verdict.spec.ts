@@ -80,9 +80,9 @@ describe("a trial's verdict", () => {
     expect(judgeTrial({ ...base, terminationReason: 'slot_timeout' }, { expect: [] }, 'live', { realModel: true }).status).toBe('error');
     // a scripted stand-in injects provider faults on purpose: judged by what the scenario says of them
     expect(judgeTrial(down, { expect: [{ termination: 'provider_error' }] }, 'scripted').status).toBe('passed');
-    expect(judgeTrial(down, { expect: [], success: [] }, 'live').status).toBe('passed');
-    // a model that answered is judged as before
-    expect(judgeTrial(base, { expect: [], success: [] }, 'live', { realModel: true }).status).toBe('passed');
+    expect(judgeTrial(down, { expect: [], success: [] }, 'live').status).toBe('unjudged');
+    // a model that answered, with no success criteria to judge it: unjudged, never a pass
+    expect(judgeTrial(base, { expect: [], success: [] }, 'live', { realModel: true }).status).toBe('unjudged');
   });
 
   it('fails an expectation naming what the journal lacks (taken out at load) wherever its list is judged', () => {
@@ -93,7 +93,7 @@ describe("a trial's verdict", () => {
     expect(v.failed).toEqual([
       { expectation: 'expect[1].event: unknown event type "tool_reslt"', passed: false, detail: 't.yaml:9: cannot pass as written' },
     ]);
-    expect(judgeTrial(base, checks, 'live').status).toBe('passed');
+    expect(judgeTrial(base, checks, 'live').status).toBe('unjudged');
   });
 
   it('judges a scripted trial by success when its scenario has no expectations, and by expect when it has any', () => {

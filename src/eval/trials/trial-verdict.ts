@@ -11,7 +11,8 @@ import { profileOf, type Job } from '../run-plan';
 export type TrialMode = 'scripted' | 'live';
 
 export interface TrialVerdict {
-  status: 'passed' | 'failed' | 'error';
+  /** unjudged: no check applied (invariants alone do not judge a trial); never a pass */
+  status: 'passed' | 'failed' | 'unjudged' | 'error';
   checks: ExpectationResult[];
   failed: ExpectationResult[];
   violations: InvariantViolation[];
@@ -41,6 +42,14 @@ export function judgeTrial(
   }
   const infrastructure = backend.realModel ? infrastructureFailure(session) : undefined;
   if (infrastructure) return { status: 'error', checks: results, failed, violations, error: infrastructure };
+  if (!results.length)
+    return {
+      status: 'unjudged',
+      checks: results,
+      failed,
+      violations,
+      error: `no ${list === 'expect' ? 'expectations' : 'success criteria'} apply to this trial`,
+    };
   return { status: failed.length ? 'failed' : 'passed', checks: results, failed, violations };
 }
 
