@@ -75,6 +75,12 @@ function suites(): BenchSuite[] {
       run: () => (require('./queue.bench') as typeof import('./queue.bench')).benchQueue(),
     },
     {
+      name: 'calibration',
+      description:
+        'simulated null comparisons at 1, 3 and 5 models × 24 cells × 10 trials: the false "regressed" rate (≤ 0.05), and the power to catch a 30-point drop in one cell',
+      run: (config) => (require('./calibration.bench') as typeof import('./calibration.bench')).calibrationSuite.run(config),
+    },
+    {
       name: 'sandbox',
       description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
       run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),

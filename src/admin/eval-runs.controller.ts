@@ -30,13 +30,27 @@ export class EvalRunsController {
 
   // declared before :id, which would otherwise take "compare"
   @Get('compare')
-  @ApiOperation({ summary: 'Compare run b with baseline a: per cell, model, configuration and run, with exact tests and verdicts' })
+  @ApiOperation({
+    summary: 'Compare run b with baseline a: per cell, model, configuration and run, with exact tests and corrected verdicts',
+    description:
+      "Cells match on scenario, model and configuration and on the scenario file's and tool definitions' hashes; others are only_in_a, only_in_b or changed, never a verdict. " +
+      "Fisher's exact test for independent runs, McNemar's for trials paired by seed; pass rates are passed / (passed + failed), errored and unjudged trials counted apart on each side. " +
+      'Each tested row has its p-value, its Holm-adjusted p (verdict and gate) and its Benjamini–Hochberg q over the family of every tested row; gate.fires when a regression survives Holm.',
+  })
   compare(@Query() q: CompareRunsQueryDto): Promise<{ a: string; b: string; comparison: RunComparison }> {
     return this.runs.compare(q.a, q.b, q.alpha);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One run with its statistics, cells (scenario × model × configuration) and trials' })
+  @ApiOperation({
+    summary: 'One run with its statistics, cells (scenario × model × configuration) and trials',
+    description:
+      "The run's `config.seed` is its run seed. Each trial's `metadata` holds its provenance: `scenarioHash`, `toolSchemaHash`, " +
+      '`systemPromptHash`, `promptHash` (full-length sha256), `modelDigest`, `ollamaVersion`, `loupeRevision` (`+dirty` with ' +
+      'uncommitted changes), `loupeDiffHash` (sha256 of `git diff HEAD` when dirty), `profile`, `settings` (the resolved loop ' +
+      'settings), `requestOptions` (Ollama options as sent; "default" for a sampling option not sent) and `seed` (the seed its ' +
+      'requests carried); a trial that errored before its backend was described has only `scenarioHash`, `loupeRevision`, `profile` and `seed`.',
+  })
   get(@Param() p: IdParamDto): Promise<RunDetail> {
     return this.runs.get(p.id);
   }

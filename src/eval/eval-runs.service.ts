@@ -64,6 +64,7 @@ export class EvalRunsService implements OnModuleDestroy {
         concurrency: request.concurrency,
         configurations: axes.configurations,
         judge: request.judge,
+        seed: request.seed,
       })
       .then(
         (r) => this.logger.log(`eval run ${runId}: ${r.passed} passed, ${r.failed} failed, ${r.errored} errored`),
@@ -85,7 +86,11 @@ export class EvalRunsService implements OnModuleDestroy {
     return { run, cells, trials };
   }
 
-  /** `a` is the baseline; per cell, model, configuration and the whole run, with exact tests. */
+  /**
+   * `a` is the baseline; per cell, model, configuration and the whole run: Fisher's exact test (McNemar's
+   * for trials paired by seed) over matched cells, Holm- and BH-corrected. Runs with no cell in common
+   * answer with `matchedCells: 0` and no verdict rather than an error, as an empty run does.
+   */
   async compare(a: string, b: string, alpha?: number): Promise<{ a: string; b: string; comparison: RunComparison }> {
     for (const id of new Set([a, b])) await this.recordedRun(id);
     const [outcomesA, outcomesB] = await Promise.all([this.runs.outcomesOf(a), this.runs.outcomesOf(b)]);
@@ -107,7 +112,9 @@ export class EvalRunsService implements OnModuleDestroy {
 
   private load(paths: string[], models?: string[]): Scenario[] {
     try {
-      const scenarios = loadScenarios(paths, this.config.api.scenariosDir);
+      const root = this.config.api.scenariosDir;
+      // files found in a named directory may be links too: each must resolve inside the directory
+      const scenarios = loadScenarios(paths, root, { root });
       const problems = this.config.ollama.host ? [] : standinModelProblems(scenarios, models);
       if (problems.length) throw new ScenarioLoadError(problems);
       return scenarios;

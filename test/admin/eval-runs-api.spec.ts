@@ -111,7 +111,8 @@ describe('admin API: eval runs', () => {
       200,
     );
     expect(compared.a).toBe(first.runId);
-    expect(compared.comparison.run).toEqual(expect.objectContaining({ verdict: 'no_significant_change', test: 'mcnemar_exact' }));
+    // two runs, each with its own seed: independent trials
+    expect(compared.comparison.run).toEqual(expect.objectContaining({ verdict: 'no_significant_change', test: 'fisher_exact' }));
     expect(compared.comparison.cells).toHaveLength(2);
 
     expect((await a.call('GET', '/api/eval-runs/00000000-0000-4000-8000-000000000000')).status).toBe(404);

@@ -97,8 +97,8 @@ describe('loupe eval as an instrument (built CLI)', () => {
       expect(t.metadata).toEqual(
         expect.objectContaining({
           scenarioHash: expect.stringMatching(/^[0-9a-f]{64}$/),
-          toolSchemaHash: expect.stringMatching(/^[0-9a-f]{16}$/),
-          systemPromptHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+          toolSchemaHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          systemPromptHash: expect.stringMatching(/^[0-9a-f]{64}$/),
           model: 'llama3.1:8b',
           modelDigest: expect.stringMatching(/^[0-9a-f]{12,}/),
           ollamaVersion: expect.any(String),
@@ -119,18 +119,20 @@ describe('loupe eval as an instrument (built CLI)', () => {
       env,
       { timeoutMs: 120_000 },
     );
-    // a different configuration: the cells do not pair, the run and the model do (Fisher)
+    // a different configuration: no cell matches the baseline (the configuration is part of a cell),
+    // so the baseline excuses none of its failures and nothing is compared
     expect(worse.code).toBe(1);
-    expect(worse.stderr).toMatch(/REGRESSION run run/);
+    expect(worse.stderr).toMatch(/no cell matches the baseline/);
+    expect(worse.stderr).not.toMatch(/REGRESSION/);
     const again = await runCli(['eval', LOOP, '-t', '2', '-c', '8', '--json', '--baseline', base.runId], env, { timeoutMs: 120_000 });
     expect(again.code).toBe(0);
     const comparison = JSON.parse(again.stdout).comparison.result;
-    // same scenarios, model, configuration and trial indexes: paired, and unchanged
-    expect(comparison.run).toEqual(expect.objectContaining({ test: 'mcnemar_exact', verdict: 'no_significant_change' }));
+    // same scenarios, model and configuration; each run has its own seed, so the trials are independent: unchanged
+    expect(comparison.run).toEqual(expect.objectContaining({ test: 'fisher_exact', verdict: 'no_significant_change' }));
 
     const compare = await runCli(['eval', 'compare', base.runId, JSON.parse(worse.stdout).runId], env);
-    expect(compare.code).toBe(0);
-    expect(compare.stdout).toMatch(/^run +run .* regressed$/m);
+    expect(compare.code).toBe(2);
+    expect(compare.stderr).toMatch(/have no cell in common to compare/);
     const missing = await runCli(['eval', 'compare', base.runId, '00000000-0000-0000-0000-000000000000'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no eval run 00000000/);

@@ -1,49 +1,59 @@
 // `loupe eval compare RUN_A [RUN_B]`: per cell, model and configuration, the difference in pass rate
-// with a paired test where trials pair (McNemar, exact) and Fisher's exact test where they do not,
-// and a verdict. RUN_A is the baseline. With --profiles A,B (or --config-a/--config-b) two
-// configurations are compared the same way — within one run when RUN_B is left out.
+// with Fisher's exact test for independent trials (McNemar's where trials pair by seed), corrected
+// over every test made, and a verdict. RUN_A is the baseline. With --profiles A,B (or
+// --config-a/--config-b) two configurations are compared the same way, within one run when RUN_B is
+// left out. Exit 1 exactly when a regression survives Holm's correction.
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
-import type { Comparison } from '../../eval/statistics/statistics-types';
+import type { RunComparison } from '../../eval/statistics/comparison-types';
 import type { ConfigurationSelector } from '../../eval/statistics/select-configuration';
+import { formatComparison } from '../comparison-table';
+import { EXIT, setVerdict } from '../exit-codes';
 import { lazy } from '../lazy';
-import { rateWithInterval } from '../results-table';
-import { UsageError } from './eval.command';
+import { runIdArg, UsageError } from './eval.command';
 
-function row(level: string, c: Comparison): string[] {
-  const diff = c.difference === null ? '–' : `${c.difference >= 0 ? '+' : ''}${(c.difference * 100).toFixed(1)} pt`;
-  return [
-    level,
-    c.key,
-    rateWithInterval(c.a),
-    rateWithInterval(c.b),
-    diff,
-    c.pValue === null ? '–' : c.pValue.toPrecision(2),
-    c.test,
-    c.verdict.replace(/_/g, ' '),
-  ];
+/** columns named by what differs: the runs, the configurations, or both */
+function labelsOf(runA: string, runB: string, selectors?: [ConfigurationSelector, ConfigurationSelector]): { a: string; b: string } {
+  const name = (s: ConfigurationSelector) => ('profile' in s ? s.profile : s.configKey || '(defaults)');
+  if (!selectors) return { a: runA.slice(0, 8), b: runB.slice(0, 8) };
+  if (runA === runB) return { a: name(selectors[0]), b: name(selectors[1]) };
+  return { a: `${runA.slice(0, 8)} ${name(selectors[0])}`, b: `${runB.slice(0, 8)} ${name(selectors[1])}` };
+}
+
+/** bad input, not a finding: nothing in common to compare */
+function assertMatched(result: RunComparison, runA: string, runB: string): void {
+  if (result.matchedCells > 0) return;
+  const n = (s: string) => result.cells.filter((c) => c.status === s).length;
+  const what = runA === runB ? `the two configurations of run ${runA}` : `runs ${runA} and ${runB}`;
+  throw new UsageError(
+    `${what} have no cell in common to compare (same scenario, model and configuration, and the same scenario file and tool definitions): ` +
+      `${n('only_in_a')} only in A, ${n('only_in_b')} only in B, ${n('changed')} changed`,
+  );
 }
 
 export function registerCompareCommand(evalCommand: Command, getConfig: () => LoupeConfig): void {
   evalCommand
     .command('compare')
-    .description('Compare two eval runs: per cell, model and configuration, with paired tests and verdicts (A is the baseline)')
+    .description(
+      "Compare two eval runs: per cell, model and configuration, Fisher's exact test (McNemar's for trials paired by seed), Holm- and BH-corrected verdicts (A is the baseline); exit 1 on a corrected regression",
+    )
     .argument('<runA>', 'the baseline run id')
     .argument('[runB]', 'the run compared with it (default: runA, to compare two configurations of one run)')
     .option('--profiles <a,b>', 'compare the trials run under loop profile a (the baseline) with those under b')
     .option('--config-a <key>', 'the configuration of runA to compare (its key, e.g. max_tool_iterations=10)')
     .option('--config-b <key>', 'the configuration of runB to compare it with')
     .option('--json', 'machine-readable')
-    .option('--alpha <p>', 'significance level', (v) => Number(v), 0.05)
+    .option('--alpha <p>', 'family-wise significance level (Holm)', (v) => Number(v), 0.05)
     .action(
       async (
-        runA: string,
+        runAArg: string,
         runBArg: string | undefined,
         opts: { json?: boolean; alpha: number; profiles?: string; configA?: string; configB?: string },
       ) => {
         if (!(opts.alpha > 0 && opts.alpha < 1)) throw new UsageError(`--alpha ${opts.alpha}: expected a number between 0 and 1`);
+        const runA = runIdArg(runAArg);
+        const runB = runIdArg(runBArg ?? runA);
         const selectors = selectorsOf(opts);
-        const runB = runBArg ?? runA;
         if (runB === runA && !selectors)
           throw new UsageError('compare a run with itself only with --profiles a,b or --config-a/--config-b');
         const { compareRuns, outcomesUnder } = lazy.reports();
@@ -66,27 +76,14 @@ export function registerCompareCommand(evalCommand: Command, getConfig: () => Lo
           },
           { telemetry: false },
         );
-        if (opts.json) {
+        assertMatched(result, runA, runB);
+        const labels = labelsOf(runA, runB, selectors);
+        if (opts.json)
           process.stdout.write(
-            `${JSON.stringify({ baselineRunId: runA, runId: runB, ...(selectors ? { baseline: selectors[0], compared: selectors[1] } : {}), comparison: result }, null, 2)}\n`,
+            `${JSON.stringify({ baselineRunId: runA, runId: runB, labels, ...(selectors ? { baseline: selectors[0], compared: selectors[1] } : {}), comparison: result }, null, 2)}\n`,
           );
-          return;
-        }
-        const rows = [
-          row('run', result.run),
-          ...result.models.map((c) => row('model', c)),
-          ...result.configs.map((c) => row('config', c)),
-          ...result.cells.map((c) => row('cell', c)),
-        ];
-        const header = ['LEVEL', 'KEY', `A ${runA.slice(0, 8)}`, `B ${runB.slice(0, 8)}`, 'DIFF', 'P', 'TEST', 'VERDICT'];
-        const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-        for (const r of [header, ...rows])
-          process.stdout.write(
-            `${r
-              .map((c, i) => c.padEnd(widths[i]))
-              .join('  ')
-              .trimEnd()}\n`,
-          );
+        else process.stdout.write(`${formatComparison(result, labels)}\n`);
+        setVerdict(result.gate.fires ? EXIT.FAILED : EXIT.OK);
       },
     );
 }

@@ -1,130 +1,155 @@
-// Comparison of two runs (a: the baseline, b: the candidate) per cell, model, configuration and
-// for the whole run, in the spirit of Braintrust's improvements/regressions against a base
-// experiment, with a significance test so that noise at 3 trials a cell is not called a change.
-import { newcombeDifference, fisherExact, mcnemarExact } from './exact-tests';
-import { groupTrials, trialKey, type GroupLevel } from './grouping';
-import { wilson } from './proportion';
-import type { Comparison, ComparisonVerdict, TrialOutcome } from './statistics-types';
+// Comparison of two sets of trials (a: the baseline, b: the candidate) per cell, model,
+// configuration and for the whole run, in the spirit of Braintrust's improvements/regressions
+// against a base experiment, but with verdicts that survive many cells: only matched cells are
+// tested, the roll-ups are over those cells alone, and every p-value is corrected over the family
+// of rows tested (Holm for the verdicts and the gate, Benjamini–Hochberg q-values beside them).
+import { testGroup, sideOf } from './compare-trials';
+import type { ComparisonCounts, ComparisonRow, ComparisonSide, ComparisonVerdict, RunComparison } from './comparison-types';
+import { groupTrials, keyAt, type GroupLevel } from './grouping';
+import { matchCells, type MatchedCell } from './match-cells';
+import { benjaminiHochberg, holmAdjust } from './multiplicity';
+import type { TrialOutcome } from './statistics-types';
+
+export type { ComparisonRow, RunComparison } from './comparison-types';
+export { comparisonSummaryLine } from './comparison-summary';
 
 export interface CompareOptions {
-  /** significance level of the verdicts; default 0.05 */
+  /** family-wise significance level of the verdicts and the gate; default 0.05 */
   alpha?: number;
   /** of the intervals; default 0.95 */
   confidence?: number;
 }
 
-export interface RunComparison {
-  cells: Comparison[];
-  models: Comparison[];
-  configs: Comparison[];
-  run: Comparison;
+type Cells = ReadonlyArray<Pick<MatchedCell, 'a' | 'b' | 'unverified'>>;
+
+function untested(level: GroupLevel, key: string, status: ComparisonRow['status'], a: ComparisonSide, b: ComparisonSide): ComparisonRow {
+  return {
+    level,
+    key,
+    status,
+    a,
+    b,
+    test: null,
+    difference: null,
+    differenceCi: null,
+    pValue: null,
+    holm: null,
+    q: null,
+    verdict: null,
+    fdrVerdict: null,
+  };
 }
 
-const judged = (t: TrialOutcome) => t.status !== 'error';
+const judgedCount = (s: ComparisonSide) => s.passed + s.failed;
 
-/**
- * The pairs when every judged trial of each side has a judged partner (same cell and trial index)
- * on the other, else null. A partial pairing is not used: McNemar on the pairs alone would
- * silently drop the unpaired trials, which Fisher's test keeps.
- */
-function pairs(a: readonly TrialOutcome[], b: readonly TrialOutcome[]): Array<[TrialOutcome, TrialOutcome]> | null {
-  const ka = byTrial(a.filter(judged));
-  const kb = byTrial(b.filter(judged));
-  if (!ka || !kb || ka.size === 0 || ka.size !== kb.size) return null;
-  const out: Array<[TrialOutcome, TrialOutcome]> = [];
-  for (const [key, t] of ka) {
-    const partner = kb.get(key);
-    if (!partner) return null;
-    out.push([t, partner]);
+function noJudged(side: 'A' | 'B', s: ComparisonSide): string {
+  const other = [s.errored ? `${s.errored} errored` : '', s.unjudged ? `${s.unjudged} unjudged` : ''].filter(Boolean).join(', ');
+  return `no judged trial in ${side}${other ? ` (${other})` : ''}`;
+}
+
+function cellRow(c: MatchedCell, confidence: number): ComparisonRow {
+  const [a, b] = [sideOf(c.a, confidence), sideOf(c.b, confidence)];
+  if (c.status === 'only_in_a') return { ...untested('cell', c.key, c.status, a, b), reason: 'ran in A only' };
+  if (c.status === 'only_in_b') return { ...untested('cell', c.key, c.status, a, b), reason: 'ran in B only' };
+  if (c.status === 'changed') {
+    const what = c.changed!.map((x) => (x === 'scenario' ? 'scenario file' : 'tool definitions')).join(' and ');
+    return { ...untested('cell', c.key, 'changed', a, b), changed: c.changed, reason: `${what} changed` };
   }
-  return out;
+  const flags = c.unverified ? { unverified: true } : {};
+  if (!judgedCount(a) || !judgedCount(b)) {
+    const reason = [!judgedCount(a) ? noJudged('A', a) : '', !judgedCount(b) ? noJudged('B', b) : ''].filter(Boolean).join('; ');
+    return { ...untested('cell', c.key, 'not_compared', a, b), ...flags, reason };
+  }
+  return { ...untested('cell', c.key, 'compared', a, b), ...flags, ...testGroup([c], confidence) };
 }
 
-/** trials by cell and index; null if an index repeats (then there is no one-to-one pairing) */
-function byTrial(ts: readonly TrialOutcome[]): Map<string, TrialOutcome> | null {
-  const m = new Map(ts.map((t) => [trialKey(t), t]));
-  return m.size === ts.length ? m : null;
+/** a roll-up over the cells compared beneath it: cells not compared do not move its denominators */
+function rollUp(level: GroupLevel, key: string, cells: Cells, confidence: number): ComparisonRow {
+  const [a, b] = [
+    sideOf(
+      cells.flatMap((c) => c.a),
+      confidence,
+    ),
+    sideOf(
+      cells.flatMap((c) => c.b),
+      confidence,
+    ),
+  ];
+  if (!cells.length) return { ...untested(level, key, 'not_compared', a, b), reason: 'none of its cells was compared' };
+  const flags = cells.some((c) => c.unverified) ? { unverified: true } : {};
+  return { ...untested(level, key, 'compared', a, b), ...flags, ...testGroup(cells, confidence) };
 }
 
-function verdict(pValue: number | null, difference: number | null, alpha: number): ComparisonVerdict {
-  if (pValue === null || difference === null || !(pValue < alpha) || difference === 0) return 'no_significant_change';
+function verdictOf(p: number, difference: number | null, alpha: number): ComparisonVerdict {
+  if (!(p < alpha) || !difference) return 'no_significant_change';
   return difference > 0 ? 'improved' : 'regressed';
 }
 
-/** compares the trials of one group (a cell, a model, …) in the two runs */
-export function compareTrials(key: string, a: readonly TrialOutcome[], b: readonly TrialOutcome[], opts: CompareOptions = {}): Comparison {
+function count(rows: readonly ComparisonRow[], pick: (r: ComparisonRow) => ComparisonVerdict | null): ComparisonCounts {
+  const of = (v: ComparisonVerdict) => rows.filter((r) => pick(r) === v).length;
+  return {
+    regressed: of('regressed'),
+    improved: of('improved'),
+    unchanged: of('no_significant_change'),
+    notCompared: rows.filter((r) => r.status !== 'compared').length,
+  };
+}
+
+/** Compares b against baseline a at every level; pure, so a bench can call it on outcomes it made up. */
+export function compareRuns(a: readonly TrialOutcome[], b: readonly TrialOutcome[], opts: CompareOptions = {}): RunComparison {
   const alpha = opts.alpha ?? 0.05;
   const confidence = opts.confidence ?? 0.95;
-  const count = (ts: readonly TrialOutcome[]) => {
-    const j = ts.filter(judged);
-    return wilson(j.filter((t) => t.status === 'passed').length, j.length, confidence);
+  const matched = matchCells(a, b);
+  const cells = matched.map((c) => cellRow(c, confidence));
+  const tested = matched.filter((_, i) => cells[i].status === 'compared');
+  const at = (level: 'model' | 'config') =>
+    groupTrials([...a, ...b], level).map((g) =>
+      rollUp(
+        level,
+        g.key,
+        tested.filter((c) => keyAt(level, (c.a[0] ?? c.b[0])!) === g.key),
+        confidence,
+      ),
+    );
+  const [models, configs] = [at('model'), at('config')];
+  const run = rollUp('run', 'run', tested, confidence);
+  const rows = [run, ...configs, ...models, ...cells];
+  // A roll-up over the same cells as another row is the same test (one model: its row is the run's;
+  // a model with one cell: that cell's). It enters the family once, so a one-model run is not
+  // corrected three times for one question; the rows share its corrected values.
+  const covers = (r: ComparisonRow): string => {
+    if (r.level === 'cell') return r.key;
+    const under = tested.filter((c) => r.level === 'run' || keyAt(r.level, (c.a[0] ?? c.b[0])!) === r.key);
+    return under.map((c) => c.key).join('\n');
   };
-  const pa = count(a);
-  const pb = count(b);
-  const difference = pa.rate !== null && pb.rate !== null ? pb.rate - pa.rate : null;
-  const paired = pairs(a, b);
-  if (paired) {
-    const onlyB = paired.filter(([x, y]) => x.status === 'failed' && y.status === 'passed').length;
-    const onlyA = paired.filter(([x, y]) => x.status === 'passed' && y.status === 'failed').length;
-    const pValue = mcnemarExact(onlyB, onlyA);
-    return {
-      key,
-      a: pa,
-      b: pb,
-      difference,
-      test: 'mcnemar_exact',
-      discordant: { onlyB, onlyA },
-      pValue,
-      verdict: verdict(pValue, difference, alpha),
-    };
+  const tests = new Map<string, ComparisonRow[]>();
+  for (const r of rows.filter((x) => x.pValue !== null)) {
+    const key = covers(r);
+    tests.set(key, [...(tests.get(key) ?? []), r]);
   }
-  const pValue = fisherExact(pa.successes, pa.n, pb.successes, pb.n);
-  const ci = newcombeDifference(pb.successes, pb.n, pa.successes, pa.n, confidence);
+  const family = [...tests.values()];
+  const p = family.map((same) => same[0].pValue!);
+  const [holm, q] = [holmAdjust(p), benjaminiHochberg(p)];
+  family.forEach((same, i) => {
+    for (const r of same) {
+      r.holm = holm[i];
+      r.q = q[i];
+      r.verdict = verdictOf(holm[i], r.difference, alpha);
+      r.fdrVerdict = verdictOf(q[i], r.difference, alpha);
+    }
+  });
+  const regressions = rows.filter((r) => r.verdict === 'regressed').map((r) => ({ level: r.level, key: r.key }));
   return {
-    key,
-    a: pa,
-    b: pb,
-    difference,
-    test: 'fisher_exact',
-    pValue,
-    ...(ci ? { differenceCi: ci } : {}),
-    verdict: verdict(pValue, difference, alpha),
+    alpha,
+    confidence,
+    family: family.length,
+    cells,
+    models,
+    configs,
+    run,
+    counts: count(rows, (r) => r.verdict),
+    fdrCounts: count(rows, (r) => r.fdrVerdict),
+    matchedCells: matched.filter((c) => c.status === 'compared').length,
+    gate: { fires: regressions.length > 0, regressions },
   };
-}
-
-function compareAt(level: GroupLevel, a: readonly TrialOutcome[], b: readonly TrialOutcome[], opts: CompareOptions): Comparison[] {
-  const ga = new Map(groupTrials(a, level).map((g) => [g.key, g.trials]));
-  const gb = new Map(groupTrials(b, level).map((g) => [g.key, g.trials]));
-  // groups present in either run, in the same sorted order as the summaries
-  return groupTrials([...a, ...b], level).map((g) => compareTrials(g.key, ga.get(g.key) ?? [], gb.get(g.key) ?? [], opts));
-}
-
-/** compares run b against baseline run a at every level */
-export function compareRuns(a: readonly TrialOutcome[], b: readonly TrialOutcome[], opts: CompareOptions = {}): RunComparison {
-  return {
-    cells: compareAt('cell', a, b, opts),
-    models: compareAt('model', a, b, opts),
-    configs: compareAt('config', a, b, opts),
-    run: compareTrials('run', a, b, opts),
-  };
-}
-
-export type LevelledComparison = Comparison & { level: GroupLevel };
-
-/**
- * The significant regressions, for `--baseline` gating: the run first, then configurations,
- * models and cells. Each level is tested at alpha on its own (no multiplicity correction), so a
- * gate over many cells should choose its levels, e.g. `{ levels: ['run', 'model'] }`.
- */
-export function significantRegressions(result: RunComparison, opts: { levels?: readonly GroupLevel[] } = {}): LevelledComparison[] {
-  const levels = new Set(opts.levels ?? ['run', 'config', 'model', 'cell']);
-  const at: Array<[GroupLevel, Comparison[]]> = [
-    ['run', [result.run]],
-    ['config', result.configs],
-    ['model', result.models],
-    ['cell', result.cells],
-  ];
-  return at
-    .filter(([level]) => levels.has(level))
-    .flatMap(([level, cs]) => cs.filter((c) => c.verdict === 'regressed').map((c) => ({ ...c, level })));
 }

@@ -1,4 +1,4 @@
-import { fisherExact, mcnemarExact, newcombeDifference } from './exact-tests';
+import { fisherExact, mcnemarExact, newcombeDifference, newcombePairedDifference } from './exact-tests';
 
 function choose(n: number, k: number): bigint {
   if (k < 0 || k > n) return 0n;
@@ -134,5 +134,36 @@ describe('newcombeDifference', () => {
 
   it('has no interval when a side has no trials', () => {
     expect(newcombeDifference(0, 0, 1, 2)).toBeNull();
+  });
+});
+
+describe('newcombePairedDifference', () => {
+  it("matches the published interval for Cavo et al.'s paired table", () => {
+    // Fagerland, Lydersen & Laake, Statistical Analysis of Contingency Tables (2017), ch. 8: complete
+    // response before (B here) and after (A) consolidation, [[59, 6], [16, 80]]: −0.0621 [−0.1186, −0.0046]
+    const ci = newcombePairedDifference({ both: 59, onlyB: 6, onlyA: 16, neither: 80 })!;
+    expect(ci.lo).toBeCloseTo(-0.1186, 4);
+    expect(ci.hi).toBeCloseTo(-0.0046, 4);
+  });
+
+  it('mirrors when the runs swap, and is narrower than the unpaired interval when the pairs agree', () => {
+    const t = { both: 6, onlyA: 3, onlyB: 0, neither: 11 };
+    const ab = newcombePairedDifference(t)!;
+    const ba = newcombePairedDifference({ ...t, onlyA: 0, onlyB: 3 })!;
+    expect(ab.lo).toBeCloseTo(-ba.hi, 12);
+    expect(ab.hi).toBeCloseTo(-ba.lo, 12);
+    // the same margins, 6/20 against 9/20, as independent samples
+    const unpaired = newcombeDifference(6, 20, 9, 20)!;
+    expect(ab.hi - ab.lo).toBeLessThan(unpaired.hi - unpaired.lo);
+  });
+
+  it('covers 0 without discordant pairs, stays within [−1, 1], and has no interval without pairs', () => {
+    const same = newcombePairedDifference({ both: 5, onlyA: 0, onlyB: 0, neither: 0 })!;
+    expect(same.lo).toBeLessThan(0);
+    expect(same.hi).toBeGreaterThanOrEqual(0);
+    const all = newcombePairedDifference({ both: 0, onlyA: 5, onlyB: 0, neither: 0 })!;
+    expect(all.lo).toBeGreaterThanOrEqual(-1);
+    expect(all.hi).toBeLessThan(0);
+    expect(newcombePairedDifference({ both: 0, onlyA: 0, onlyB: 0, neither: 0 })).toBeNull();
   });
 });

@@ -51,3 +51,33 @@ export function newcombeDifference(x1: number, n1: number, x2: number, n2: numbe
   const hi = d + Math.sqrt((a.hi! - p1) ** 2 + (p2 - b.lo!) ** 2);
   return { lo: Math.max(-1, lo), hi: Math.min(1, hi) };
 }
+
+/** Paired trials of two runs (same cell, same seed): how many passed in both, in one only, in neither. */
+export interface PairedTable {
+  both: number;
+  onlyA: number;
+  onlyB: number;
+  neither: number;
+}
+
+/**
+ * Newcombe's hybrid score interval for the difference of paired proportions pB − pA (1998,
+ * "…based on paired data", method 10): the two marginal Wilson intervals combined with the
+ * estimated correlation φ between them, φ's numerator (ad − bc) shrunk by n/2 towards 0 when
+ * positive, as Newcombe does. Null without pairs.
+ */
+export function newcombePairedDifference(t: PairedTable, confidence = 0.95): { lo: number; hi: number } | null {
+  const n = t.both + t.onlyA + t.onlyB + t.neither;
+  if (n === 0) return null;
+  const b = wilson(t.both + t.onlyB, n, confidence);
+  const a = wilson(t.both + t.onlyA, n, confidence);
+  const [pb, pa] = [b.rate!, a.rate!];
+  const margins = (t.both + t.onlyB) * (t.onlyA + t.neither) * (t.both + t.onlyA) * (t.onlyB + t.neither);
+  const cross = t.both * t.neither - t.onlyA * t.onlyB;
+  const phi = margins === 0 ? 0 : (cross > n / 2 ? cross - n / 2 : cross >= 0 ? 0 : cross) / Math.sqrt(margins);
+  const [dl1, du1, dl2, du2] = [pb - b.lo!, b.hi! - pb, pa - a.lo!, a.hi! - pa];
+  const d = pb - pa;
+  const lo = d - Math.sqrt(Math.max(0, dl1 ** 2 + du2 ** 2 - 2 * phi * dl1 * du2));
+  const hi = d + Math.sqrt(Math.max(0, dl2 ** 2 + du1 ** 2 - 2 * phi * dl2 * du1));
+  return { lo: Math.max(-1, lo), hi: Math.min(1, hi) };
+}

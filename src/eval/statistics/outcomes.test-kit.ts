@@ -19,9 +19,9 @@ export function outcome(over: Partial<TrialOutcome> = {}): TrialOutcome {
 
 /**
  * Trials of one cell from a status string, one letter per trial in trial order:
- * P passed, F failed, E error (`cell('s', 'm', '', 'PPF')`).
+ * P passed, F failed, U unjudged, E error (`cell('s', 'm', '', 'PPF')`).
  */
 export function cell(scenarioId: string, model: string, configKey: string, statuses: string): TrialOutcome[] {
-  const of = { P: 'passed', F: 'failed', E: 'error' } as const;
+  const of = { P: 'passed', F: 'failed', U: 'unjudged', E: 'error' } as const;
   return [...statuses].map((ch, i) => outcome({ scenarioId, model, configKey, trial: i + 1, status: of[ch as keyof typeof of] }));
 }
