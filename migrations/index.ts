@@ -9,6 +9,7 @@ import { SessionFilters1764300000000 } from './1764300000000-session-filters';
 import { DashboardViews1764400000000 } from './1764400000000-dashboard-views';
 import { RecordResumeWorkers1764500000000 } from './1764500000000-record-resume-workers';
 import { EventsWithoutSessionFk1764600000000 } from './1764600000000-events-without-session-fk';
+import { UnjudgedCounts1764700000000 } from './1764700000000-unjudged-counts';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   DashboardViews1764400000000,
   RecordResumeWorkers1764500000000,
   EventsWithoutSessionFk1764600000000,
+  UnjudgedCounts1764700000000,
 ];

@@ -116,7 +116,9 @@ export async function renderRuns({ main }) {
             h(
               'tr',
               {},
-              ['Started', 'Status', 'Scenarios', 'Trials', 'Passed', 'Failed', 'Errored', 'Pass rate'].map((t) => h('th', {}, t)),
+              ['Started', 'Status', 'Scenarios', 'Trials', 'Passed', 'Failed', 'Unjudged', 'Errored', 'Pass rate'].map((t) =>
+                h('th', {}, t),
+              ),
             ),
           ),
           h(
@@ -132,6 +134,7 @@ export async function renderRuns({ main }) {
                 h('td', { class: 'num' }, r.trialCount),
                 h('td', { class: 'num' }, r.passed),
                 h('td', { class: 'num' }, r.failed),
+                h('td', { class: 'num' }, r.unjudged ?? 0),
                 h('td', { class: 'num' }, r.errored),
                 h('td', { class: 'num' }, fmtPct(r.statistics?.run?.passRate?.rate)),
               ),

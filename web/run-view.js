@@ -92,6 +92,8 @@ export async function renderRun({ main }, id) {
               'td',
               { class: 'cell', dataset: { cell: c.key } },
               interval(c.statistics?.passRate),
+              // no check applied to them: not in the pass rate, and never passes
+              c.unjudged ? h('div', { class: 'unjudged-text' }, `${c.unjudged} unjudged`) : null,
               c.errored ? h('div', { class: 'error-text' }, `${c.errored} errored`) : null,
               pathologies(c.statistics),
               trialLinks(trialsOf(c)),
@@ -132,7 +134,7 @@ export async function renderRun({ main }, id) {
     h(
       'p',
       { class: 'facts-line' },
-      `${fmtTime(run.startedAt)} · ${fmtMs(took)} · ${run.scenarioCount} scenarios · ${run.trialCount} trials · ${run.passed} passed, ${run.failed} failed, ${run.errored} errored · `,
+      `${fmtTime(run.startedAt)} · ${fmtMs(took)} · ${run.scenarioCount} scenarios · ${run.trialCount} trials · ${run.passed} passed, ${run.failed} failed, ${run.unjudged ?? 0} unjudged, ${run.errored} errored · `,
       h('a', { href: `#/?run=${run.id}` }, 'its sessions'),
     ),
     run.statistics?.run ? h('p', {}, 'Whole run: ', interval(run.statistics.run.passRate)) : null,

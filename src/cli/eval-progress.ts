@@ -9,7 +9,8 @@ export interface EvalProgress {
   stop(): void;
 }
 
-const mark = (t: TrialReport) => (t.status === 'passed' ? '✓' : t.status === 'failed' ? '✗' : '!');
+const MARK = { passed: '✓', failed: '✗', unjudged: '?', error: '!' } as const;
+const mark = (t: TrialReport) => MARK[t.status];
 const label = (t: TrialReport) => `${t.scenarioId} [${t.model} #${t.trial}${t.configKey ? ` ${t.configKey}` : ''}]`;
 
 export function evalProgress(stream: NodeJS.WriteStream = process.stderr): EvalProgress {
@@ -33,7 +34,8 @@ export function evalProgress(stream: NodeJS.WriteStream = process.stderr): EvalP
       bar.start(total, 0, { passRate: '–', last: '' });
     },
     finished: (t) => {
-      if (t.status !== 'error') judged++;
+      // the pass rate is over judged trials: unjudged and errored ones are neither passes nor failures
+      if (t.status === 'passed' || t.status === 'failed') judged++;
       if (t.status === 'passed') passed++;
       bar.increment(1, { passRate: judged ? `${Math.round((passed / judged) * 100)}%` : '–', last: `${mark(t)} ${label(t)}` });
     },

@@ -1,5 +1,6 @@
 // Pure formatting of an eval run for the terminal and for --json.
 import type { EvalRunReport, TrialReport } from '../eval/eval-types';
+import type { PassKEstimate } from '../eval/statistics/pass-k-estimate';
 import type { Proportion, Summary } from '../eval/statistics/statistics-types';
 
 function pad(s: string, n: number): string {
@@ -33,10 +34,22 @@ function mostCommon(terminations: Record<string, number>): string {
   return top ? top[0] : '-';
 }
 
-function passHat(s: Summary, k: number): string {
-  const v = s.passHatK[String(k)];
-  return v === undefined || v === null ? '–' : v.toFixed(2);
+/** `0.67 [0.33–1.00]`, and with `cells` how many cells it rests on and how many had too few judged trials */
+export function passKText(e: PassKEstimate | undefined, cells = false): string {
+  if (!e) return '–';
+  const few = e.cellsTooFew ? `, ${e.cellsTooFew} too few` : '';
+  const count = cells ? ` (${e.cells} cell${e.cells === 1 ? '' : 's'}${few})` : '';
+  if (e.value === null) return `–${count}`;
+  return `${e.value.toFixed(2)} [${e.lo!.toFixed(2)}–${e.hi!.toFixed(2)}]${count}`;
 }
+
+/** `2/3 judged (1 unjudged, 1 err)` */
+function judgedCount(s: Summary): string {
+  const apart = [s.unjudged ? `${s.unjudged} unjudged` : '', s.errored ? `${s.errored} err` : ''].filter(Boolean).join(', ');
+  return `${s.passed}/${s.passed + s.failed}${apart ? ` (${apart})` : ''}`;
+}
+
+const RESULT = { passed: 'pass', failed: 'FAIL', unjudged: 'UNJUDGED', error: 'ERROR' } as const;
 
 export function formatResultsTable(report: EvalRunReport): string {
   const k = report.trialsPerCell;
@@ -50,7 +63,7 @@ export function formatResultsTable(report: EvalRunReport): string {
           t.scenarioId,
           t.model,
           ...(profiles ? [t.profile] : []),
-          t.status === 'passed' ? 'pass' : t.status === 'failed' ? 'FAIL' : 'ERROR',
+          RESULT[t.status],
           t.terminationReason ?? '-',
           String(t.iterations),
           String(t.events),
@@ -63,9 +76,9 @@ export function formatResultsTable(report: EvalRunReport): string {
           c.scenarioId,
           c.model,
           c.configKey || '(scenario)',
-          `${c.summary.passed}/${c.summary.trials}${c.summary.errored ? ` (${c.summary.errored} err)` : ''}`,
+          judgedCount(c.summary),
           rateWithInterval(c.summary.passRate),
-          passHat(c.summary, k),
+          passKText(c.summary.passHatKDetail?.[String(k)]),
           mostCommon(c.summary.terminations),
         ]),
       );
@@ -81,10 +94,10 @@ export function formatResultsTable(report: EvalRunReport): string {
         roll.map(([by, key, s]) => [
           by,
           key,
-          `${s.passed}/${s.passed + s.failed}`,
+          judgedCount(s),
           rateWithInterval(s.passRate),
-          passHat(s, k),
-          s.passAtK[String(k)] === undefined || s.passAtK[String(k)] === null ? '–' : s.passAtK[String(k)]!.toFixed(2),
+          passKText(s.passHatKDetail?.[String(k)], true),
+          passKText(s.passAtKDetail?.[String(k)], true),
         ]),
       ),
     );
@@ -99,11 +112,15 @@ export function formatResultsTable(report: EvalRunReport): string {
     for (const t of problems) out.push(...describeProblem(t));
   }
   if (report.comparison) {
-    const r = report.comparison.result.run;
-    out.push(
-      '',
-      `Compared with run ${report.comparison.baselineRunId}: ${rateWithInterval(r.a)} → ${rateWithInterval(r.b)}, p = ${r.pValue === null ? '–' : r.pValue.toPrecision(2)} (${r.test}): ${r.verdict.replace(/_/g, ' ')}`,
-    );
+    const { result, baselineRunId } = report.comparison;
+    const r = result.run;
+    const p = (v: number | null) => (v === null ? '–' : v.toPrecision(2));
+    const run =
+      r.status === 'compared'
+        ? `${rateWithInterval(r.a.passRate)} → ${rateWithInterval(r.b.passRate)} over ${result.matchedCells} matched cells, p = ${p(r.pValue)}, Holm p = ${p(r.holm)} (${r.test}): ${r.verdict!.replace(/_/g, ' ')}`
+        : `not compared (${r.reason})`;
+    // the summary line and the findings go to stderr with the gate (see baseline-gate.ts)
+    out.push('', `Compared with run ${baselineRunId}: ${run}`);
   }
   out.push('');
   const backend = report.replayOf
@@ -112,20 +129,31 @@ export function formatResultsTable(report: EvalRunReport): string {
       ? 'Ollama stand-in'
       : `Ollama at ${report.backend.host}`;
   const notRun = report.notRun ? `, ${report.notRun} not run` : '';
+  // unjudged trials are never passes: said apart, beside the failures
+  const unjudged = report.unjudged ? `, ${report.unjudged} unjudged` : '';
   out.push(
-    `${report.passed} passed, ${report.failed} failed, ${report.errored} errors${notRun} (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`,
+    `${report.passed} passed, ${report.failed} failed${unjudged}, ${report.errored} errors${notRun} (${report.trials.length} trials, ${backend}) in ${ms(report.durationMs)} — run ${report.runId}`,
   );
-  if (!single)
+  if (!single) {
     out.push(
       `pass rate ${rateWithInterval(report.summaries.run.passRate)} over ${report.summaries.run.passed + report.summaries.run.failed} judged trials`,
     );
-  if (report.stoppedBy) out.push(`STOPPED EARLY: ${report.stoppedBy}`);
+    const hat = report.summaries.run.passHatKDetail?.[String(k)];
+    if (hat) out.push(`pass^${k} ${passKText(hat, true)}, 95% bootstrap interval over cells`);
+  }
+  if (report.stoppedBy) out.push(`STOPPED EARLY: ${report.stoppedBy}${interruptedNote(report)}`);
   return out.join('\n');
+}
+
+/** Trials a signal cut short are in no count: said, with how to finish them. */
+function interruptedNote(report: EvalRunReport): string {
+  return report.interrupted ? ` (${report.interrupted} trial(s) interrupted; finish the run: loupe eval resume ${report.runId})` : '';
 }
 
 function describeProblem(t: TrialReport): string[] {
   const where = `${t.scenarioId} [${t.model} #${t.trial}${t.configKey ? ` ${t.configKey}` : ''}] (${t.file})`;
   if (t.status === 'error') return [`ERROR ${where}: ${t.error ?? 'unknown error'}`];
+  if (t.status === 'unjudged') return [`UNJUDGED ${where}: ${t.error ?? 'no check applied'}`];
   return [
     `FAIL ${where} session ${t.sessionId}`,
     ...t.failedExpectations.map((e) => `  ✗ ${e.expectation}${e.detail ? ` — ${e.detail}` : ''}`),
@@ -142,12 +170,22 @@ export function toJsonReport(report: EvalRunReport): unknown {
     models: report.models,
     configurations: report.configurations,
     trialsPerCell: report.trialsPerCell,
-    summary: { passed: report.passed, failed: report.failed, errored: report.errored, notRun: report.notRun, trials: report.trials.length },
+    summary: {
+      passed: report.passed,
+      failed: report.failed,
+      unjudged: report.unjudged,
+      errored: report.errored,
+      notRun: report.notRun,
+      trials: report.trials.length,
+    },
     stoppedBy: report.stoppedBy ?? null,
+    // trials a signal cut short: in no count of `summary` (rerun by `eval resume`)
+    interrupted: report.interrupted ?? 0,
     storage: report.storage ?? null,
     statistics: report.summaries,
     comparison: report.comparison ?? null,
     replayOf: report.replayOf ?? null,
+    seed: report.seed ?? null,
     trials: report.trials.map((t) => ({
       scenarioId: t.scenarioId,
       title: t.title,
@@ -168,7 +206,11 @@ export function toJsonReport(report: EvalRunReport): unknown {
       durationMs: t.durationMs,
       failedExpectations: t.failedExpectations,
       invariantViolations: t.invariantViolations,
-      error: t.error ?? null,
+      error: t.status === 'unjudged' ? null : (t.error ?? null),
+      // why no check applied, apart from errors: an unjudged trial is neither a failure nor an error
+      unjudgedReason: t.status === 'unjudged' ? (t.error ?? 'no check applied') : null,
+      /** what the trial ran against (null: it errored before its backend was described) */
+      provenance: t.provenance ?? null,
     })),
   };
 }

@@ -55,6 +55,7 @@ export class EvalRunRecorder {
       trialCount: 0,
       passed: 0,
       failed: 0,
+      unjudged: 0,
       errored: 0,
       ownerPid: process.pid,
       ownerHost: hostname(),
@@ -115,7 +116,7 @@ export class EvalRunRecorder {
 
   finish(
     status: EvalRunRow['status'],
-    counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'errored'>,
+    counts: Pick<EvalRunRow, 'trialCount' | 'passed' | 'failed' | 'unjudged' | 'errored'>,
     statistics: Record<string, unknown> | null,
   ): void {
     Object.assign(this.run, counts, { status, statistics, finishedAt: this.now() });

@@ -113,6 +113,7 @@ export interface EvalRunRow {
   trialCount: number;
   passed: number;
   failed: number;
+  unjudged: number;
   errored: number;
   options: Record<string, unknown>;
   loupeVersion: string | null;
@@ -190,6 +191,7 @@ export interface EvalCellRow {
   trials: number;
   passed: number;
   failed: number;
+  unjudged: number;
   errored: number;
   statistics: Record<string, unknown>;
 }

@@ -42,6 +42,7 @@ export class StaleSessionsRepository {
                        trial_count = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.replaced_by IS NULL),
                        passed = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'passed'),
                        failed = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'failed'),
+                       unjudged = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.status = 'unjudged'),
                        -- an interrupted trial counts as errored until loupe eval resume reruns it
                        errored = (SELECT count(*) FROM eval_trials t WHERE t.run_id = r.id AND t.replaced_by IS NULL AND t.status IN ('error', 'interrupted'))
                       WHERE id = $1`,

@@ -88,6 +88,7 @@ describe('admin API: an id in an answer can be read back at once', () => {
         trialCount: 1,
         passed: 0,
         failed: 0,
+        unjudged: 0,
         errored: 0,
         options: {},
         loupeVersion: null,

@@ -22,7 +22,7 @@ describe('loupe eval / sessions (the built CLI)', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     // written for two profiles (corvid, loupe): one trial under each
-    expect(report.summary).toEqual({ passed: 2, failed: 0, errored: 0, notRun: 0, trials: 2 });
+    expect(report.summary).toEqual({ passed: 2, failed: 0, unjudged: 0, errored: 0, notRun: 0, trials: 2 });
     const [trial] = report.trials;
     expect(trial).toEqual(
       expect.objectContaining({
@@ -70,7 +70,7 @@ describe('loupe eval / sessions (the built CLI)', () => {
     fs.writeFileSync(file, 'id: broken\ntitle: x\nspec: y\nprompt: [unclosed\nscript: []\nexpect: []\n');
     const run = await runCli(['eval', file, path.join(ROOT, 'scenarios')], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/broken\.yaml:\d+:\d+: YAML syntax error/);
+    expect(run.stderr).toMatch(/broken\.yaml:\d+:\d+: (\S+: )?YAML syntax error/);
     expect(run.stderr).toContain('nothing was run');
     expect(run.stdout).toBe('');
   });

@@ -282,7 +282,7 @@ describe('loupe eval resume', () => {
       );
       const forced = await runCli(['eval', 'resume', runId, '--force', '-c', '8', '--json'], env, { timeoutMs: 120_000 });
       expect(forced.code).toBe(0);
-      expect(JSON.parse(forced.stdout).summary).toEqual({ passed: 40, failed: 0, errored: 0, notRun: 0, trials: 40 });
+      expect(JSON.parse(forced.stdout).summary).toEqual({ passed: 40, failed: 0, unjudged: 0, errored: 0, notRun: 0, trials: 40 });
       const current = (await db.query(`SELECT count(*)::int AS n FROM eval_trials WHERE run_id = $1 AND replaced_by IS NULL`, [runId]))
         .rows;
       expect(current).toEqual([{ n: 40 }]);

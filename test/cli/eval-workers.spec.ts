@@ -123,7 +123,7 @@ describe('queued runs and loupe worker', () => {
     const soloWorker = worker(oneEnv, 2, 'solo', 1_500);
     expect(await oneWaiter.exited).toBe(1); // queue/never fails
     const reference = JSON.parse(oneWaiter.out());
-    expect(reference.summary).toEqual({ passed: 2 * TRIALS, failed: TRIALS, errored: 0, notRun: 0, trials: 3 * TRIALS });
+    expect(reference.summary).toEqual({ passed: 2 * TRIALS, failed: TRIALS, unjudged: 0, errored: 0, notRun: 0, trials: 3 * TRIALS });
     expect(reference.runId).toBe(one.runId);
     expect(await soloWorker.exited).toBe(0);
     expect(soloWorker.err()).toContain(`worker: ${3 * TRIALS} trial(s) taken`);
@@ -208,7 +208,7 @@ describe('queued runs and loupe worker', () => {
           trials: 3 * TRIALS,
           done: 3 * TRIALS,
           waiting: 0,
-          totals: { running: 0, passed: 2 * TRIALS, failed: TRIALS, error: 0, interrupted: released.length },
+          totals: { running: 0, passed: 2 * TRIALS, failed: TRIALS, unjudged: 0, error: 0, interrupted: released.length },
         }),
       );
       const names = (s.workers as Array<{ name: string }>).map((w) => w.name);
@@ -256,9 +256,9 @@ describe('queued runs and loupe worker', () => {
       expect(Date.now() - stayingStart).toBeLessThan(45_000);
       expect(await staying.exited).toBe(0);
       const report = JSON.parse(waiter.out());
-      expect(report.summary).toEqual({ passed: 2 * TRIALS, failed: TRIALS, errored: 0, notRun: 0, trials });
+      expect(report.summary).toEqual({ passed: 2 * TRIALS, failed: TRIALS, unjudged: 0, errored: 0, notRun: 0, trials });
       const all = await rows(db, runId);
-      const final = all.filter((r) => ['passed', 'failed', 'error'].includes(r.status));
+      const final = all.filter((r) => ['passed', 'failed', 'unjudged', 'error'].includes(r.status));
       expect(new Set(final.map((r) => r.key)).size).toBe(trials);
       expect(final).toHaveLength(trials);
       const released = all.filter((r) => !final.includes(r));
@@ -284,7 +284,7 @@ describe('queued runs and loupe worker', () => {
     const w = worker(env, 2, 'scripted', 1_500);
     expect(await waiter.exited).toBe(0);
     const report = JSON.parse(waiter.out());
-    expect(report.summary).toEqual({ passed: trials, failed: 0, errored: 0, notRun: 0, trials });
+    expect(report.summary).toEqual({ passed: trials, failed: 0, unjudged: 0, errored: 0, notRun: 0, trials });
     expect(report.mode).toBe('scripted');
     expect(await w.exited).toBe(0);
   }, 120_000);

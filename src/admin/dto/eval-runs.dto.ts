@@ -13,6 +13,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
+import { MAX_SEED } from '../../eval/trial-seed';
 import { ToNumber } from './query-values';
 
 export class StartEvalRunDto {
@@ -57,6 +58,18 @@ export class StartEvalRunDto {
   @IsOptional()
   @IsIn(['auto', 'success'])
   judge?: 'auto' | 'success';
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_SEED,
+    description:
+      "the run seed, as `loupe eval --seed`: each trial's model requests carry a seed derived from it (default: drawn at random)",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SEED)
+  seed?: number;
 }
 
 export class CompareRunsQueryDto {

@@ -11,7 +11,7 @@ const age = (ms: number | null) =>
 export function formatRunStatus(s: RunStatus): string {
   const t = s.totals;
   const lines = [
-    `run ${s.runId}  ${s.status}  ${s.done}/${s.trials} trials done (${t.passed} passed, ${t.failed} failed, ${t.error} error), ${t.running} running` +
+    `run ${s.runId}  ${s.status}  ${s.done}/${s.trials} trials done (${t.passed} passed, ${t.failed} failed, ${t.unjudged} unjudged, ${t.error} error), ${t.running} running` +
       `${s.waiting !== null ? `, ${s.waiting} waiting in the queue` : ''}${t.interrupted ? `, ${t.interrupted} interrupted (rerun as new attempts)` : ''}`,
   ];
   const header = [
@@ -25,6 +25,7 @@ export function formatRunStatus(s: RunStatus): string {
     'RUNNING',
     'PASSED',
     'FAILED',
+    'UNJUDGED',
     'ERROR',
     'INTERRUPTED',
   ];
@@ -39,6 +40,7 @@ export function formatRunStatus(s: RunStatus): string {
     String(w.running),
     String(w.passed),
     String(w.failed),
+    String(w.unjudged),
     String(w.error),
     String(w.interrupted),
   ]);

@@ -12,6 +12,8 @@ export class EvalCellEntity {
   @Column('int') trials!: number;
   @Column('int') passed!: number;
   @Column('int') failed!: number;
+  /** no check applied to them: never passes */
+  @Column('int', { default: 0 }) unjudged!: number;
   @Column('int') errored!: number;
   @Column('jsonb') statistics!: Record<string, unknown>;
   /** exact values of fields stored in readable form (see journal/storable-text.ts), as JSON */

@@ -10,6 +10,8 @@ export class EvalRunEntity {
   @Column('int', { name: 'trial_count' }) trialCount!: number;
   @Column('int') passed!: number;
   @Column('int') failed!: number;
+  /** no check applied to them: never passes */
+  @Column('int', { default: 0 }) unjudged!: number;
   @Column('int') errored!: number;
   @Column('jsonb') options!: Record<string, unknown>;
   @Column('text', { name: 'loupe_version', nullable: true }) loupeVersion!: string | null;

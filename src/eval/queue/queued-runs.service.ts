@@ -11,13 +11,13 @@ import type { LoupeConfig } from '../../config/loupe-config';
 import { toStorableRow } from '../../journal/storable-text';
 import type { EvalRunOptions, EvalRunReport } from '../eval-types';
 import { EvalRepository } from '../eval.repository';
-import { loupeRevision } from '../loupe-revision';
+import { loupeDiffHash, loupeRevision } from '../loupe-revision';
 import { RecordingRepository } from '../recording/recording.repository';
 import { planRun, type StoredRunConfig } from '../run-resume';
 import type { Scenario } from '../scenario/scenario';
 import { loadScenarios } from '../scenario/scenario-loader';
 import { ScenarioRunner } from '../scenario-runner.service';
-import { isFinal, reportFromRow } from '../trial-rows';
+import { FINAL_TRIAL_STATUSES, isFinal, reportFromRow } from '../trial-rows';
 import { judgedAs, type TrialMode } from '../trials/trial-verdict';
 import { OLLAMA_QUEUE, STANDIN_QUEUE, TrialQueue, type TrialJobData } from './trial-queue';
 
@@ -43,6 +43,7 @@ export class QueuedRuns {
       mode,
       backend: this.config.ollama.host ?? 'standin',
       loupeRevision: await loupeRevision(),
+      loupeDiffHash: await loupeDiffHash(),
       queued: true,
     });
     const runId = randomUUID();
@@ -62,8 +63,8 @@ export class QueuedRuns {
     const row = toStorableRow({ options: plan.run.options, config: plan.run.config }, ['options', 'config']);
     await this.queue.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO eval_runs (id, status, started_at, scenario_count, trial_count, passed, failed, errored, options, loupe_version, owner_pid, owner_host, config, originals)
-         VALUES ($1, 'queued', now(), $2, 0, 0, 0, 0, $3, $4, $5, $6, $7, $8)`,
+        `INSERT INTO eval_runs (id, status, started_at, scenario_count, trial_count, passed, failed, unjudged, errored, options, loupe_version, owner_pid, owner_host, config, originals)
+         VALUES ($1, 'queued', now(), $2, 0, 0, 0, 0, 0, $3, $4, $5, $6, $7, $8)`,
         [
           runId,
           plan.run.scenarioCount,
@@ -90,8 +91,8 @@ export class QueuedRuns {
     const [row] = (
       await this.queue.pool.query(
         `SELECT count(DISTINCT (scenario_id, model, config_key, trial_index))::int AS n FROM eval_trials
-        WHERE run_id = $1 AND status IN ('passed', 'failed', 'error')`,
-        [runId],
+        WHERE run_id = $1 AND status = ANY($2)`,
+        [runId, [...FINAL_TRIAL_STATUSES]],
       )
     ).rows as Array<{ n: number }>;
     return row?.n ?? 0;

@@ -4,11 +4,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { StoredRunConfig } from '../run-resume';
+import { FINAL_TRIAL_STATUSES } from '../trial-rows';
 
 export interface TrialCounts {
   running: number;
   passed: number;
   failed: number;
+  /** no check applied: a verdict, never a pass */
+  unjudged: number;
   error: number;
   interrupted: number;
 }
@@ -42,7 +45,7 @@ export interface RunStatus {
   workers: WorkerProgress[];
 }
 
-const ZERO: TrialCounts = { running: 0, passed: 0, failed: 0, error: 0, interrupted: 0 };
+const ZERO: TrialCounts = { running: 0, passed: 0, failed: 0, unjudged: 0, error: 0, interrupted: 0 };
 
 @Injectable()
 export class RunStatusRepository {
@@ -68,8 +71,8 @@ export class RunStatusRepository {
     )) as Array<{ worker_id: string | null; status: keyof TrialCounts; n: number }>;
     const [{ done }] = (await this.dataSource.query(
       `SELECT count(DISTINCT (scenario_id, model, config_key, trial_index))::int AS done FROM eval_trials
-        WHERE run_id = $1 AND status IN ('passed', 'failed', 'error')`,
-      [runId],
+        WHERE run_id = $1 AND status = ANY($2)`,
+      [runId, [...FINAL_TRIAL_STATUSES]],
     )) as Array<{ done: number }>;
     const ids = [...new Set(rows.map((r) => r.worker_id).filter((id): id is string => id !== null))];
     const workers = ids.length

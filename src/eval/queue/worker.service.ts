@@ -241,6 +241,9 @@ export class TrialWorker implements BeforeApplicationShutdown {
             mode: stored.mode,
             judge: stored.judge,
             loupeRevision: stored.loupeRevision,
+            loupeDiffHash: stored.loupeDiffHash ?? null,
+            // the seed the run was queued with: a trial sends the same seed whichever worker runs it
+            runSeed: stored.seed ?? null,
             // only a live run's trials go to this worker's Ollama: a scripted trial replays its scenario's script on
             // fresh stand-ins whatever OLLAMA_HOST is (a worker's host may itself be a stand-in serving other replies)
             liveHost: stored.mode === 'live' ? host : undefined,

@@ -19,6 +19,15 @@ describe('the XML parser the JUnit tests rely on', () => {
     ['<a/><b/>'],
     ['text<a/>'],
     ['<a x="<"/>'],
+    ['<a>x]]>y</a>'],
+    ['<a>\u0001</a>'],
+    ['<a>\u0000</a>'],
+    ['<a x="\ufffe"/>'],
+    ['<a>\ud800</a>'],
+    ['<a>\udc00x</a>'],
+    ['<a>&#0;</a>'],
+    ['<a>&#x1b;</a>'],
+    ['<a>&#xd800;</a>'],
   ])('rejects malformed %p', (xml) => {
     expect(() => parseXml(xml)).toThrow();
   });
@@ -43,12 +52,13 @@ describe('toJUnit', () => {
     expect(root.attributes).toMatchObject({ tests: '5', failures: '2', errors: '1' });
     expect(childrenNamed(root, 'testsuite')).toHaveLength(1);
     expect(suite.attributes).toMatchObject({ name: 'loupe eval run-1', timestamp: '2026-09-01T10:00:00.000Z', time: '12.345', tests: '5' });
-    expect(propertiesOf(suite).slice(0, 7)).toEqual([
+    expect(propertiesOf(suite).slice(0, 8)).toEqual([
       ['run_id', 'run-1'],
       ['backend', 'Ollama at http://gpu:11434'],
       ['trials', '15'],
       ['passed', '11'],
       ['failed', '3'],
+      ['unjudged', '0'],
       ['errored', '1'],
       // Wilson 95% of 11/14 (see proportion.spec for the formula's checks)
       ['pass_rate', '0.786 [0.524, 0.924]'],
@@ -71,15 +81,22 @@ describe('toJUnit', () => {
       ['trials', '3'],
       ['passed', '1'],
       ['failed', '2'],
+      ['unjudged', '0'],
       ['errored', '0'],
       ['pass_rate', '0.333 [0.061, 0.792]'],
+      // bootstrap: c* ~ Binomial(3, 1/3), P(c* = 0) = 8/27 and P(c* = 3) = 1/27 are both beyond 2.5%
       ['pass^1', '0.333'],
+      ['pass^1.interval', '[0.000, 1.000]'],
+      ['pass^1.cells', '1'],
       ['pass^3', '0.000'],
+      ['pass^3.interval', '[0.000, 1.000]'],
+      ['pass^3.cells', '1'],
       ['pathology.repeat_break', '1/3 trials, rate 0.333 [0.061, 0.792], events 2'],
       ['pathology.max_iterations', '1/3 trials, rate 0.333 [0.061, 0.792], events 1'],
     ]);
     // two judged trials cannot say anything about 3 of them
     expect(propertiesOf(cases(suite)[3])).toContainEqual(['pass^3', 'n/a']);
+    expect(propertiesOf(cases(suite)[3])).toContainEqual(['pass^3.cells', '0 (1 with too few judged trials)']);
   });
 
   it('marks a cell with failed trials as a failure listing their failed expectations', () => {

@@ -7,10 +7,15 @@ import { buildTrials, fixtureReport } from './report.test-kit';
 // Every number below was derived outside the code under test: Wilson 95% intervals from
 // (p + z²/2n ± z√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.959964 (11/14 → 52.4–92.4%,
 // 3/3 → 43.9–100%, 8/11 → 43.4–90.3%, 7/8 → 52.9–97.8%, 4/6 → 30.0–90.3%, 1/14 → 1.3–31.5%);
-// pass^k by hand per cell (qwen3: (2/3 + 1 + 1 + 1/3) / 4 = 75%, pass^3 (0 + 1 + 0) / 3);
+// pass^k by hand per cell (qwen3: (2/3 + 1 + 1 + 1/3) / 4 = 75%, pass^3 (0 + 1 + 0) / 3; its bootstrap
+// intervals are the implementation's own, checked in pass-k-estimate.spec.ts);
 // Fisher p and Newcombe intervals from scipy.stats.fisher_exact and Newcombe's formula
 // (11/14 vs 15/15: p 0.0996, Δ [−47.6, +3.2]; 7/8 vs 9/9: p 0.4706, Δ [−47.1, +19.1];
-// 8/11 vs 12/12: p 0.0932, Δ [−56.6, +2.6]); McNemar with 2 discordant pairs one way: p = 2/4.
+// 8/11 vs 12/12: p 0.0932, Δ [−56.6, +2.6]; 4/6 vs 6/6: p 30/66 = 0.455, Δ [−70.0, +12.3]; 3/3 vs 3/3:
+// Δ ±(1 − 0.4385)); the runs carry no seeds, so nothing pairs. Holm and BH over 9 tests (5 rows
+// above, 5 cells: 3/3 vs 1/3 p = 0.4, the rest p = 1; llama3.1's row covers its one cell, the same
+// test): Holm 0.0932·9 = 0.839 (the run's 0.0996·8 = 0.797 raised to it), BH min(0.0932·9,
+// 0.0996·9/2) = 0.448, 0.4706·9/5 = 0.847.
 const expected = `## Loupe eval \`run-1\`
 
 **Pass rate 78.6% (11/14), 95% CI 52.4–92.4%** · 15 trials: 11 passed, 3 failed, 1 errored · 12.3 s
@@ -27,21 +32,25 @@ const expected = `## Loupe eval \`run-1\`
 | \`read-file\` | 3/3 | 2/3 ✗ | 3/3 |
 | \`write-file\` | – | 2/2 ⚠ 1 error | 1/3 ✗ |
 
-Passed of judged trials; ✗ some failed; ⚠ errored trials (infrastructure) are not counted.
+Passed of judged trials; ✗ some failed; ? unjudged trials (no check applied) and ⚠ errored trials (infrastructure) are not counted.
 
 ### By model
 
 | Model | Trials | Pass rate | 95% CI | pass^1 | pass^3 |
 | --- | --- | --- | --- | --- | --- |
-| \`llama3.1:8b\` | 3 | 100% (3/3) | 43.9–100% | 100% | 100% |
-| \`qwen3:8b\` | 12 (1 errored) | 72.7% (8/11) | 43.4–90.3% | 75% | 33.3% |
+| \`llama3.1:8b\` | 3 | 100% (3/3) | 43.9–100% | 100% [100–100%] · 1 cell | 100% [100–100%] · 1 cell |
+| \`qwen3:8b\` | 12 (1 errored) | 72.7% (8/11) | 43.4–90.3% | 75% [33.3–100%] · 4 cells | 33.3% [0–100%] · 3 cells (1 too few) |
+
+pass^k: the mean over cells with at least k judged trials, with its 95% bootstrap interval and the cells it rests on.
 
 ### By configuration
 
 | Configuration | Trials | Pass rate | 95% CI | pass^1 | pass^3 |
 | --- | --- | --- | --- | --- | --- |
-| \`default\` | 9 (1 errored) | 87.5% (7/8) | 52.9–97.8% | 88.9% | 50% |
-| \`temperature=0\` | 6 | 66.7% (4/6) | 30–90.3% | 66.7% | 50% |
+| \`default\` | 9 (1 errored) | 87.5% (7/8) | 52.9–97.8% | 88.9% [55.6–100%] · 3 cells | 50% [0–100%] · 2 cells (1 too few) |
+| \`temperature=0\` | 6 | 66.7% (4/6) | 30–90.3% | 66.7% [0–100%] · 2 cells | 50% [0–100%] · 2 cells |
+
+pass^k: the mean over cells with at least k judged trials, with its 95% bootstrap interval and the cells it rests on.
 
 ### Pathologies
 
@@ -71,15 +80,17 @@ Share of judged trials with at least one event.
 
 ### Compared with \`run-0\`
 
-| Level | Group | Before | After | Δ | p | Test | Verdict |
-| --- | --- | --- | --- | --- | --- | --- | --- |
-| run | all | 100% (15/15) | 78.6% (11/14) | −21.4 pts [−47.6 pts, +3.2 pts] | 0.100 | Fisher | no significant change |
-| configuration | \`default\` | 100% (9/9) | 87.5% (7/8) | −12.5 pts [−47.1 pts, +19.1 pts] | 0.471 | Fisher | no significant change |
-| configuration | \`temperature=0\` | 100% (6/6) | 66.7% (4/6) | −33.3 pts | 0.500 | McNemar | no significant change |
-| model | \`llama3.1:8b\` | 100% (3/3) | 100% (3/3) | ±0 pts | 1.000 | McNemar | no significant change |
-| model | \`qwen3:8b\` | 100% (12/12) | 72.7% (8/11) | −27.3 pts [−56.6 pts, +2.6 pts] | 0.093 | Fisher | no significant change |
+| Level | Group | Before | After | Δ | p | Holm p | q (BH) | Test | Verdict |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| run | all | 100% (15/15) | 78.6% (11/14) (+1 errored) | −21.4 pts [−47.6 pts, +3.2 pts] | 0.100 | 0.839 | 0.448 | Fisher | no significant change |
+| configuration | \`default\` | 100% (9/9) | 87.5% (7/8) (+1 errored) | −12.5 pts [−47.1 pts, +19.1 pts] | 0.471 | 1.000 | 0.847 | Fisher | no significant change |
+| configuration | \`temperature=0\` | 100% (6/6) | 66.7% (4/6) | −33.3 pts [−70 pts, +12.3 pts] | 0.455 | 1.000 | 0.847 | Fisher | no significant change |
+| model | \`llama3.1:8b\` | 100% (3/3) | 100% (3/3) | ±0 pts [−56.1 pts, +56.1 pts] | 1.000 | 1.000 | 1.000 | Fisher | no significant change |
+| model | \`qwen3:8b\` | 100% (12/12) | 72.7% (8/11) (+1 errored) | −27.3 pts [−56.6 pts, +2.6 pts] | 0.093 | 0.839 | 0.448 | Fisher | no significant change |
 
-5 of 5 cells without significant change not listed. McNemar where trials pair, Fisher otherwise; Δ with its 95% Newcombe interval when unpaired.
+0 regressed, 0 improved, 10 unchanged, 0 not compared (family of 9 tests over cells, models, configurations and the run, Holm α=0.05).
+
+5 of 5 cells without significant change not listed. Fisher for independent runs, McNemar where trials pair by seed; Δ with its 95% Newcombe interval; verdicts from Holm-adjusted p.
 `;
 
 describe('toMarkdown', () => {
@@ -92,7 +103,8 @@ describe('toMarkdown', () => {
     expect(md).toBe(expected.slice(0, expected.indexOf('\n### Compared with')));
   });
 
-  // 8 paired trials, 6 turning from pass to fail: McNemar p = 2 · (½)⁶ = 0.031 at every level
+  // 8 trials of independent runs, 6 turning from pass to fail: Fisher 8/8 vs 2/8, p = 0.00699, Holm
+  // the cell, model, configuration and run rows are one test (the same trials): Holm 0.007; Newcombe Δ [−92.9, −28.0]
   const base = buildTrials('r0', [{ scenarioId: 'loop', model: 'a|b', configKey: '', statuses: 'PPPPPPPP' }]);
   const cur = buildTrials('r1', [{ scenarioId: 'loop', model: 'a|b', configKey: '', statuses: 'FFFFFFPP' }]);
   const regressed: ReportInput = {
@@ -119,12 +131,12 @@ describe('toMarkdown', () => {
   it('lists regressed cells with their verdicts, and all levels above them', () => {
     expect(md).toContain(
       [
-        '| run | all | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-        '| configuration | `default` | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-        '| model | `a\\|b` | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
-        '| cell | `loop` · a\\|b [default] | 100% (8/8) | 25% (2/8) | −75 pts | 0.031 | McNemar | **regressed** |',
+        '| run | all | 100% (8/8) | 25% (2/8) | −75 pts [−92.9 pts, −28 pts] | 0.007 | 0.007 | 0.007 | Fisher | **regressed** |',
+        '| configuration | `default` | 100% (8/8) | 25% (2/8) | −75 pts [−92.9 pts, −28 pts] | 0.007 | 0.007 | 0.007 | Fisher | **regressed** |',
+        '| model | `a\\|b` | 100% (8/8) | 25% (2/8) | −75 pts [−92.9 pts, −28 pts] | 0.007 | 0.007 | 0.007 | Fisher | **regressed** |',
+        '| cell | `loop` · a\\|b [default] | 100% (8/8) | 25% (2/8) | −75 pts [−92.9 pts, −28 pts] | 0.007 | 0.007 | 0.007 | Fisher | **regressed** |',
         '',
-        'McNemar where trials pair, Fisher otherwise; Δ with its 95% Newcombe interval when unpaired.',
+        '4 regressed, 0 improved, 0 unchanged, 0 not compared (family of 1 test over cells, models, configurations and the run, Holm α=0.05).',
       ].join('\n'),
     );
   });

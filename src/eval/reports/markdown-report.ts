@@ -1,7 +1,10 @@
 // The run as Markdown for a pull request: a headline, the scenario × (model, configuration)
 // matrix, roll-ups with intervals and pass^k, pathology rates, the failures (collapsed) and, when
 // given, the verdicts against a baseline run. Deterministic: same input, same text.
-import type { Comparison, Proportion, Summary } from '../statistics/statistics-types';
+import { comparisonSummaryLine } from '../statistics/comparison-summary';
+import type { ComparisonRow, ComparisonSide } from '../statistics/comparison-types';
+import type { PassKEstimate } from '../statistics/pass-k-estimate';
+import type { Proportion, Summary } from '../statistics/statistics-types';
 import type { KeyedSummary } from '../statistics/summarize';
 import {
   configLabel,
@@ -16,9 +19,12 @@ import {
 } from './report-format';
 import type { ReportInput, ReportTrial } from './report-input';
 
-/** text safe inside a table cell: one line, pipes escaped */
+/** any line break (CommonMark ends a line at \n, \r and \r\n) and the blanks around it */
+const LINE_BREAK = /\s*[\r\n]\s*/g;
+
+/** text safe inside a table cell: one line, pipes escaped (GFM splits a row only at a pipe without a backslash before it) */
 function cellText(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+  return s.replace(LINE_BREAK, ' ').replace(/\|/g, '\\|');
 }
 
 /**
@@ -28,14 +34,24 @@ function cellText(s: string): string {
  */
 function prose(s: string): string {
   return s
-    .replace(/\s*\n\s*/g, ' ')
+    .replace(LINE_BREAK, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/([\\`*])/g, '\\$1');
 }
 
-function code(s: string): string {
-  return s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``;
+/**
+ * a code span that holds any text on one line: its fence is one backtick longer than the longest run
+ * inside (a run as long would close it), and a space pads text that starts or ends with a backtick
+ * or a space (CommonMark strips one from each side)
+ */
+export function code(s: string): string {
+  const text = s.replace(LINE_BREAK, ' ');
+  if (!text) return '` `';
+  if (/^ +$/.test(text)) return `\`${text}\``;
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = /^[` ]|[` ]$/.test(text) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 function table(header: string[], rows: string[][]): string[] {
@@ -58,12 +74,12 @@ function headline(r: ReportInput): string[] {
   const out = [
     `## Loupe eval ${code(r.runId)}`,
     '',
-    `**Pass rate ${rate}** · ${s.trials} trials: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored · ${duration(r.durationMs)}`,
+    `**Pass rate ${rate}** · ${s.trials} trials: ${s.passed} passed, ${s.failed} failed${s.unjudged ? `, ${s.unjudged} unjudged` : ''}, ${s.errored} errored · ${duration(r.durationMs)}`,
     '',
-    `- Backend: ${backend}`,
+    `- Backend: ${prose(backend)}`,
     `- Models: ${r.summaries.models.map((m) => code(m.key)).join(', ')}`,
     `- Configurations: ${r.summaries.configs.map((c) => code(configLabel(c.key))).join(', ')}`,
-    `- Started: ${r.startedAt}`,
+    `- Started: ${prose(r.startedAt)}`,
   ];
   if (r.notRun) out.push(`- Not run: ${r.notRun} trials`);
   if (r.stoppedBy) out.push(`- **Stopped early:** ${prose(r.stoppedBy)}`);
@@ -75,7 +91,8 @@ function matrixCell(s: Summary | undefined): string {
   const judged = s.passed + s.failed;
   const mark = s.failed > 0 ? ' ✗' : '';
   const errors = s.errored > 0 ? ` ⚠ ${s.errored} error${s.errored > 1 ? 's' : ''}` : '';
-  return `${s.passed}/${judged}${mark}${errors}`;
+  const unjudged = s.unjudged > 0 ? ` ? ${s.unjudged} unjudged` : '';
+  return `${s.passed}/${judged}${mark}${unjudged}${errors}`;
 }
 
 function matrix(r: ReportInput): string[] {
@@ -93,21 +110,35 @@ function matrix(r: ReportInput): string[] {
   return [
     '### Results',
     '',
-    ...table(['Scenario', ...columns.map((c) => modelConfigLabel(c.model, c.configKey))], rows),
+    ...table(['Scenario', ...columns.map((c) => prose(modelConfigLabel(c.model, c.configKey)))], rows),
     '',
-    'Passed of judged trials; ✗ some failed; ⚠ errored trials (infrastructure) are not counted.',
+    'Passed of judged trials; ✗ some failed; ? unjudged trials (no check applied) and ⚠ errored trials (infrastructure) are not counted.',
   ];
+}
+
+/** `50% [20–80%], 4 cells (1 too few)` */
+function passK(e: PassKEstimate | undefined, value: number | null): string {
+  if (!e) return value === null ? '–' : percent(value);
+  const few = e.cellsTooFew ? ` (${e.cellsTooFew} too few)` : '';
+  const cells = `${e.cells} cell${e.cells === 1 ? '' : 's'}${few}`;
+  return e.value === null ? `– · ${cells}` : `${percent(e.value)} [${percentInterval(e)}] · ${cells}`;
 }
 
 function rollup(title: string, label: string, groups: KeyedSummary[], ks: string[], name: (key: string) => string): string[] {
   const rows = groups.map(({ key, summary: s }) => [
     code(name(key)),
-    `${s.trials}${s.errored ? ` (${s.errored} errored)` : ''}`,
+    `${s.trials}${s.unjudged ? ` (${s.unjudged} unjudged)` : ''}${s.errored ? ` (${s.errored} errored)` : ''}`,
     rateWithCount(s.passRate),
     percentInterval(s.passRate),
-    ...ks.map((k) => (s.passHatK[k] === null ? '–' : percent(s.passHatK[k]!))),
+    ...ks.map((k) => passK(s.passHatKDetail?.[k], s.passHatK[k])),
   ]);
-  return [`### ${title}`, '', ...table([label, 'Trials', 'Pass rate', '95% CI', ...ks.map((k) => `pass^${k}`)], rows)];
+  return [
+    `### ${title}`,
+    '',
+    ...table([label, 'Trials', 'Pass rate', '95% CI', ...ks.map((k) => `pass^${k}`)], rows),
+    '',
+    'pass^k: the mean over cells with at least k judged trials, with its 95% bootstrap interval and the cells it rests on.',
+  ];
 }
 
 function pathologies(r: ReportInput): string[] {
@@ -132,6 +163,7 @@ function pathologies(r: ReportInput): string[] {
 function failureItem(t: ReportTrial): string[] {
   const where = `${code(t.scenarioId)} · ${prose(modelConfigLabel(t.model, t.configKey))} · trial ${t.trial}`;
   if (t.status === 'error') return [`- **ERROR** ${where}: ${prose(t.error ?? 'unknown error')}`];
+  if (t.status === 'unjudged') return [`- **UNJUDGED** ${where}: ${prose(t.error ?? 'no check applied')}`];
   return [
     `- **FAIL** ${where}${t.sessionId ? ` · session ${code(t.sessionId)}` : ''}`,
     ...expectationLines(t).map((l) => `  - ${prose(l)}`),
@@ -145,12 +177,13 @@ function failures(r: ReportInput): string[] {
     .filter((t) => t.status !== 'passed');
   if (!problems.length) return [];
   const failed = problems.filter((t) => t.status === 'failed').length;
-  const errored = problems.length - failed;
+  const unjudged = problems.filter((t) => t.status === 'unjudged').length;
+  const errored = problems.length - failed - unjudged;
   return [
     '### Failures',
     '',
     '<details>',
-    `<summary>${failed} failed, ${errored} errored</summary>`,
+    `<summary>${failed} failed, ${errored} errored${unjudged ? `, ${unjudged} unjudged` : ''}</summary>`,
     '',
     ...problems.flatMap(failureItem),
     '',
@@ -164,18 +197,33 @@ function points(x: number): string {
   return `${x > 0 ? '+' : x < 0 ? '−' : '±'}${v} pts`;
 }
 
-function comparisonRow(level: string, name: string, c: Comparison): string[] {
+function side(s: ComparisonSide): string {
+  if (!s.trials) return '–';
+  const apart = [s.errored ? `${s.errored} errored` : '', s.unjudged ? `${s.unjudged} unjudged` : ''].filter(Boolean).join(', ');
+  return `${rateWithCount(s.passRate)}${apart ? ` (+${apart})` : ''}`;
+}
+
+function comparisonRow(level: string, name: string, c: ComparisonRow): string[] {
   const diff = c.difference === null ? '–' : points(c.difference);
   const ci = c.differenceCi ? ` [${points(c.differenceCi.lo)}, ${points(c.differenceCi.hi)}]` : '';
-  const verdict = c.verdict === 'no_significant_change' ? 'no significant change' : `**${c.verdict}**`;
+  const verdict =
+    c.status === 'compared'
+      ? c.verdict === 'no_significant_change'
+        ? 'no significant change'
+        : `**${c.verdict}**`
+      : c.status === 'only_in_a' || c.status === 'only_in_b'
+        ? `only in ${c.status === 'only_in_a' ? 'baseline' : 'this run'}`
+        : `${c.status === 'changed' ? 'changed, ' : ''}not compared: ${c.reason}`;
   return [
     level,
     name,
-    rateWithCount(c.a),
-    rateWithCount(c.b),
+    side(c.a),
+    side(c.b),
     diff + ci,
-    pValue(c.pValue),
-    c.test === 'mcnemar_exact' ? 'McNemar' : 'Fisher',
+    c.pValue === null ? '–' : pValue(c.pValue),
+    c.holm === null ? '–' : pValue(c.holm),
+    c.q === null ? '–' : pValue(c.q),
+    c.test === 'mcnemar_exact' ? 'McNemar' : c.test === 'fisher_exact' ? 'Fisher' : '–',
     verdict,
   ];
 }
@@ -183,7 +231,8 @@ function comparisonRow(level: string, name: string, c: Comparison): string[] {
 function comparison(r: ReportInput): string[] {
   if (!r.comparison) return [];
   const { baselineRunId, result } = r.comparison;
-  const changedCells = result.cells.filter((c) => c.verdict !== 'no_significant_change');
+  // cells with a finding, or without a verdict (and why); unchanged ones are counted, not listed
+  const listed = result.cells.filter((c) => c.verdict !== 'no_significant_change');
   const cellName = (key: string) => {
     const c = r.summaries.cells.find((x) => x.key === key);
     return c ? `${code(c.scenarioId)} · ${modelConfigLabel(c.model, c.configKey)}` : code(key);
@@ -192,15 +241,17 @@ function comparison(r: ReportInput): string[] {
     comparisonRow('run', 'all', result.run),
     ...result.configs.map((c) => comparisonRow('configuration', code(configLabel(c.key)), c)),
     ...result.models.map((c) => comparisonRow('model', code(c.key), c)),
-    ...changedCells.map((c) => comparisonRow('cell', cellName(c.key), c)),
+    ...listed.map((c) => comparisonRow('cell', cellName(c.key), c)),
   ];
-  const unchanged = result.cells.length - changedCells.length;
+  const unchanged = result.cells.length - listed.length;
   return [
     `### Compared with ${code(baselineRunId)}`,
     '',
-    ...table(['Level', 'Group', 'Before', 'After', 'Δ', 'p', 'Test', 'Verdict'], rows),
+    ...table(['Level', 'Group', 'Before', 'After', 'Δ', 'p', 'Holm p', 'q (BH)', 'Test', 'Verdict'], rows),
     '',
-    `${unchanged ? `${unchanged} of ${result.cells.length} cells without significant change not listed. ` : ''}McNemar where trials pair, Fisher otherwise; Δ with its 95% Newcombe interval when unpaired.`,
+    `${comparisonSummaryLine(result)}.`,
+    '',
+    `${unchanged ? `${unchanged} of ${result.cells.length} cells without significant change not listed. ` : ''}Fisher for independent runs, McNemar where trials pair by seed; Δ with its 95% Newcombe interval; verdicts from Holm-adjusted p.`,
   ];
 }
 

@@ -11,7 +11,7 @@ export interface CellSpec {
   scenarioId: string;
   model: string;
   configKey: string;
-  /** one letter per trial: P passed, F failed, E error */
+  /** one letter per trial: P passed, F failed, U unjudged, E error */
   statuses: string;
   failed?: Record<number, ExpectationResult[]>;
   errors?: Record<number, string>;
@@ -21,7 +21,7 @@ export interface CellSpec {
 export function buildTrials(runId: string, cells: CellSpec[]): { trials: ReportTrial[]; outcomes: TrialOutcome[] } {
   const trials: ReportTrial[] = [];
   const outcomes: TrialOutcome[] = [];
-  const of = { P: 'passed', F: 'failed', E: 'error' } as const;
+  const of = { P: 'passed', F: 'failed', U: 'unjudged', E: 'error' } as const;
   for (const c of cells) {
     [...c.statuses].forEach((ch, i) => {
       const trial = i + 1;
@@ -49,6 +49,7 @@ export function buildTrials(runId: string, cells: CellSpec[]): { trials: ReportT
         events: 10,
         durationMs: 1500,
         ...(status === 'error' ? { error: c.errors?.[trial] ?? 'unknown' } : {}),
+        ...(status === 'unjudged' ? { error: c.errors?.[trial] ?? 'no success criteria apply to this trial' } : {}),
       });
       outcomes.push(
         outcome({

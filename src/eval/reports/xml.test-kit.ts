@@ -1,7 +1,8 @@
 // A strict little XML parser for the JUnit tests (no XML dependency in the project): elements,
 // double- or single-quoted attributes, text, CDATA, comments, the declaration and the five
-// predefined plus numeric entities. It throws on anything malformed, so a report that parses here
-// is well-formed for the subset JUnit uses.
+// predefined plus numeric entities. It throws on anything malformed — characters XML 1.0 forbids
+// (raw or as references, lone surrogates included) and `]]>` in text too — so a report that parses
+// here is well-formed for the subset JUnit uses.
 
 export interface XmlElement {
   name: string;
@@ -13,12 +14,39 @@ export interface XmlElement {
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/** Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF] */
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+/** throws at the first character XML 1.0 forbids; a lone surrogate is one (iteration yields it alone) */
+function checkChars(xml: string): void {
+  let offset = 0;
+  for (const ch of xml) {
+    const cp = ch.codePointAt(0)!;
+    if (!isXmlChar(cp) || (ch.length === 1 && cp >= 0xd800 && cp <= 0xdfff))
+      throw new Error(`character U+${cp.toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML at offset ${offset}`);
+    offset += ch.length;
+  }
+}
+
 function decode(s: string, at: number): string {
   return s.replace(/&([^;&<]*);|&/g, (m, name: string | undefined) => {
     if (name === undefined) throw new Error(`bare & near offset ${at}`);
     if (name in ENTITIES) return ENTITIES[name];
     const num = /^#(x[0-9a-fA-F]+|[0-9]+)$/.exec(name);
-    if (num) return String.fromCodePoint(num[1][0] === 'x' ? parseInt(num[1].slice(1), 16) : parseInt(num[1], 10));
+    if (num) {
+      const cp = num[1][0] === 'x' ? parseInt(num[1].slice(1), 16) : parseInt(num[1], 10);
+      if (!isXmlChar(cp)) throw new Error(`reference ${m} names a character XML does not allow, near offset ${at}`);
+      return String.fromCodePoint(cp);
+    }
     throw new Error(`unknown entity ${m} near offset ${at}`);
   });
 }
@@ -43,6 +71,7 @@ export function parseXml(xml: string): XmlElement {
     while (/\s/.test(xml[i] ?? '')) i++;
   };
 
+  checkChars(xml);
   if (xml.startsWith('<?xml')) {
     const end = xml.indexOf('?>');
     if (end < 0) fail('unterminated declaration');
@@ -102,6 +131,7 @@ export function parseXml(xml: string): XmlElement {
     } else {
       const next = xml.indexOf('<', i);
       const raw = xml.slice(i, next < 0 ? xml.length : next);
+      if (raw.includes(']]>')) fail(']]> in text');
       if (!stack.length) {
         if (raw.trim()) fail('text outside the root element');
       } else {

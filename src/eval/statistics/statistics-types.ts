@@ -1,6 +1,9 @@
 // The shapes the eval's statistics work on: one outcome per trial, summaries per cell (scenario ×
-// model × configuration) and per roll-up (model, configuration, the whole run), and comparisons.
+// model × configuration) and per roll-up (model, configuration, the whole run); comparisons are in
+// comparison-types.ts.
 // Plain data: computed by pure functions, stored as jsonb, read by the CLI, the API and dashboards.
+
+import type { PassKEstimate } from './pass-k-estimate';
 
 /** What can go wrong in a loop, counted per trial (keys are stable: dashboards group by them). */
 export type PathologyKey =
@@ -88,6 +91,9 @@ export interface Summary {
   /** pass^k (τ²-bench: all k of k trials pass) and pass@k (Inspect / Chen et al.: at least one of k), per k, averaged over scenarios */
   passHatK: Record<string, number | null>;
   passAtK: Record<string, number | null>;
+  /** the same with the cells they rest on, the cells with fewer than k judged trials, and a bootstrap interval (pass-k-estimate.ts) */
+  passHatKDetail: Record<string, PassKEstimate>;
+  passAtKDetail: Record<string, PassKEstimate>;
   /** share of judged trials showing each pathology at least once, Wilson 95%, plus the event count */
   pathologies: Partial<Record<PathologyKey, Proportion & { events: number }>>;
   tokens: { meanInput: number | null; meanOutput: number | null; totalInput: number; totalOutput: number };
@@ -95,22 +101,4 @@ export interface Summary {
   latency: { [K in keyof TrialLatency]: number | null };
   terminations: Record<string, number>;
   meanIterations: number | null;
-}
-
-export type ComparisonVerdict = 'improved' | 'regressed' | 'no_significant_change';
-
-export interface Comparison {
-  /** what is compared: a cell `scenario|model|config`, a model, a configuration, or the run */
-  key: string;
-  a: Proportion;
-  b: Proportion;
-  /** b.rate − a.rate */
-  difference: number | null;
-  test: 'mcnemar_exact' | 'fisher_exact';
-  /** paired trials used by McNemar (b passed & a failed, a passed & b failed) */
-  discordant?: { onlyB: number; onlyA: number };
-  pValue: number | null;
-  /** Newcombe hybrid score interval of the difference (unpaired: present with fisher_exact only) */
-  differenceCi?: { lo: number; hi: number };
-  verdict: ComparisonVerdict;
 }

@@ -131,10 +131,13 @@ describe('summarize', () => {
       trials: 0,
       passed: 0,
       failed: 0,
+      unjudged: 0,
       errored: 0,
       passRate: { successes: 0, n: 0, rate: null, lo: null, hi: null },
       passHatK: { '1': null },
       passAtK: { '1': null },
+      passHatKDetail: { '1': { value: null, cells: 0, cellsTooFew: 0, lo: null, hi: null } },
+      passAtKDetail: { '1': { value: null, cells: 0, cellsTooFew: 0, lo: null, hi: null } },
       pathologies: {},
       tokens: { meanInput: null, meanOutput: null, totalInput: 0, totalOutput: 0 },
       latency: {
@@ -155,6 +158,7 @@ describe('summarize', () => {
     const s = summarize(cell('s', 'm', '', 'EE'), { ks: [1] });
     expect(s.passRate.rate).toBeNull();
     expect(s.passHatK['1']).toBeNull();
+    expect(s.passHatKDetail['1']).toMatchObject({ cells: 0, cellsTooFew: 1 });
     expect(s.meanIterations).toBeNull();
     expect(s.errored).toBe(2);
   });

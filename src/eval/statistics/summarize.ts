@@ -4,10 +4,11 @@
 // Errored trials (infrastructure failures) count in `trials`, `errored`, the token totals and the
 // terminations, and nowhere else: like τ²-bench we keep them out of every rate, and their partial
 // numbers (no tokens, no iterations) would drag the per-trial means and medians down.
-import { groupTrials, cellKey, type GroupLevel } from './grouping';
-import { passAtK, passHatK } from './pass-at-k';
+import { groupTrials, cellKey, compareStrings, type GroupLevel } from './grouping';
+import { passKEstimates, type CellCounts } from './pass-k-estimate';
 import { comparePathologyKeys } from './pathology-keys';
 import { wilson } from './proportion';
+import type { PassKEstimate } from './pass-k-estimate';
 import type { PathologyKey, Proportion, Summary, TrialLatency, TrialOutcome } from './statistics-types';
 
 export interface SummarizeOptions {
@@ -42,24 +43,19 @@ export function median(xs: readonly number[]): number | null {
 }
 
 /**
- * pass^k or pass@k per cell, averaged over the cells that have at least k judged trials (τ²-bench
- * averages pass_hat_k over tasks; a cell with fewer trials cannot say anything about k of them).
+ * Judged trials (n) and passes (c) of every cell in the group, in cell-key order: a cell whose
+ * trials all errored or went unjudged is there with n = 0, so it is counted as one with too few.
  */
-function averagedOverCells(
-  judged: readonly TrialOutcome[],
-  k: number,
-  f: (n: number, c: number, k: number) => number | null,
-): number | null {
-  const cells = new Map<string, { n: number; c: number }>();
-  for (const t of judged) {
+function cellCounts(trials: readonly TrialOutcome[]): CellCounts[] {
+  const cells = new Map<string, CellCounts>();
+  for (const t of trials) {
     const key = cellKey(t);
     const cell = cells.get(key) ?? { n: 0, c: 0 };
-    cell.n++;
+    if (t.status === 'passed' || t.status === 'failed') cell.n++;
     if (t.status === 'passed') cell.c++;
     cells.set(key, cell);
   }
-  const values = [...cells.values()].filter((c) => c.n >= k).map((c) => f(c.n, c.c, k)!);
-  return mean(values);
+  return [...cells.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, c]) => c);
 }
 
 function pathologies(judged: readonly TrialOutcome[], confidence: number): Summary['pathologies'] {
@@ -91,19 +87,15 @@ export function summarize(trials: readonly TrialOutcome[], opts: SummarizeOption
   const confidence = opts.confidence ?? 0.95;
   const ks = [...new Set(opts.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
   for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
-  // judged: a check ran (passed or failed); ran: the loop ran to the end (unjudged trials too), so its pathologies, tokens and latency count
-  const judged = trials.filter((t) => t.status === 'passed' || t.status === 'failed');
+  // ran: the loop ran to the end (unjudged trials too), so its pathologies, tokens and latency count
   const ran = trials.filter((t) => t.status !== 'error');
   const passed = trials.filter((t) => t.status === 'passed').length;
   const failed = trials.filter((t) => t.status === 'failed').length;
   const passRate: Proportion = wilson(passed, passed + failed, confidence);
 
-  const passHat: Summary['passHatK'] = {};
-  const passAt: Summary['passAtK'] = {};
-  for (const k of ks) {
-    passHat[String(k)] = averagedOverCells(judged, k, passHatK);
-    passAt[String(k)] = averagedOverCells(judged, k, passAtK);
-  }
+  // per cell over the cells with at least k judged trials, as τ²-bench averages pass_hat_k over tasks
+  const estimates = passKEstimates(cellCounts(trials), ks, confidence);
+  const valueOf = (e: Record<string, PassKEstimate>) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v.value]));
 
   const latency = {} as Summary['latency'];
   for (const f of LATENCY_FIELDS) {
@@ -117,8 +109,10 @@ export function summarize(trials: readonly TrialOutcome[], opts: SummarizeOption
     unjudged: trials.filter((t) => t.status === 'unjudged').length,
     errored: trials.filter((t) => t.status === 'error').length,
     passRate,
-    passHatK: passHat,
-    passAtK: passAt,
+    passHatK: valueOf(estimates.passHat),
+    passAtK: valueOf(estimates.passAt),
+    passHatKDetail: estimates.passHat,
+    passAtKDetail: estimates.passAt,
     pathologies: pathologies(ran, confidence),
     tokens: {
       meanInput: mean(ran.map((t) => t.tokens.input)),
