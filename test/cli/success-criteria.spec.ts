@@ -10,7 +10,25 @@ import { parse } from 'yaml';
 import { createTestDatabase } from '../support/test-app';
 import { ROOT, runCli, waitForListening } from '../support/run-cli';
 
-/** Each shipped scenario with success criteria, under each profile it is written for. */
+type Doc = {
+  success?: unknown;
+  profile?: string | string[];
+  expect?: Array<{ termination?: unknown }>;
+  ollama?: { local_standin?: unknown };
+};
+
+/**
+ * A script that is one good path for a live model: its own run ends `completed` (a script that chants,
+ * loops or meets a fatal provider fault shows how the loop copes with a bad model, not a good path:
+ * against a real model a provider failure is an infrastructure error, never a verdict), and it needs
+ * no second, local Ollama (which a live run does not have).
+ */
+function isGoodPath(doc: Doc): boolean {
+  const ends = (doc.expect ?? []).flatMap((e) => (e.termination === undefined ? [] : [e.termination]));
+  return doc.ollama?.local_standin === undefined && ends.every((t) => t === 'completed');
+}
+
+/** Each shipped scenario with success criteria whose script is a good path, under each profile it is written for. */
 function scenariosWithSuccess(): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   const walk = (dir: string) => {
@@ -18,8 +36,8 @@ function scenariosWithSuccess(): Array<[string, string]> {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
       if (!e.name.endsWith('.yaml')) continue;
-      const doc = parse(fs.readFileSync(p, 'utf8')) as { success?: unknown; profile?: string | string[] };
-      if (!doc.success) continue;
+      const doc = parse(fs.readFileSync(p, 'utf8')) as Doc;
+      if (!doc.success || !isGoodPath(doc)) continue;
       for (const profile of doc.profile === undefined ? ['loupe'] : [doc.profile].flat()) out.push([path.relative(ROOT, p), profile]);
     }
   };

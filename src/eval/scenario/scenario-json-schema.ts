@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { expectationBranches, SUCCESS_KINDS } from './scenario-expectation-schema';
 import { scenarioSchema } from './scenario-schema';
 import { turn } from './scenario-turn-schema';
+import { LOOP_PROFILE_NAMES } from '../../process/policies/loop-settings';
 
 export const SCENARIO_SCHEMA_ID = 'https://loupe.dev/schemas/scenario.schema.json';
 
@@ -25,6 +26,12 @@ export function scenarioJsonSchema(): Record<string, unknown> {
       .array(z.union(success))
       .optional()
       .describe('checks of a run against a real model (OLLAMA_HOST); a scenario needs `expect` or `success`'),
+    expect_by_profile: z
+      .partialRecord(z.enum(LOOP_PROFILE_NAMES), z.array(z.union(branches)).min(1))
+      .optional()
+      .describe(
+        'exact checks of a scripted run under a profile the scenario was not written for, where that loop legitimately differs (judged there instead of `success`)',
+      ),
   });
   const schema = z.toJSONSchema(forEditors, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {

@@ -54,7 +54,7 @@ describe('parseScenario', () => {
     [
       'a YAML syntax error names the line',
       valid.replace('title: Normal tool loop completion', 'title: Normal: tool loop'),
-      { line: 2, field: '', message: /YAML syntax error/ },
+      { line: 2, field: 'title', message: /YAML syntax error/ },
     ],
     [
       'a wrong type names the field path and its line',
@@ -96,6 +96,53 @@ describe('parseScenario', () => {
     ]);
     // the other expectation stays
     expect(r.scenario.expect).toEqual([{ event: 'tool_result', with: { name: 'read_file' } }]);
+  });
+
+  describe('expect_by_profile', () => {
+    const byProfile = (lists: string) => parseScenario(`${valid}expect_by_profile:\n${lists}`, 'scenarios/x.yaml');
+
+    it('keeps the exact checks of each other profile, in their runtime shape', () => {
+      const r = byProfile('  opencode:\n    - termination: permission_rejected\n  corvid:\n    - tools_used: [read_file]\n');
+      if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
+      expect(r.scenario.expectByProfile).toEqual({
+        opencode: [{ termination: 'permission_rejected' }],
+        corvid: [{ tools_used: ['read_file'] }],
+      });
+      expect(r.scenario.unsatisfiable).toBeUndefined();
+    });
+
+    it('refuses an unknown profile name with the closest one, at its line', () => {
+      const r = byProfile('  corvid:\n    - termination: completed\n  opencod:\n    - termination: completed\n');
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.problems).toEqual([
+        expect.objectContaining({
+          file: 'scenarios/x.yaml',
+          line: 21,
+          field: 'expect_by_profile.opencod',
+          message: expect.stringMatching(/opencode/),
+        }),
+      ]);
+    });
+
+    it('refuses a list for a profile the scenario is written for: `expect` judges it there', () => {
+      const r = byProfile('  loupe:\n    - termination: completed\n');
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.problems).toEqual([
+        expect.objectContaining({ line: 19, field: 'expect_by_profile.loupe', message: expect.stringMatching(/`expect`/) }),
+      ]);
+    });
+
+    it('takes out an expectation that can never hold as a false one of that profile, said where it is', () => {
+      const r = byProfile('  dexto:\n    - termination: completed\n    - event: tool_reslt\n');
+      if (!r.ok) throw new Error(r.problems.map(formatProblem).join('\n'));
+      expect(r.scenario.expectByProfile).toEqual({ dexto: [{ termination: 'completed' }] });
+      expect(r.scenario.unsatisfiable?.expectByProfile?.dexto).toEqual([
+        expect.objectContaining({ line: 21, field: 'expect_by_profile.dexto[1].event', message: expect.stringMatching(/tool_result/) }),
+      ]);
+      expect(r.scenario.unsatisfiable?.expect).toEqual([]);
+    });
   });
 
   it.each(cases)('%s', (_name, text, want) => {

@@ -3,7 +3,7 @@
 // and catalog, and the expectations and triggers in the journal's vocabulary.
 import { z } from 'zod';
 import { durationMs, workspaceFiles } from './scenario-bounds';
-import { expectation, successCriterion } from './scenario-expectation-schema';
+import { expectation, successCriterion, type Expectation } from './scenario-expectation-schema';
 import { injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-trigger-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 import { mcpServersSchema } from './scenario-mcp-schema';
@@ -76,6 +76,12 @@ export const configSchema = z.strictObject({
   approval_timeout_ms: durationMs(1).optional(),
   on_rejection: z.enum(['continue', 'stop']).optional(),
   tool_execution: z.enum(['parallel', 'sequential']).optional(),
+  // sampling, sent with every model request; unset: not sent (the model's and Ollama's defaults apply)
+  temperature: z.number().min(0).max(5).optional(),
+  top_p: share.optional(),
+  top_k: z.number().int().min(0).max(100_000).optional(),
+  min_p: share.optional(),
+  repeat_penalty: z.number().min(0).max(10).optional(),
 });
 
 const profileName = z
@@ -178,6 +184,16 @@ export const scenarioSchema = z.strictObject({
   expect: z.array(expectation).min(1, 'a scenario needs at least one expectation').optional(),
   /** checks of a run against a real model (OLLAMA_HOST): outcomes and budgets, not the path */
   success: z.array(successCriterion).optional(),
+  /** exact checks of a scripted run under another profile, where its loop legitimately differs (judged instead of `success` there) */
+  expect_by_profile: z
+    .record(z.string(), z.array(expectation).min(1, 'a profile here needs at least one expectation'))
+    .superRefine((lists, ctx) => {
+      for (const name of Object.keys(lists))
+        if (!(LOOP_PROFILE_NAMES as readonly string[]).includes(name))
+          ctx.addIssue({ code: 'custom', path: [name], message: unknownNameMessage('loop profile', name, LOOP_PROFILE_NAMES) });
+    })
+    .transform((lists) => lists as Partial<Record<LoopProfileName, Expectation[]>>)
+    .optional(),
 });
 
 export type ScenarioDocument = z.infer<typeof scenarioSchema>;

@@ -39,7 +39,7 @@ export interface Scenario {
   prompt: string;
   system?: string;
   councilRole?: CouncilRole;
-  /** the loop profiles whose loop `expect` describes: under any other its trials are judged by `success` and the invariants */
+  /** the loop profiles whose loop `expect` describes: under any other its trials are judged by `expectByProfile` or `success` */
   profiles: LoopProfileName[];
   /** the scenario's `config:` overrides of the loop's settings */
   loopSettings: Partial<LoopSettings>;
@@ -66,9 +66,15 @@ export interface Scenario {
   expect: Expectation[];
   /** checks of a run against a real model (outcomes and budgets) */
   success?: Expectation[];
+  /** exact checks of a scripted run under a profile the scenario was not written for, where that loop legitimately differs */
+  expectByProfile?: Partial<Record<LoopProfileName, Expectation[]>>;
   /**
    * Expectations naming what the journal does not have (an event type, a payload field, a termination
-   * reason): valid input, taken out of `expect`/`success`, and each fails when its list is judged.
+   * reason): valid input, taken out of `expect`/`success`/`expect_by_profile`, and each fails when its list is judged.
    */
-  unsatisfiable?: { expect: ScenarioProblem[]; success: ScenarioProblem[] };
+  unsatisfiable?: {
+    expect: ScenarioProblem[];
+    success: ScenarioProblem[];
+    expectByProfile?: Partial<Record<LoopProfileName, ScenarioProblem[]>>;
+  };
 }

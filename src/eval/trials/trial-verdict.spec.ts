@@ -1,7 +1,7 @@
 import type { RecordedSession } from '../expectations/recorded-session';
 import type { Configuration } from '../run-plan';
 import { parseScenario } from '../scenario/scenario-parser';
-import { judgeTrial, judgedAs } from './trial-verdict';
+import { filesToRead, judgeTrial, judgedAs } from './trial-verdict';
 import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
 
 const base: RecordedSession = {
@@ -104,14 +104,77 @@ describe("a trial's verdict", () => {
       return { scenario: r.scenario, config };
     };
     const successOnly = jobOf('success:\n  - final_answer: { contains: Done }\n');
-    expect(judgedAs(successOnly, 'scripted')).toBe('live');
+    expect(judgedAs(successOnly, 'scripted')).toBe('success');
     const both = jobOf('expect:\n  - termination: completed\nsuccess:\n  - final_answer: { contains: Done }\n');
-    expect(judgedAs(both, 'scripted')).toBe('scripted');
-    expect(judgedAs(both, 'scripted', 'success')).toBe('live');
+    expect(judgedAs(both, 'scripted')).toBe('expect');
+    expect(judgedAs(both, 'scripted', 'success')).toBe('success');
+    expect(judgedAs(both, 'live')).toBe('success');
     // expectations that can never hold are still the scenario's expectations: they are what fails it
     const neverHolds = jobOf('expect:\n  - event: made_up_event\nsuccess:\n  - final_answer: { contains: Done }\n');
     expect(neverHolds.scenario.expect).toEqual([]);
-    expect(judgedAs(neverHolds, 'scripted')).toBe('scripted');
+    expect(judgedAs(neverHolds, 'scripted')).toBe('expect');
+  });
+
+  describe('under a profile the scenario was not written for', () => {
+    const scenario = (() => {
+      const r = parseScenario(
+        [
+          'id: t/by-profile',
+          'prompt: Write out.txt.',
+          'script: [{ content: Done. }]',
+          'expect:',
+          '  - termination: completed',
+          'success:',
+          '  - final_answer: { contains: Done }',
+          'expect_by_profile:',
+          '  opencode:',
+          '    - termination: permission_rejected',
+          '    - file: opencode.txt',
+          '      exists: false',
+          '  dexto:',
+          '    - event: made_up_event',
+          '',
+        ].join('\n'),
+        't.yaml',
+      );
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      return r.scenario;
+    })();
+    const under = (profile: string) => ({ scenario, config: { key: `profile=${profile}`, overrides: { profile } } as Configuration });
+
+    it("judges a scripted trial by that profile's list where the scenario states one, else by success", () => {
+      expect(['loupe', 'opencode', 'dexto', 'corvid'].map((p) => judgedAs(under(p), 'scripted'))).toEqual([
+        'expect',
+        'expect_by_profile',
+        // a list whose every entry can never hold still judges (and fails) its profile's trials
+        'expect_by_profile',
+        'success',
+      ]);
+      // a live model is judged by outcomes under every profile; so is every trial with --judge success
+      expect(judgedAs(under('opencode'), 'live')).toBe('success');
+      expect(judgedAs(under('opencode'), 'scripted', 'success')).toBe('success');
+    });
+
+    it("checks that profile's list, and reads the files it names", () => {
+      const opencode = judgeTrial(base, scenario, 'expect_by_profile', { profile: 'opencode' });
+      expect(opencode.status).toBe('failed');
+      expect(opencode.checks.map((c) => [c.expectation, c.passed])).toEqual([
+        [expect.stringMatching(/terminates with permission_rejected/), false],
+        [expect.stringMatching(/opencode\.txt/), true],
+      ]);
+      expect(
+        judgeTrial({ ...base, terminationReason: 'permission_rejected' }, scenario, 'expect_by_profile', { profile: 'opencode' }).status,
+      ).toBe('passed');
+      expect(filesToRead(scenario, 'expect_by_profile', 'opencode')).toEqual(['opencode.txt']);
+      expect(filesToRead(scenario, 'expect', 'opencode')).toEqual([]);
+      // the false entry of dexto's list fails its trials, said where it is
+      const dexto = judgeTrial(base, scenario, 'expect_by_profile', { profile: 'dexto' });
+      expect([dexto.status, dexto.failed.map((f) => f.detail)]).toEqual(['failed', ['t.yaml:14: cannot pass as written']]);
+      // a profile without a list of its own has nothing there to judge it: never a pass
+      expect(judgeTrial(base, scenario, 'expect_by_profile', { profile: 'corvid' })).toEqual(
+        expect.objectContaining({ status: 'unjudged', error: "no expectations for this trial's profile apply to this trial" }),
+      );
+    });
   });
 
   it('makes an invariant violation an error that says it is a Loupe bug', () => {
