@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { problemAsFieldError, runConfigurations, scenarioPaths } from './eval-run-request';
 
 describe('eval run requests', () => {
@@ -11,6 +14,25 @@ describe('eval run requests', () => {
     expect(errors.map((e) => e.field)).toEqual(['scenarios.0', 'scenarios.1', 'scenarios.2']);
     expect(errors[0].message).toMatch(/leaves the workspace|leaves the scenarios directory/);
     expect(errors[1].message).toMatch(/absolute/);
+  });
+
+  it('refuses, by name, a path that leads out of the directory through a symbolic link', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-paths-'));
+    try {
+      const root = path.join(tmp, 'scenarios');
+      fs.mkdirSync(path.join(tmp, 'outside'));
+      fs.mkdirSync(path.join(root, 'suite'), { recursive: true });
+      fs.symlinkSync(path.join(tmp, 'outside'), path.join(root, 'escape'));
+      fs.symlinkSync(path.join(root, 'suite'), path.join(root, 'alias'));
+      const { paths, errors } = scenarioPaths(['escape', 'escape/x.yaml', 'alias', 'suite'], root);
+      expect(paths).toEqual(['alias', 'suite']);
+      expect(errors).toEqual([
+        { field: 'scenarios.0', message: '"escape" resolves through a symbolic link to a path outside the scenarios directory' },
+        { field: 'scenarios.1', message: '"escape/x.yaml" resolves through a symbolic link to a path outside the scenarios directory' },
+      ]);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('reads configuration axes as --set does, and reports bad ones under `set`', () => {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { FieldError } from '../common/request-errors';
 import { configurations, parseAxes, type Configuration } from './run-plan';
 import { workspacePathProblem } from './scenario/scenario-bounds';
+import { OUTSIDE_THROUGH_LINK, resolvesOutside } from './scenario/scenario-realpath';
 import { formatProblem, type ScenarioProblem } from './scenario/scenario-errors';
 
 export interface EvalRunRequest {
@@ -16,9 +17,11 @@ export interface EvalRunRequest {
   trials?: number;
   concurrency?: number;
   judge?: 'auto' | 'success';
+  /** the run seed, as `--seed`; unset: drawn at random */
+  seed?: number;
 }
 
-/** Where each named path lies, or why it may not be read. */
+/** Where each named path lies, or why it may not be read (a symbolic link out of the directory included). */
 export function scenarioPaths(names: readonly string[], root: string): { paths: string[]; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const paths: string[] = [];
@@ -30,6 +33,8 @@ export function scenarioPaths(names: readonly string[], root: string): { paths: 
         field: `scenarios.${i}`,
         message: `${problem ?? 'leaves the scenarios directory'} (paths are relative to the scenarios directory)`,
       });
+    } else if (resolvesOutside(abs, root)) {
+      errors.push({ field: `scenarios.${i}`, message: `"${name}" ${OUTSIDE_THROUGH_LINK}` });
     } else {
       paths.push(path.relative(root, abs) || '.');
     }

@@ -6,6 +6,7 @@ import { checkPromptFit, estimateMessagesTokens } from '../context';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from '../provider/llm-types';
 import { ProviderError } from '../provider/provider-errors';
 import type { LoopRuntime } from './loop-runtime';
+import type { SamplingSettings } from './policies/loop-settings';
 import { endChatSpan, failSpan, startChatSpan, startIterationSpan } from './loop-tracing';
 
 export type InferencePurpose = 'step' | 'epilogue' | 'compaction';
@@ -56,7 +57,7 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
         messages: input.messages,
         tools: input.tools.length ? input.tools : undefined,
         signal: rt.signal,
-        options: { numCtx },
+        options: { numCtx, ...samplingOf(rt.settings), seed: rt.options.seed },
         retrySchedule: rt.settings.retrySchedule,
         onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
       }),
@@ -92,6 +93,11 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
     span.end();
     throw e;
   }
+}
+
+/** The session's sampling settings (unset ones stay unset: not sent). */
+function samplingOf(s: SamplingSettings): SamplingSettings {
+  return { temperature: s.temperature, topP: s.topP, topK: s.topK, minP: s.minP, repeatPenalty: s.repeatPenalty };
 }
 
 function round(n: number | undefined): number | null {

@@ -27,6 +27,8 @@ export interface DirectProcessOptions {
   trialId?: string | null;
   /** per-session overrides of loop settings */
   config?: Partial<LoopSettings>;
+  /** sent with every model request of the session (an eval trial's seed); unset: none is sent */
+  seed?: number;
 }
 
 export interface SessionResult {

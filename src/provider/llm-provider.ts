@@ -23,7 +23,17 @@ export interface CompletionRequest {
   /** undefined or empty: tools disabled for this call */
   tools?: LlmToolDefinition[];
   signal?: AbortSignal;
-  options?: { numCtx?: number; numPredict?: number; temperature?: number; seed?: number };
+  /** sampling options left unset are not sent: the model's and Ollama's defaults apply */
+  options?: {
+    numCtx?: number;
+    numPredict?: number;
+    seed?: number;
+    temperature?: number;
+    topP?: number;
+    topK?: number;
+    minP?: number;
+    repeatPenalty?: number;
+  };
   onDelta?: (delta: { content?: string; thinking?: string }) => void;
   onEvent?: ProviderEventSink;
   /** which failures are retried and how (the session's loop profile); default: Loupe's */

@@ -53,8 +53,13 @@ export class ModelsService {
     return this.providers.default().getModelDetails();
   }
 
-  running(): Promise<RunningModel[]> {
-    return this.providers.default().getRunningModels();
+  /** 503 when the host cannot be asked, as its siblings answer. */
+  async running(): Promise<RunningModel[]> {
+    try {
+      return await this.providers.default().getRunningModels();
+    } catch (e) {
+      throw new UnavailableError(`Ollama at ${this.ollamaHost} cannot list its running models: ${classifyProviderError(e).message}`);
+    }
   }
 
   isAvailable(): Promise<boolean> {

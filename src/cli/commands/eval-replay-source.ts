@@ -14,7 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface ReplaySource {
   runId: string;
   scenarios: Scenario[];
-  options: { models?: string[]; trials: number; configurations: Configuration[]; paths?: string[] };
+  /** seed: the recorded run's, so the requests match the recording's (null: it was recorded before seeds, and sent none) */
+  options: { models?: string[]; trials: number; configurations: Configuration[]; paths?: string[]; seed: number | null };
 }
 
 export async function replaySource(app: INestApplicationContext, value: string, given?: Scenario[]): Promise<ReplaySource> {
@@ -54,6 +55,7 @@ export async function replaySource(app: INestApplicationContext, value: string, 
       trials: config.trialsPerCell ?? 1,
       configurations: config.configurations ?? [],
       paths: options.paths ?? undefined,
+      seed: config.seed ?? null,
     },
   };
 }

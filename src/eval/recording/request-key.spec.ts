@@ -50,6 +50,15 @@ describe('request keys', () => {
     expect(requestHash({ ...request(), options: { temperature: 0.7, num_ctx: 8192 } })).not.toBe(base);
     expect(requestHash({ ...request(), tools: [] })).not.toBe(base);
   });
+
+  it("leaves out the request's seed (the trial's: the trial index keys it already), and nothing else of its options", () => {
+    const base = requestHash(request());
+    expect(requestHash({ ...request(), options: { temperature: 0, num_ctx: 8192, seed: 1 } })).toBe(base);
+    expect(requestHash({ ...request(), options: { temperature: 0, num_ctx: 8192, seed: 2 } })).toBe(base);
+    expect(requestHash({ ...request(), options: { temperature: 0, num_ctx: 4096, seed: 1 } })).not.toBe(base);
+    // a `seed` anywhere else is content
+    expect(requestHash({ ...request(), seed: 1 })).not.toBe(base);
+  });
 });
 
 describe('the first difference between two requests', () => {

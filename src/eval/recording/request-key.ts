@@ -1,7 +1,8 @@
 // What makes two model requests "the same request" for a recording: the body as sent, with what
 // legitimately differs between a run and its replay taken out — tool-call ids (random per reply
-// when the server sends none; renamed in order of appearance), the session's workspace path and its session id. Keys are sorted, so
-// the hash is of the content, not of the serialization. Pure.
+// when the server sends none; renamed in order of appearance), the session's workspace path and its session id — and the
+// request's `options.seed`, which is the trial's (keyed by its index already; a replay sends the recorded run's seeds). Keys
+// are sorted, so the hash is of the content, not of the serialization. Pure.
 import { createHash } from 'node:crypto';
 
 export interface RequestContext {
@@ -25,6 +26,7 @@ export function normalizeRequest(body: unknown, context: RequestContext = {}): u
   if (context.workspaceDir) replacements.push([context.workspaceDir, WORKSPACE]);
   if (context.sessionId) replacements.push([context.sessionId, SESSION]);
   const text = (s: string) => replacements.reduce((acc, [from, to]) => acc.split(from).join(to), s);
+  body = withoutSeed(body);
   // an id is a tool call's (`{id, function}`) or a tool result's reference to one; an `id` inside a
   // tool's arguments is content and stays
   const walk = (value: unknown, isId = false): unknown => {
@@ -38,6 +40,13 @@ export function normalizeRequest(body: unknown, context: RequestContext = {}): u
     return out;
   };
   return walk(body);
+}
+
+function withoutSeed(body: unknown): unknown {
+  const options = body && typeof body === 'object' ? (body as { options?: unknown }).options : undefined;
+  if (!options || typeof options !== 'object' || !('seed' in options)) return body;
+  const { seed: _seed, ...rest } = options as Record<string, unknown>;
+  return { ...(body as Record<string, unknown>), options: rest };
 }
 
 /** sha256 (hex, 32 chars) of the normalized request. */

@@ -97,7 +97,19 @@ export interface LoopPolicies {
   onRejection: 'continue' | 'stop';
 }
 
-export interface LoopSettings extends SessionBudgets, LoopPolicies {
+/**
+ * Sampling options sent with every model request of the session; unset ones are not sent (the
+ * model's and Ollama's defaults apply). Not a loop design: no profile sets them.
+ */
+export interface SamplingSettings {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  repeatPenalty?: number;
+}
+
+export interface LoopSettings extends SessionBudgets, LoopPolicies, SamplingSettings {
   profile: LoopProfileName;
 }
 

@@ -15,6 +15,7 @@ import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-cha
 import { ProviderError, toProviderError } from '../provider-errors';
 import type { ModelPullStatus, PullTrackerOptions } from './pull-tracker';
 import { planRetry } from './retry-policy';
+import { recordedOptions, samplingOptions } from './request-options';
 import { SlotLimiter, SlotLimiterRegistry } from './slot-limiter';
 import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
 import { idleTimeoutFor } from './timeouts';
@@ -237,8 +238,7 @@ export class OllamaProvider implements LlmProvider {
         num_ctx: req.options?.numCtx,
         num_predict: req.options?.numPredict ?? this.opts.numPredict,
         ...(cloud ? {} : { num_batch: this.opts.numBatch, num_gpu: this.opts.numGpu }),
-        ...(req.options?.temperature !== undefined ? { temperature: req.options.temperature } : {}),
-        ...(req.options?.seed !== undefined ? { seed: req.options.seed } : {}),
+        ...samplingOptions(req.options),
       },
     };
     emit('inference_request', {
@@ -252,6 +252,7 @@ export class OllamaProvider implements LlmProvider {
       toolCount: tools.length,
       think: think ?? null,
       numCtx: req.options?.numCtx ?? null,
+      options: recordedOptions(body.options ?? {}),
       messageCount: body.messages?.length ?? 0,
       roles: (body.messages ?? []).map((m) => m.role),
     });
