@@ -1,60 +1,114 @@
-// The workspace tools' file I/O. Small files and directories are read and written synchronously:
-// each async call is a thread-pool round trip (about 0.1 ms here), and open + write + close took
-// three of them for a few bytes that a synchronous call writes in a few microseconds. Anything
-// larger goes through the thread pool, so one big file never holds the event loop for long.
-import { closeSync, constants as fsConstants, openSync, readSync, readdirSync, statSync, writeSync, type Dirent } from 'node:fs';
+// The workspace tools' file I/O, on paths the model controls. Everything is asynchronous (a FIFO,
+// a slow disk or a hung mount holds a thread-pool thread at worst, never the event loop), every
+// open is relative to a directory reached by the confinement walk (workspace-walk.ts), with
+// O_NOFOLLOW and O_NONBLOCK, and what was opened is checked through its descriptor (fstat) before a
+// byte is read or written: only regular files with one hard link (or on the read allow-list).
+import { constants as c, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { at, lexicalParts, lstatAt, openDirAt, walkWorkspace } from './workspace-walk';
+import { componentIsLink, errnoError, notA, tooManyLinks } from './workspace-refusal';
 
-/** Up to this many bytes, a read, a write or a directory listing is done synchronously. */
-export const SYNC_IO_MAX_BYTES = 64 * 1024;
+const READ_FLAGS = c.O_RDONLY | c.O_NOFOLLOW | c.O_NONBLOCK;
+// no O_TRUNC: a file is truncated only once its descriptor shows it is ours to change
+const WRITE_FLAGS = c.O_WRONLY | c.O_CREAT | c.O_NOFOLLOW | c.O_NONBLOCK;
 
-// O_NOFOLLOW: a link put in place after the path was checked is refused, not followed
-const WRITE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW;
+export interface ReadOptions {
+  /** workspace-relative files (or directories, for everything below) that may be read with more than one hard link */
+  hardLinkReadAllow?: readonly string[];
+}
 
-/** The first `length` bytes of a file (fewer if it shrank meanwhile). */
-export async function readFileHead(abs: string, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  if (length <= SYNC_IO_MAX_BYTES) {
-    const fd = openSync(abs, 'r');
-    try {
-      return buf.subarray(0, readSync(fd, buf, 0, length, 0));
-    } finally {
-      closeSync(fd);
-    }
-  }
-  const handle = await fs.open(abs, 'r');
+/** Opens `name` in `dir`; a link or a special file that appeared since the walk looked is refused. */
+async function openAt(dir: FileHandle, name: string, flags: number, requested: string): Promise<FileHandle> {
   try {
-    const { bytesRead } = await handle.read(buf, 0, length, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+    return await fs.open(at(dir, name), flags, 0o644);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw componentIsLink();
+    // ENXIO: a socket, or a FIFO with no reader: say which
+    const now = code === 'ENXIO' ? await lstatAt(dir, name) : undefined;
+    if (now) throw notA(requested, now, 'a regular file');
+    throw e;
   }
 }
 
-/** Creates or truncates `abs` (never through a link) and writes `content` as UTF-8; returns the bytes written. */
-export async function writeTextNoFollow(abs: string, content: string): Promise<number> {
+function checkRegular(stats: Stats, requested: string, rel: string, allow: readonly string[]): void {
+  if (!stats.isFile()) throw notA(requested, stats, 'a regular file');
+  if (stats.nlink > 1 && !allowed(rel, allow)) throw tooManyLinks(requested, stats.nlink);
+}
+
+function allowed(rel: string, allow: readonly string[]): boolean {
+  return allow.some((entry) => {
+    const norm = lexicalParts(entry).join('/');
+    return norm === '' || norm === rel || rel.startsWith(`${norm}/`);
+  });
+}
+
+export interface FileHead {
+  bytes: Buffer;
+  /** the file's whole size */
+  size: number;
+  rel: string;
+}
+
+/** The first `maxBytes` bytes of a workspace file, and its size. */
+export async function readWorkspaceHead(root: string, requested: string, maxBytes: number, opts: ReadOptions = {}): Promise<FileHead> {
+  return walkWorkspace(root, requested, false, async ({ dir, name, entry, rel }) => {
+    if (!name || entry?.isDirectory()) throw errnoError('EISDIR');
+    if (!entry) throw errnoError('ENOENT');
+    if (!entry.isFile()) throw notA(requested, entry, 'a regular file');
+    const handle = await openAt(dir, name, READ_FLAGS, requested);
+    try {
+      const stats = await handle.stat();
+      checkRegular(stats, requested, rel, opts.hardLinkReadAllow ?? []);
+      const buf = Buffer.alloc(Math.min(stats.size, maxBytes));
+      let filled = 0;
+      while (filled < buf.length) {
+        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+        if (!bytesRead) break; // it shrank meanwhile
+        filled += bytesRead;
+      }
+      return { bytes: buf.subarray(0, filled), size: stats.size, rel };
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Creates or overwrites a workspace file (and its missing parent directories) with `content` as UTF-8. */
+export async function writeWorkspaceText(root: string, requested: string, content: string): Promise<{ written: number; rel: string }> {
   const bytes = Buffer.from(content, 'utf8');
-  if (bytes.length <= SYNC_IO_MAX_BYTES) {
-    const fd = openSync(abs, WRITE_FLAGS, 0o644);
+  return walkWorkspace(root, requested, true, async ({ dir, name, entry, rel }) => {
+    if (!name || entry?.isDirectory()) throw errnoError('EISDIR');
+    if (entry && !entry.isFile()) throw notA(requested, entry, 'a regular file');
+    const handle = await openAt(dir, name, WRITE_FLAGS, requested);
     try {
-      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+      const stats = await handle.stat();
+      checkRegular(stats, requested, rel, []);
+      for (let done = 0; done < bytes.length;) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+      // cut what is left of a longer old content after writing: truncating to 0 first makes ext4 flush the old blocks
+      if (stats.size > bytes.length) await handle.truncate(bytes.length);
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    return bytes.length;
-  }
-  const handle = await fs.open(abs, WRITE_FLAGS, 0o644);
-  try {
-    await handle.writeFile(bytes);
-  } finally {
-    await handle.close();
-  }
-  return bytes.length;
+    return { written: bytes.length, rel };
+  });
 }
 
-/** A directory's entries; synchronously when its own size says it holds few (up to a few thousand names). */
-export async function readDirectory(abs: string): Promise<Dirent[]> {
-  const stat = statSync(abs);
-  if (stat.isDirectory() && stat.size <= SYNC_IO_MAX_BYTES) return readdirSync(abs, { withFileTypes: true });
-  return fs.readdir(abs, { withFileTypes: true });
+/** A workspace directory's entries. */
+export async function listWorkspaceDir(root: string, requested: string): Promise<Dirent[]> {
+  return walkWorkspace(root, requested, false, async ({ dir, name, entry }) => {
+    if (!name) return fs.readdir(at(dir), { withFileTypes: true });
+    if (!entry) throw errnoError('ENOENT');
+    if (entry.isFile()) throw errnoError('ENOTDIR');
+    if (!entry.isDirectory()) throw notA(requested, entry, 'a directory');
+    const opened = await openDirAt(dir, name);
+    if (opened === 'absent') throw errnoError('ENOENT');
+    if (opened === 'other') throw componentIsLink();
+    try {
+      return await fs.readdir(at(opened), { withFileTypes: true });
+    } finally {
+      await opened.close();
+    }
+  });
 }

@@ -1,29 +1,28 @@
 // Per-session workspace directories under <home>/workspaces, seeded from a scenario's files.
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { writeTextNoFollow } from './workspace-file-io';
-import { resolveInWorkspace } from './workspace-paths';
+import { readWorkspaceHead, writeWorkspaceText } from './workspace-file-io';
+import { registerWorkspaceRoot } from './workspace-root';
 
-/**
- * Directories are made synchronously, and seed files are written as write_file writes them (small
- * ones synchronously, never through a link): a thread-pool round trip per call cost a trial more
- * than the calls themselves (see workspace-file-io.ts).
- */
+/** Makes the workspace, records its root's identity, and writes the seed files as write_file writes them. */
 export async function createWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): Promise<string> {
   const dir = path.join(home, 'workspaces', sessionId);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [rel, content] of Object.entries(files)) {
-    const abs = resolveInWorkspace(dir, rel);
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    await writeTextNoFollow(abs, content);
-  }
+  await fs.mkdir(dir, { recursive: true });
+  await registerWorkspaceRoot(dir);
+  for (const [rel, content] of Object.entries(files)) await writeWorkspaceText(dir, rel, content);
   return dir;
 }
 
-/** Reads a workspace file for assertions; undefined when absent or outside the workspace. */
-export function readWorkspaceFile(dir: string, rel: string): string | undefined {
+/** the most an expectation reads of one file */
+const MAX_EXPECTATION_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a workspace file for assertions, as read_file reads one (the model may have made the path
+ * a FIFO, a link or a hard link); undefined when absent, outside the workspace or refused.
+ */
+export async function readWorkspaceFile(dir: string, rel: string): Promise<string | undefined> {
   try {
-    return fs.readFileSync(resolveInWorkspace(dir, rel), 'utf8');
+    return (await readWorkspaceHead(dir, rel, MAX_EXPECTATION_BYTES)).bytes.toString('utf8');
   } catch {
     return undefined;
   }

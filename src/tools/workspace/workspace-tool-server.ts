@@ -1,7 +1,5 @@
 // The built-in workspace tools (read_file, write_file, list_files) as a real MCP server, built with
 // the official SDK and reached by the loop through the SDK's client like any external server.
-import { mkdirSync, statSync } from 'node:fs';
-import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { COMMAND_TOOL_NAMES, registerCommandTools } from '../sandbox/command-tool';
@@ -9,8 +7,8 @@ import { resolveCommandLimits, type CommandLimits } from '../sandbox/command-lim
 import type { CommandPlan, CommandSandboxMode } from '../sandbox/sandbox-plan';
 import type { SandboxProber } from '../sandbox/sandbox-probe';
 import { decodeFileText } from './file-text';
-import { readDirectory, readFileHead, writeTextNoFollow } from './workspace-file-io';
-import { resolveInWorkspace, toWorkspaceRelative, workspaceErrorText } from './workspace-paths';
+import { listWorkspaceDir, readWorkspaceHead, writeWorkspaceText } from './workspace-file-io';
+import { workspaceErrorText } from './workspace-paths';
 import { sharedSchemaValidator } from '../shared-schema-validator';
 
 /** Offered by default. The command tool (`execute_command`, alias `run_command`) only when a session's allow list names it. */
@@ -43,6 +41,8 @@ export interface WorkspaceToolOptions {
   commandPlan?: CommandPlan;
   /** how the machine's sandbox support is found (tests simulate a machine without bubblewrap) */
   sandboxProbe?: SandboxProber;
+  /** workspace-relative files (or directories) read_file may read with more than one hard link; none by default */
+  hardLinkReadAllow?: readonly string[];
 }
 
 // built once: zod compiles a schema's parser on first use, so a schema per session would be compiled per session
@@ -86,14 +86,9 @@ export function createWorkspaceToolServer(
       },
       async ({ path: p }) =>
         guarded(p, async () => {
-          const abs = resolveInWorkspace(root, p);
-          // metadata is looked up synchronously, as the confinement walk just did for each component:
-          // a thread-pool round trip costs more than the look itself (see workspace-file-io.ts)
-          const stat = statSync(abs);
-          if (stat.isDirectory()) return fail(`Is a directory: ${p}`);
-          const buf = await readFileHead(abs, Math.min(stat.size, MAX_READ_BYTES));
-          const text = decodeFileText(p, buf, stat.size);
-          return ok(stat.size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${stat.size - MAX_READ_BYTES} more bytes]` : text);
+          const { bytes, size } = await readWorkspaceHead(root, p, MAX_READ_BYTES, { hardLinkReadAllow: opts.hardLinkReadAllow });
+          const text = decodeFileText(p, bytes, size);
+          return ok(size > MAX_READ_BYTES ? `${text}\n[... file truncated: ${size - MAX_READ_BYTES} more bytes]` : text);
         }),
     );
   }
@@ -107,11 +102,8 @@ export function createWorkspaceToolServer(
       },
       async ({ path: p, content }) =>
         guarded(p, async () => {
-          const abs = resolveInWorkspace(root, p);
-          // synchronously, as createWorkspace makes a seed file's parents: usually one mkdir that finds it there
-          mkdirSync(path.dirname(abs), { recursive: true });
-          const written = await writeTextNoFollow(abs, content);
-          return ok(`Wrote ${written} bytes to ${toWorkspaceRelative(root, abs)}`);
+          const { written, rel } = await writeWorkspaceText(root, p, content);
+          return ok(`Wrote ${written} bytes to ${rel}`);
         }),
     );
   }
@@ -125,8 +117,7 @@ export function createWorkspaceToolServer(
       },
       async ({ path: p }) =>
         guarded(p ?? '.', async () => {
-          const abs = resolveInWorkspace(root, p ?? '.');
-          const entries = await readDirectory(abs);
+          const entries = await listWorkspaceDir(root, p ?? '.');
           const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
           const shown = names.slice(0, MAX_LIST_ENTRIES);
           const more = names.length - shown.length;

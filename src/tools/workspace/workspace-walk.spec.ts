@@ -1,15 +1,20 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveInWorkspace, WorkspaceEscapeError } from './workspace-paths';
+import { WorkspaceEscapeError } from './workspace-paths';
+import { walkWorkspace } from './workspace-walk';
 
-describe('resolveInWorkspace', () => {
+/** where a path leads, as the walk resolves it (without creating anything) */
+const resolve = (root: string, requested: string) => walkWorkspace(root, requested, false, async (end) => end.rel);
+
+describe('the confinement walk', () => {
   let root: string;
   let outside: string;
   beforeAll(() => {
     root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ws-')));
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'outside-')));
     fs.mkdirSync(path.join(root, 'src'));
+    fs.mkdirSync(path.join(root, '..dots'));
     fs.symlinkSync(outside, path.join(root, 'escape'));
     fs.symlinkSync(path.join(root, 'src'), path.join(root, 'inner-link'));
     // links a command could create: dangling ones are followed by a later write
@@ -33,13 +38,14 @@ describe('resolveInWorkspace', () => {
     ['src/x.ts', 'src/x.ts'],
     ['./src/../b.txt', 'b.txt'],
     ['/src/x.ts', 'src/x.ts'],
-    ['.', ''],
+    ['.', '.'],
+    ['src/.', 'src'],
+    ['..dots/x', '..dots/x'],
     ['inner-link/y.ts', 'src/y.ts'],
-    ['new/dir/file.txt', 'new/dir/file.txt'],
     ['dangling-in', 'missing-target.txt'],
     ['src/up/a.txt', 'a.txt'],
-  ])('resolves %s inside the workspace', (requested, rel) => {
-    expect(resolveInWorkspace(root, requested)).toBe(path.join(root, rel));
+  ])('resolves %s inside the workspace', async (requested, rel) => {
+    expect(await resolve(root, requested)).toBe(rel);
   });
 
   it.each([
@@ -55,7 +61,23 @@ describe('resolveInWorkspace', () => {
     ['loop-a'],
     ['src/out/x'],
     ['src/up/src/out'],
-  ])('refuses %s', (requested) => {
-    expect(() => resolveInWorkspace(root, requested)).toThrow(WorkspaceEscapeError);
+  ])('refuses %s', async (requested) => {
+    await expect(resolve(root, requested)).rejects.toThrow(WorkspaceEscapeError);
+  });
+
+  it('fails on a missing directory on the way unless asked to create it, then creates it inside', async () => {
+    await expect(resolve(root, 'new/dir/file.txt')).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await walkWorkspace(root, 'new/dir/file.txt', true, async (end) => end.rel)).toBe('new/dir/file.txt');
+    expect(fs.statSync(path.join(root, 'new', 'dir')).isDirectory()).toBe(true);
+  });
+
+  it('closes every descriptor it opened, whether the use succeeds or throws', async () => {
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) {
+      await resolve(root, 'inner-link/up/src/x.ts');
+      await expect(walkWorkspace(root, 'src/x', false, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    }
+    expect(open()).toBe(before);
   });
 });

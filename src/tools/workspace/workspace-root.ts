@@ -1,0 +1,75 @@
+// A workspace root's identity (device + inode), taken when Loupe makes the workspace and checked on
+// every tool call: a root replaced afterwards — by a symlink or by another directory — is refused,
+// not followed. Its real path is kept too, to read absolute symlink targets inside the workspace.
+import { constants as c } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { rootReplaced } from './workspace-refusal';
+
+interface RootIdentity {
+  dev: bigint;
+  ino: bigint;
+  real: string;
+}
+
+// one entry per workspace made in this process; bounded so a very long eval cannot grow it without end
+const ROOTS = new Map<string, RootIdentity>();
+const MAX_ROOTS = 50_000;
+
+/** O_NOFOLLOW: a root that is now a symlink fails to open; O_NONBLOCK: one that is now a FIFO does not block. */
+const ROOT_FLAGS = c.O_RDONLY | c.O_DIRECTORY | c.O_NOFOLLOW | c.O_NONBLOCK;
+
+async function openRoot(root: string): Promise<FileHandle> {
+  try {
+    return await fs.open(root, ROOT_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT') throw rootReplaced();
+    throw e;
+  }
+}
+
+/** Records `root` (a real directory, not a link) as this workspace's root. */
+export async function registerWorkspaceRoot(root: string): Promise<void> {
+  const handle = await openRoot(root);
+  try {
+    const { dev, ino } = await handle.stat({ bigint: true });
+    const real = await fs.realpath(root);
+    ROOTS.delete(root);
+    if (ROOTS.size >= MAX_ROOTS) ROOTS.delete(ROOTS.keys().next().value!);
+    ROOTS.set(root, { dev, ino, real });
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface VerifiedRoot {
+  handle: FileHandle;
+  real: string;
+}
+
+/**
+ * The root, opened and checked against its recorded identity. A root Loupe did not make (tools
+ * opened on a directory of the caller's) is recorded on its first use.
+ */
+export async function openVerifiedRoot(root: string): Promise<VerifiedRoot> {
+  let id = ROOTS.get(root);
+  if (!id) {
+    await registerWorkspaceRoot(root);
+    id = ROOTS.get(root)!;
+  }
+  const handle = await openRoot(root);
+  try {
+    const { dev, ino } = await handle.stat({ bigint: true });
+    if (dev !== id.dev || ino !== id.ino) throw rootReplaced();
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return { handle, real: id.real };
+}
+
+/** Throws when the root was replaced since it was recorded. */
+export async function checkWorkspaceRoot(root: string): Promise<void> {
+  await (await openVerifiedRoot(root)).handle.close();
+}
