@@ -5,6 +5,8 @@
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import { freePort, portFree } from '../../common/free-port';
+import { isSecured, secureCluster } from './access';
+import { APP_ROLE, connectionUrl, credentialsFile, ensureCredentials, readCredentials, type EmbeddedCredentials } from './credentials';
 import { dataDirFor, locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import {
   initialiseCluster,
@@ -13,7 +15,6 @@ import {
   serverLogTail,
   startServer,
   stopServer,
-  urlFor,
   type RunningPostmaster,
 } from './postmaster';
 import { RunDirectory } from './run-directory';
@@ -28,6 +29,7 @@ export interface EmbeddedPostgresEvents {
 }
 
 export interface EmbeddedPostgresHandle {
+  /** Loupe's own connections: the non-superuser app role, its password from the home's credentials */
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
@@ -56,6 +58,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 class EmbeddedPostgres implements EmbeddedPostgresHandle {
   readonly events = new EventEmitter<EmbeddedPostgresEvents>();
   private current!: RunningPostmaster;
+  private creds!: EmbeddedCredentials;
   private timer?: NodeJS.Timeout;
   private restarting = false;
   private stopped = false;
@@ -65,6 +68,7 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
     private readonly bins: PostgresBinaries,
     readonly dataDir: string,
     private readonly run: RunDirectory,
+    private readonly home: string,
     private readonly opts: EmbeddedPostgresOptions,
     private readonly log: EmbeddedPostgresLog,
   ) {}
@@ -74,15 +78,27 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
   }
 
   get url(): string {
-    return urlFor(this.current.port);
+    return connectionUrl(this.current.port, APP_ROLE, this.creds.app);
   }
 
   async start(): Promise<void> {
     this.current = await this.run.withLock(async () => {
+      if (!readCredentials(this.home) && isSecured(this.dataDir)) {
+        throw new Error(
+          `${credentialsFile(this.home)} is missing, and the embedded Postgres in ${this.dataDir} accepts only the passwords it held: restore the file (or remove ${this.dataDir} to start afresh, losing its data)`,
+        );
+      }
+      this.creds = ensureCredentials(this.home);
       this.run.takeLease();
       const existing = runningPostmaster(this.dataDir);
       if (existing) this.log(`using the embedded Postgres already running for ${this.dataDir} on port ${existing.port}`);
-      return existing ?? this.startServer(true);
+      const running = existing ?? (await this.startServer(true));
+      if (!isSecured(this.dataDir)) {
+        // a new cluster, or one an older Loupe left open with the fixed loupe/loupe superuser
+        this.log(`securing the embedded Postgres: random passwords (in ${this.home}), SCRAM only, Loupe's data owned by ${APP_ROLE}`);
+        await secureCluster(this.dataDir, running.port, this.creds, this.bins.runAs);
+      }
+      return running;
     });
     this.timer = setInterval(() => void this.watch(), this.opts.watchIntervalMs ?? 250);
     this.timer.unref();
@@ -93,7 +109,7 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
       // only ever on the first start: a restart never re-initialises (that would lose the data)
       if (!allowInit) throw new Error(`${this.dataDir} is no longer a Postgres data directory`);
       this.log(`initialising embedded Postgres in ${this.dataDir}`);
-      await initialiseCluster(this.bins, this.dataDir);
+      await initialiseCluster(this.bins, this.dataDir, this.creds.superuser);
     }
     const preferred = this.run.port;
     const port = preferred && (await portFree(preferred)) ? preferred : await freePort();
@@ -172,7 +188,7 @@ export async function startEmbeddedPostgres(
   fs.mkdirSync(home, { recursive: true, mode: 0o755 });
   const dataDir = opts.dataDir ?? dataDirFor(home, log);
   const bins = locatePostgresBinaries(log);
-  const pg = new EmbeddedPostgres(bins, dataDir, new RunDirectory(`${dataDir}.run`), opts, log);
+  const pg = new EmbeddedPostgres(bins, dataDir, new RunDirectory(`${dataDir}.run`), home, opts, log);
   await pg.start();
   return pg;
 }

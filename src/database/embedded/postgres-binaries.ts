@@ -39,11 +39,14 @@ export function unreachableAncestor(target: string): string | undefined {
 
 const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
 
+/** Where the data go as root when the postgres user cannot reach <home> (dataDirFor's fallback). */
+export const fallbackDataRoot = (home: string): string => path.join('/var/tmp', `loupe-${digest(path.resolve(home))}`);
+
 export function dataDirFor(home: string, log: (m: string) => void): string {
   const wanted = path.join(home, 'pg');
   const blocked = runningAsRoot() ? unreachableAncestor(home) : undefined;
   if (!blocked) return wanted;
-  const fallback = path.join('/var/tmp', `loupe-${digest(path.resolve(home))}`, 'pg');
+  const fallback = path.join(fallbackDataRoot(home), 'pg');
   log(`${blocked} is not reachable by the postgres user; keeping embedded Postgres data in ${fallback} instead of ${wanted}`);
   fs.mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
   fs.chmodSync(path.dirname(fallback), 0o755);

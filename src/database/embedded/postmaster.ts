@@ -5,14 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { processAlive } from '../../common/process-alive';
+import { SUPERUSER } from './credentials';
 import type { PostgresBinaries } from './postgres-binaries';
-
-export const EMBEDDED_USER = 'loupe';
-const EMBEDDED_PASSWORD = 'loupe';
-
-export function urlFor(port: number): string {
-  return `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
-}
 
 export interface RunningPostmaster {
   pid: number;
@@ -62,23 +56,26 @@ function run(bins: PostgresBinaries, file: string, args: string[], timeoutMs: nu
   });
 }
 
-export async function initialiseCluster(bins: PostgresBinaries, dataDir: string): Promise<void> {
+/** A new cluster whose only role is the superuser, with `password` (it is secured next: see access.ts). */
+export async function initialiseCluster(bins: PostgresBinaries, dataDir: string, password: string): Promise<void> {
   // a half-initialised directory (killed during initdb) would make initdb refuse
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (bins.runAs) fs.chownSync(dataDir, bins.runAs.uid, bins.runAs.gid);
   const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-pw-'));
   const pwFile = path.join(pwDir, 'pw');
-  fs.writeFileSync(pwFile, `${EMBEDDED_PASSWORD}\n`, { mode: 0o644 });
-  fs.chmodSync(pwDir, 0o755);
+  fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+  // initdb runs as the postgres user when Loupe is root: the file must be its to read, and no one else's
+  if (bins.runAs) fs.chownSync(pwFile, bins.runAs.uid, bins.runAs.gid);
+  fs.chmodSync(pwDir, 0o711);
   try {
     await run(
       bins,
       bins.initdb,
       [
         `--pgdata=${dataDir}`,
-        '--auth=password',
-        `--username=${EMBEDDED_USER}`,
+        '--auth=scram-sha-256',
+        `--username=${SUPERUSER}`,
         `--pwfile=${pwFile}`,
         '--lc-messages=C',
         '--locale=C',

@@ -2,6 +2,7 @@
 import type { CountSpec, Expectation } from '../scenario/scenario-schema';
 import { describeCount, describeExpectation } from './describe-expectation';
 import { payloadMatches } from './payload-match';
+import { RegexBudgetError, regexTest } from './regex-budget';
 import type { RecordedMessage, RecordedSession } from './recorded-session';
 import { inWindow, matching, sessionRefs } from './select-events';
 import { clip, textMismatch } from './text-match';
@@ -49,7 +50,7 @@ function selectMessages(m: Extract<Expectation, { message: object }>['message'],
       (!m.kind || x.kind === m.kind) &&
       (m.contains === undefined || x.content.includes(m.contains)) &&
       (m.equals === undefined || x.content === m.equals) &&
-      (m.regex === undefined || new RegExp(m.regex).test(x.content)) &&
+      (m.regex === undefined || regexTest(m.regex, x.content)) &&
       (m.compacted === undefined || x.compacted === m.compacted) &&
       (m.iteration === undefined || x.iteration === m.iteration) &&
       (m.tool === undefined || x.toolName === m.tool) &&
@@ -127,8 +128,18 @@ function check(e: Expectation, s: RecordedSession): Check {
   return { passed, detail: `${hits.length} matching message(s)` };
 }
 
+/** A regex that overran its budget fails its own check, with why; the other checks are judged as usual. */
+function checkWithin(e: Expectation, s: RecordedSession): Check {
+  try {
+    return check(e, s);
+  } catch (error) {
+    if (error instanceof RegexBudgetError) return { passed: false, detail: error.message };
+    throw error;
+  }
+}
+
 export function evaluateExpectations(expectations: readonly Expectation[], session: RecordedSession): ExpectationResult[] {
-  return expectations.map((e) => ({ expectation: describeExpectation(e), ...check(e, session) }));
+  return expectations.map((e) => ({ expectation: describeExpectation(e), ...checkWithin(e, session) }));
 }
 
 /** Workspace files the expectations look at (read from disk by the runner before evaluating). */

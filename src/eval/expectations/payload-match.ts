@@ -3,6 +3,8 @@
 // `{ $ref: { event, with, occurrence, field } }` — a field of another event of the session — so
 // "kept no more than its cap" and "smaller than the first cap" can be said.
 
+import { regexTest } from './regex-budget';
+
 export type RefResolver = (ref: unknown, root: Record<string, unknown>) => unknown;
 
 const OPERATORS: Record<string, (have: unknown, arg: unknown) => boolean> = {
@@ -12,7 +14,8 @@ const OPERATORS: Record<string, (have: unknown, arg: unknown) => boolean> = {
   $lt: (h, a) => typeof h === 'number' && typeof a === 'number' && h < a,
   $contains: (h, a) =>
     (typeof h === 'string' && typeof a === 'string' && h.includes(a)) || (Array.isArray(h) && h.some((x) => payloadMatches(x, a))),
-  $regex: (h, a) => typeof h === 'string' && typeof a === 'string' && new RegExp(a).test(h),
+  // time-limited: a pattern that overruns throws a RegexBudgetError, which fails the check that asked
+  $regex: (h, a) => typeof h === 'string' && typeof a === 'string' && regexTest(a, h),
   $exists: (h, a) => (h !== undefined && h !== null) === a,
   $ne: (h, a) => !payloadMatches(h, a),
   $eq: (h, a) => payloadMatches(h, a),

@@ -1,3 +1,5 @@
+import { RegexBudgetError, regexTest } from './regex-budget';
+
 /** contains / not_contains / equals / regex, all that are given; the first failing check explains itself. */
 export interface TextMatch {
   contains?: string;
@@ -10,7 +12,14 @@ export function textMismatch(text: string, m: TextMatch): string | undefined {
   if (m.equals !== undefined && text !== m.equals) return `is not equal to ${JSON.stringify(m.equals)}`;
   if (m.contains !== undefined && !text.includes(m.contains)) return `does not contain ${JSON.stringify(m.contains)}`;
   if (m.not_contains !== undefined && text.includes(m.not_contains)) return `contains ${JSON.stringify(m.not_contains)}`;
-  if (m.regex !== undefined && !new RegExp(m.regex).test(text)) return `does not match /${m.regex}/`;
+  if (m.regex !== undefined) {
+    try {
+      if (!regexTest(m.regex, text)) return `does not match /${m.regex}/`;
+    } catch (e) {
+      if (e instanceof RegexBudgetError) return `is not judged: ${e.message}`;
+      throw e;
+    }
+  }
   return undefined;
 }
 
