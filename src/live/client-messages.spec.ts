@@ -1,4 +1,6 @@
-import { parseClientMessage } from './client-messages';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLIENT_MESSAGES, parseClientMessage } from './client-messages';
 
 describe('parseClientMessage', () => {
   it('accepts what each message declares', () => {
@@ -27,5 +29,11 @@ describe('parseClientMessage', () => {
       errors: [{ field: 'approved', message: expect.stringContaining('boolean') }],
     });
     expect(parseClientMessage('message', { text: '' })).toEqual({ ok: false, errors: [{ field: 'text', message: expect.any(String) }] });
+  });
+
+  it('every message a client may send is documented in the README', () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+    const socket = readme.slice(readme.indexOf('**WebSocket**'));
+    for (const name of Object.keys(CLIENT_MESSAGES)) expect(socket).toMatch(new RegExp('`' + name + '[ `]'));
   });
 });

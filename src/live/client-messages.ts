@@ -9,9 +9,11 @@ const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 export const CLIENT_MESSAGES = {
   /** receive a session's journal events, live, after `afterSeq` (default: from its first event) */
   'session:subscribe': z.strictObject({ sessionId: uuid, afterSeq: z.number().int().min(-1).optional() }),
+  /** stop receiving a session's events (its slot under the per-connection cap is freed) */
   'session:unsubscribe': z.strictObject({ sessionId: uuid }),
   /** every session's row as it changes (the viewer's list) */
   'sessions:subscribe': z.strictObject({}),
+  /** stop following the session list */
   'sessions:unsubscribe': z.strictObject({}),
   'tool:approval': z.strictObject({ callId: z.string().min(1).max(200), approved: z.boolean(), reason: z.string().max(2000).optional() }),
   /** into a running session; without sessionId, starts a session with the connection's model */

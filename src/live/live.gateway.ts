@@ -30,7 +30,7 @@ import type { SessionListSubscription } from './session-list-subscription';
 import type { SessionSubscription } from './session-subscription';
 import { flowSocketOf } from './socket-flow';
 
-/** sessions one connection may follow at once */
+/** unfinished sessions one connection may follow at once (a finished one's slot is freed when needed) */
 const MAX_SUBSCRIPTIONS = 100;
 
 interface ConnectionState {
@@ -85,8 +85,8 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       const state = socket.data as ConnectionState;
       const previous = state.sessions.get(sessionId);
       if (previous) this.feed.unsubscribe(previous);
-      else if (state.sessions.size >= MAX_SUBSCRIPTIONS)
-        return { ok: false, status: 409, message: `at most ${MAX_SUBSCRIPTIONS} sessions per connection` };
+      else if (state.sessions.size >= MAX_SUBSCRIPTIONS && !this.releaseSpent(state))
+        return { ok: false, status: 409, message: `at most ${MAX_SUBSCRIPTIONS} unfinished sessions per connection` };
       const view = await this.sessions.get(sessionId); // 404 for an unknown session
       state.sessions.set(sessionId, this.feed.subscribe(flowSocketOf(socket), sessionId, afterSeq ?? -1));
       for (const p of view.pendingApprovals) socket.emit('tool:approval_required', approvalRequired(p));
@@ -146,6 +146,18 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       state.sessions.set(started.sessionId, this.feed.subscribe(flowSocketOf(socket), started.sessionId, -1));
       return { ok: true, ...started };
     });
+  }
+
+  /** Frees the slots of finished sessions whose events are all delivered (nothing more can come); whether any was freed. */
+  private releaseSpent(state: ConnectionState): boolean {
+    let released = false;
+    for (const [id, sub] of state.sessions) {
+      if (!sub.spent) continue;
+      this.feed.unsubscribe(sub);
+      state.sessions.delete(id);
+      released = true;
+    }
+    return released;
   }
 
   private async handle<K extends ClientMessage>(

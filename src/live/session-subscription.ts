@@ -43,6 +43,8 @@ export class SessionSubscription {
   private overflowed = false;
   private pumping = false;
   private closed = false;
+  /** session_finished, always a session's last event, has been delivered */
+  private finishedDelivered = false;
   private tailTimer?: NodeJS.Timeout;
   /** items refused because the buffer was full (each overflow drops the buffer) */
   dropped = 0;
@@ -61,6 +63,11 @@ export class SessionSubscription {
 
   get deliveredUpTo(): number {
     return this.cursor;
+  }
+
+  /** Its session has finished and everything for it is delivered: nothing more can come, so its slot can go. */
+  get spent(): boolean {
+    return this.finishedDelivered && !this.pumping && !this.queue.size;
   }
 
   /** Called synchronously by the feed for every item of this session: O(1), never waits. */
@@ -133,7 +140,7 @@ export class SessionSubscription {
       if (batch.length >= BATCH || this.queue.peek()?.kind !== 'event') break;
       item = this.queue.shift()!;
     }
-    if (batch.length) this.socket.emit('session:events', { sessionId: this.sessionId, events: batch });
+    if (batch.length) this.emitEvents(batch);
   }
 
   /** Reads stored events after the cursor until the live buffer continues from there. */
@@ -200,8 +207,13 @@ export class SessionSubscription {
     for (let i = 0; i < fresh.length; i += BATCH) {
       await writable(this.socket);
       if (this.closed || !this.socket.connected) return;
-      this.socket.emit('session:events', { sessionId: this.sessionId, events: fresh.slice(i, i + BATCH) });
+      this.emitEvents(fresh.slice(i, i + BATCH));
     }
+  }
+
+  private emitEvents(events: LiveEvent[]): void {
+    if (events[events.length - 1].type === 'session_finished') this.finishedDelivered = true;
+    this.socket.emit('session:events', { sessionId: this.sessionId, events });
   }
 
   /** A session another process runs reaches us only through Postgres: read it again while it runs. */

@@ -130,6 +130,9 @@ describe('admin API: models and readiness', () => {
       );
       const unavailable = await expectJson<{ statusCode: number; message: string }>(await down.call('GET', '/api/models/available'), 503);
       expect(unavailable.message).toMatch(/^Ollama at http:\/\/127.0.0.1:9 cannot list its models/);
+      // as its siblings: 503 through the error mapping, not a bare 500
+      const running = await expectJson<{ statusCode: number; message: string }>(await down.call('GET', '/api/models/running'), 503);
+      expect(running.message).toMatch(/^Ollama at http:\/\/127.0.0.1:9 cannot list its running models/);
       expect(await expectJson(await down.call('GET', '/api/models/check'), 200)).toEqual(
         expect.objectContaining({ reachable: false, models: [] }),
       );

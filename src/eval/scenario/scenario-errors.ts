@@ -16,7 +16,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
+    // an empty key (`? ` with nothing after it) is shown quoted, so the field is never blank
+    else out += out ? `.${String(part) || '""'}` : String(part) || '""';
   }
   return out;
 }

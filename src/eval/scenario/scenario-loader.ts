@@ -4,37 +4,66 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ScenarioLoadError, type ScenarioProblem } from './scenario-errors';
 import { parseScenario } from './scenario-parser';
+import { OUTSIDE_THROUGH_LINK, resolvesOutside } from './scenario-realpath';
 import type { Scenario } from './scenario';
 
-function collect(target: string, out: string[]): void {
-  const stat = fs.statSync(target);
+interface Walk {
+  cwd: string;
+  /** every file found must resolve inside it (the API's scenarios directory) */
+  root?: string;
+  files: string[];
+  problems: ScenarioProblem[];
+  /** real paths of the directories read: a link back to one of them is not followed again */
+  dirs: Set<string>;
+}
+
+const shown = (abs: string, cwd: string) => {
+  const rel = path.relative(cwd, abs);
+  return rel && !rel.startsWith('..') ? rel : abs;
+};
+
+function collect(target: string, walk: Walk): void {
+  const problem = (message: string) => walk.problems.push({ file: shown(target, walk.cwd), line: 0, column: 0, field: '', message });
+  if (walk.root && resolvesOutside(target, walk.root)) return void problem(OUTSIDE_THROUGH_LINK);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch (e) {
+    return void problem(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   if (stat.isDirectory()) {
-    for (const entry of fs.readdirSync(target).sort()) collect(path.join(target, entry), out);
+    const real = fs.realpathSync(target);
+    if (walk.dirs.has(real)) return;
+    walk.dirs.add(real);
+    for (const entry of fs.readdirSync(target).sort()) collect(path.join(target, entry), walk);
   } else if (/\.ya?ml$/i.test(target)) {
-    out.push(target);
+    walk.files.push(target);
   }
 }
 
-export function loadScenarios(targets: string[], cwd = process.cwd()): Scenario[] {
-  const files: string[] = [];
-  const problems: ScenarioProblem[] = [];
+/**
+ * `root`: every scenario file, named or found in a named directory, must lie inside it once symbolic
+ * links are resolved (the API's scenarios directory); each one outside is a problem naming it.
+ */
+export function loadScenarios(targets: string[], cwd = process.cwd(), opts: { root?: string } = {}): Scenario[] {
+  const walk: Walk = { cwd, root: opts.root, files: [], problems: [], dirs: new Set() };
+  const { files, problems } = walk;
   for (const t of targets) {
     const abs = path.resolve(cwd, t);
     if (!fs.existsSync(abs)) {
       problems.push({ file: t, line: 0, column: 0, field: '', message: 'no such file or directory' });
       continue;
     }
-    const before = files.length;
-    collect(abs, files);
-    if (fs.statSync(abs).isFile() && files.length === before) {
+    const before = files.length + problems.length;
+    collect(abs, walk);
+    if (fs.statSync(abs).isFile() && files.length + problems.length === before) {
       problems.push({ file: t, line: 0, column: 0, field: '', message: 'not a .yaml/.yml scenario file' });
     }
   }
   const scenarios: Scenario[] = [];
   const seen = new Map<string, string>();
   for (const abs of files) {
-    const rel = path.relative(cwd, abs);
-    const file = rel && !rel.startsWith('..') ? rel : abs;
+    const file = shown(abs, cwd);
     const result = parseScenario(fs.readFileSync(abs, 'utf8'), file, abs);
     if (!result.ok) {
       problems.push(...result.problems);

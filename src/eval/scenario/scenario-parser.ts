@@ -2,13 +2,19 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_PROFILE } from '../../process/policies/loop-settings';
 import * as path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isMap, isSeq, LineCounter, type Document, type Node } from 'yaml';
 import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
 import { formatPath, type ScenarioProblem } from './scenario-errors';
 import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
 import type { ProviderOverrides, Scenario } from './scenario';
 import { settingsOf } from './scenario-settings';
 import { toScenarioMcpServers } from './scenario-mcp-schema';
+import { checkEntryOf, FalseChecks } from './scenario-check-lists';
+import { regexHazards } from './regex-hazard';
+import { readYaml } from './scenario-yaml';
+import { explainIssue } from './union-issue';
+import { unknownToolNames, type NameProblem } from './scenario-tool-names';
+import { fileCheckProblems } from './scenario-file-checks';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
 import type { z } from 'zod';
 
@@ -100,56 +106,48 @@ function providerOf(ollama: ScenarioDocument['ollama']): { provider: ProviderOve
   };
 }
 
-/**
- * An issue inside one `expect:` or `success:` entry: a check that can never hold or
- * one malformed (a text where a mapping belongs, an unknown key or operator). Either way the entry
- * is a false expectation, not a malformed document.
- */
-function insideCheck(issue: z.core.$ZodIssue): boolean {
-  const [list, index] = issue.path;
-  return (list === 'expect' || list === 'success') && typeof index === 'number';
+/** A key of `expect_by_profile` (a profile name): its problems point at the key, not at its list. */
+function profileKey(issue: z.core.$ZodIssue): string | undefined {
+  const [list, name] = issue.path;
+  return list === 'expect_by_profile' && issue.path.length === 2 && typeof name === 'string' ? name : undefined;
 }
+
+const MAX_UNKNOWN_KEYS_NAMED = 20;
 
 export function parseScenario(text: string, file: string, absFile: string = path.resolve(file)): ParseResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined) => {
     const pos = lineCounter.linePos(offset ?? 0);
     return { line: pos.line, column: pos.col };
   };
-  if (doc.errors.length) {
-    return {
-      ok: false,
-      problems: doc.errors.map((e) => ({ file, ...at(e.pos[0]), field: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })),
-    };
+  // too deep, repeated keys, syntax, an alias bomb: each where it sits
+  const read = readYaml(text, lineCounter);
+  if (!read.ok) {
+    const problems = read.problems.map((p) => ({ file, ...at(p.offset), field: formatPath(p.path) || '(document)', message: p.message }));
+    return { ok: false, problems };
   }
-  let value: unknown;
-  try {
-    // the yaml library refuses documents whose aliases expand past a limit (a "billion laughs" bomb)
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    let firstAlias: number | undefined;
-    visit(doc, {
-      Alias: (_key, node) => {
-        firstAlias = node.range?.[0];
-        return visit.BREAK;
-      },
-    });
-    return {
-      ok: false,
-      problems: [{ file, ...at(firstAlias), field: '', message: `YAML aliases expand too far (${(e as Error).message})` }],
-    };
-  }
+  const { doc, value } = read;
+  // bad input the schema cannot see alone: a tool name no tool has, a file check outside the workspace
+  const located = (found: NameProblem[]): ScenarioProblem[] =>
+    found.map((p) => ({ file, ...at(nodeAt(doc, p.path)?.range?.[0]), field: formatPath(p.path), message: p.message }));
+  const badNames = located([...unknownToolNames(value), ...fileCheckProblems(value)]);
   let parsed = scenarioSchema.safeParse(value);
   const problemsOf = (issues: readonly z.core.$ZodIssue[]) =>
-    issues.flatMap((issue): ScenarioProblem[] => {
+    issues.flatMap((raw): ScenarioProblem[] => {
+      const issue = explainIssue(raw);
       if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => {
+        // each is found by a scan of its mapping: thousands of them are named as a count, not one by one
+        const named = issue.keys.slice(0, MAX_UNKNOWN_KEYS_NAMED).map((key) => {
           const node = keyNode(doc, issue.path, key);
           return { file, ...at(node?.range?.[0]), field: formatPath([...issue.path, key]), message: 'unknown field' };
         });
+        const more = issue.keys.length - named.length;
+        if (!more) return named;
+        const field = formatPath(issue.path) || '(document)';
+        return [...named, { file, ...at(nodeAt(doc, issue.path)?.range?.[0]), field, message: `and ${more} more unknown fields` }];
       }
-      const node = nodeAt(doc, issue.path);
+      const key = profileKey(issue);
+      const node = key === undefined ? nodeAt(doc, issue.path) : keyNode(doc, ['expect_by_profile'], key);
       return [
         {
           file,
@@ -164,33 +162,43 @@ export function parseScenario(text: string, file: string, absFile: string = path
   // an expectation that can never hold (a name the journal does not have, an impossible count) or
   // that is malformed is a false expectation, not bad input: said up front, the scenario runs
   // without it, and it fails wherever its list is judged (a run gated on Loupe sees a failed check)
-  const unsatisfiable = { expect: [] as ScenarioProblem[], success: [] as ScenarioProblem[] };
-  const dropped = { expect: new Set<number>(), success: new Set<number>() };
-  if (!parsed.success && parsed.error.issues.every(insideCheck)) {
-    const without = { ...(value as Record<string, unknown>) };
+  const falseChecks = new FalseChecks();
+  if (!parsed.success && parsed.error.issues.every((issue) => checkEntryOf(issue))) {
     for (const issue of parsed.error.issues) {
-      const [list, index] = issue.path as ['expect' | 'success', number];
-      unsatisfiable[list].push(...problemsOf([issue]));
-      dropped[list].add(index);
+      const { list, index } = checkEntryOf(issue)!;
+      falseChecks.add(list, index, problemsOf([issue]));
     }
-    // each such entry keeps its place with a check that always holds (a list of only those is still
-    // a list), and is dropped once parsed
-    for (const list of ['expect', 'success'] as const) {
-      const drop = dropped[list];
-      if (drop.size) without[list] = (without[list] as unknown[]).map((x, i) => (drop.has(i) ? { iterations: { min: 0 } } : x));
-    }
-    parsed = scenarioSchema.safeParse(without);
+    parsed = scenarioSchema.safeParse(falseChecks.placeholders(value as Record<string, unknown>));
   }
-  if (!parsed.success) {
-    const problems = problemsOf(parsed.error.issues);
+  if (!parsed.success || badNames.length) {
+    const problems = [...(parsed.success ? [] : problemsOf(parsed.error.issues)), ...badNames];
     return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
   }
+  // a regex that would backtrack catastrophically is bad input, not a false check: it would hang the judge
+  const hazards = regexHazards(value);
+  if (hazards.length)
+    return {
+      ok: false,
+      problems: hazards.map((h) => ({ file, ...at(nodeAt(doc, h.path)?.range?.[0]), field: formatPath(h.path), message: h.message })),
+    };
   const d = parsed.data;
   if (!d.expect && !d.success?.length) {
     const message = 'required field is missing: a scenario needs `expect` (checks of a scripted run) or `success` (of a live one)';
     return { ok: false, problems: [{ file, ...at(0), field: 'expect', message }] };
   }
-  const kept = <T>(list: 'expect' | 'success', checks: T[]) => checks.filter((_, i) => !dropped[list].has(i));
+  const profiles = d.profile === undefined ? [DEFAULT_PROFILE] : [...new Set(Array.isArray(d.profile) ? d.profile : [d.profile])];
+  // a list for a profile the scenario was written for would never judge anything: `expect` does there
+  const written = Object.keys(d.expect_by_profile ?? {}).filter((p) => (profiles as string[]).includes(p));
+  if (written.length) {
+    const problems = written.map((p) => ({
+      file,
+      ...at(keyNode(doc, ['expect_by_profile'], p)?.range?.[0]),
+      field: `expect_by_profile.${p}`,
+      message: `the scenario is written for ${p} (its \`profile:\`): its trials there are judged by \`expect\``,
+    }));
+    return { ok: false, problems };
+  }
+  const byProfile = Object.entries(d.expect_by_profile ?? {}).map(([p, checks]) => [p, falseChecks.kept(['expect_by_profile', p], checks)]);
   return {
     ok: true,
     scenario: {
@@ -205,16 +213,17 @@ export function parseScenario(text: string, file: string, absFile: string = path
       prompt: d.prompt,
       system: d.system,
       councilRole: d.council_role,
-      profiles: d.profile === undefined ? [DEFAULT_PROFILE] : [...new Set(Array.isArray(d.profile) ? d.profile : [d.profile])],
+      profiles,
       ...settingsOf(d.config),
       workspaceFiles: d.workspace.files,
       tools: d.tools,
       catalog: d.catalog?.map(toModel),
       defaultCatalog: d.default_catalog,
       script: toScript(d.script),
-      expect: d.expect ? kept('expect', d.expect) : [],
-      success: d.success && kept('success', d.success),
-      ...(unsatisfiable.expect.length || unsatisfiable.success.length ? { unsatisfiable } : {}),
+      expect: d.expect ? falseChecks.kept(['expect'], d.expect) : [],
+      success: d.success && falseChecks.kept(['success'], d.success),
+      ...(byProfile.length ? { expectByProfile: Object.fromEntries(byProfile) as Scenario['expectByProfile'] } : {}),
+      ...(falseChecks.unsatisfiable() ? { unsatisfiable: falseChecks.unsatisfiable() } : {}),
       permissions: d.permissions ? { default: d.permissions.default, tools: d.permissions.tools } : undefined,
       approvals: d.approvals?.map((a) => ({
         tool: a.tool,
