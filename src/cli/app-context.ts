@@ -6,6 +6,7 @@ import { logLevelsFrom, StderrLogger } from '../common/stderr-logger';
 import type { LoupeConfig } from '../config/loupe-config';
 import { startTelemetry } from '../telemetry/telemetry';
 import { EXIT, setVerdict } from './exit-codes';
+import { commandStopsItself } from './signal-stop';
 
 export async function withAppContext<T>(
   config: LoupeConfig,
@@ -18,7 +19,8 @@ export async function withAppContext<T>(
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { http: false }), { logger, abortOnError: false });
   let closing = false;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (closing) return;
+    // a command that stops itself (signal-stop.ts) closes the application once it has reported
+    if (closing || commandStopsItself()) return;
     closing = true;
     logger.warn(`${sig}: stopping sessions and flushing the journal`);
     void app

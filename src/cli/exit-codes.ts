@@ -2,9 +2,16 @@ export const EXIT = {
   OK: 0,
   FAILED: 1,
   BAD_INPUT: 2,
-  /** stopped by SIGINT/SIGTERM (128 + SIGINT) */
+  /** stopped by SIGINT (128 + 2) */
   INTERRUPTED: 130,
+  /** stopped by SIGTERM (128 + 15) */
+  TERMINATED: 143,
 } as const;
+
+/** The exit code of a command stopped by this signal. */
+export function signalExit(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+}
 
 let verdict: number | undefined;
 

@@ -5,7 +5,10 @@ import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { evalProgress } from '../eval-progress';
+import { setVerdict, signalExit } from '../exit-codes';
 import { lazy } from '../lazy';
+import { stopOnSignals } from '../signal-stop';
+import { trialsRunHere } from '../trials-here';
 import { positiveInt, printRunReport, runIdArg, UsageError } from './eval.command';
 
 export function registerResumeCommand(evalCommand: Command, getConfig: () => LoupeConfig): void {
@@ -19,15 +22,18 @@ export function registerResumeCommand(evalCommand: Command, getConfig: () => Lou
     .option('--json', 'print machine-readable results (with the statistics)')
     .option('--junit <file>', 'also write a JUnit XML report')
     .option('--markdown <file>', 'also write a Markdown report')
+    .option('--allow-unjudged', 'exit 0 even when some trials were unjudged (no check applied to them; never counted as passes)')
     .action(
       async (
         runId: string,
         paths: string[],
-        opts: { concurrency?: number; force?: boolean; json?: boolean; junit?: string; markdown?: string },
+        opts: { concurrency?: number; force?: boolean; json?: boolean; junit?: string; markdown?: string; allowUnjudged?: boolean },
       ) => {
         const { ScenarioRunner } = lazy.runner();
         const { ResumeError } = lazy.runResume();
         const progress = evalProgress();
+        trialsRunHere(getConfig().home);
+        const stop = stopOnSignals();
         const report = await lazy
           .appContext()
           .withAppContext(getConfig(), async (app) => {
@@ -41,14 +47,20 @@ export function registerResumeCommand(evalCommand: Command, getConfig: () => Lou
                 force: opts.force,
                 onTrialStarted: (n) => progress.started(n),
                 onTrialFinished: (t) => progress.finished(t),
+                interrupt: stop.signal,
               });
             } catch (e) {
               if (e instanceof ResumeError) throw new UsageError((e as Error).message);
               throw e;
             }
           })
-          .finally(() => progress.stop());
+          .finally(() => {
+            progress.stop();
+            stop.release();
+          });
         printRunReport(report, opts);
+        const signal = stop.received();
+        if (signal) setVerdict(signalExit(signal));
       },
     );
 }

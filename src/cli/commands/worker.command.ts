@@ -5,6 +5,7 @@ import type { LoupeConfig } from '../../config/loupe-config';
 import { evalProgress } from '../eval-progress';
 import { EXIT, setVerdict } from '../exit-codes';
 import { lazy } from '../lazy';
+import { trialsRunHere } from '../trials-here';
 import { positiveInt } from './eval.command';
 
 export function registerWorkerCommand(program: Command, getConfig: () => LoupeConfig): void {
@@ -18,6 +19,7 @@ export function registerWorkerCommand(program: Command, getConfig: () => LoupeCo
     .option('--idle-exit <ms>', 'exit once no trial has come for this long', (v) => positiveInt(v, '--idle-exit'))
     .action(async (opts: { slots?: number; name?: string; idleExit?: number }) => {
       const config = getConfig();
+      trialsRunHere(config.home);
       const progress = evalProgress();
       const result = await lazy.appContext().withAppContext(config, async (app) => {
         const worker = app.get(lazy.worker().TrialWorker);
