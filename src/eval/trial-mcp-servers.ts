@@ -44,7 +44,7 @@ export async function prepareMcpServers(
       if ('start' in s && s.start) {
         vars.PORT = String(await freePort());
         const url = substitute(s.config.url, vars);
-        launched.set(s.name, await launchHttpServer(substitute(s.start, vars), url));
+        launched.set(s.name, await launchHttpServer(substitute(s.start, vars), url, { workspace: workspaceDir }));
       }
       configs.push({ ...substitute<McpServerConfig>(s.config, vars), name: s.name });
     }

@@ -1,7 +1,10 @@
 // Starts a server process that serves MCP over Streamable HTTP and waits until its URL answers —
 // for scenarios and tests that need an HTTP server of their own. Stopped with stop(); kill() is
-// the abrupt end a scenario uses to test a server dying mid-session.
+// the abrupt end a scenario uses to test a server dying mid-session. The server leads its own
+// process group (ended whole, whatever it started) and is tracked until it exits (child-registry.ts).
 import { spawn } from 'node:child_process';
+import { signalChild, trackChild } from '../common/children/child-registry';
+import { toolLaunch } from './sandbox/tool-isolation-host';
 
 export interface LaunchCommand {
   command: string;
@@ -31,10 +34,18 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-export async function launchHttpServer(cmd: LaunchCommand, url: string, opts: { timeoutMs?: number } = {}): Promise<LaunchedServer> {
-  // like a stdio server: the variables its config names, not Loupe's
-  const env = { PATH: process.env.PATH ?? '', ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...(cmd.env ?? {}) };
-  const child = spawn(cmd.command, cmd.args ?? [], { env, cwd: cmd.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `workspace`: the trial's, which the server may reach although LOUPE_HOME is hidden from it (tool-isolation.ts). */
+export async function launchHttpServer(
+  cmd: LaunchCommand,
+  url: string,
+  opts: { timeoutMs?: number; workspace?: string } = {},
+): Promise<LaunchedServer> {
+  // like a stdio server: inside the tool wrapper where it can run, with the variables its config names, not Loupe's
+  const launch = toolLaunch([cmd.command, ...(cmd.args ?? [])], { env: cmd.env, cwd: cmd.cwd, workspace: opts.workspace });
+  const child = spawn(launch.command, launch.args, { env: launch.env, cwd: cmd.cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  trackChild(child, { group: true, command: [cmd.command, ...(cmd.args ?? [])].join(' ') });
+  // a signal to the group (SIGTERM, then SIGKILL): a server's own children end with it
+  const signal = (sig: NodeJS.Signals) => (child.pid ? signalChild({ pid: child.pid, group: true }, sig) : undefined);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString('utf8')).slice(-4_000);
@@ -54,11 +65,11 @@ export async function launchHttpServer(cmd: LaunchCommand, url: string, opts: { 
     url,
     pid: child.pid ?? -1,
     stderrTail: () => stderr.trim(),
-    kill: (signal = 'SIGKILL') => void child.kill(signal),
+    kill: (sig = 'SIGKILL') => signal(sig),
     stop: async () => {
       if (exit) return;
-      child.kill('SIGTERM');
-      const late = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      signal('SIGTERM');
+      const late = setTimeout(() => signal('SIGKILL'), 3_000);
       await exited;
       clearTimeout(late);
     },

@@ -40,9 +40,12 @@ function killQuietly(pid: number): void {
 export type ConnectResult = { ok: true; source: McpToolSource } | { ok: false; failure: ExternalMcpFailure };
 
 /** Connects one server and lists its tools, all within `timeoutMs`. */
-export async function connectExternalServer(config: ExternalMcpServerConfig, opts: { timeoutMs?: number } = {}): Promise<ConnectResult> {
+export async function connectExternalServer(
+  config: ExternalMcpServerConfig,
+  opts: { timeoutMs?: number; workspace?: string } = {},
+): Promise<ConnectResult> {
   const timeoutMs = opts.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
-  const opened = openTransport(config);
+  const opened = openTransport(config, { workspace: opts.workspace });
   try {
     const source = await within(
       McpToolSource.connect(config.name, opened.transport, {
@@ -70,7 +73,7 @@ export async function connectExternalServer(config: ExternalMcpServerConfig, opt
 
 export async function connectExternalServers(
   configs: readonly ExternalMcpServerConfig[],
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; workspace?: string } = {},
 ): Promise<{ sources: McpToolSource[]; failures: ExternalMcpFailure[] }> {
   const results = await Promise.all(configs.map((c) => connectExternalServer(c, opts)));
   return {

@@ -49,7 +49,10 @@ export class ToolsService {
     const workspace = await BuiltinToolSource.create('workspace', workspaceDefinitionsKey(enabled, serverOptions), () =>
       openWorkspaceSource(opts.workspaceDir, enabled, serverOptions),
     );
-    const { sources, failures } = await connectExternalServers(opts.externalMcp ?? [], { timeoutMs: opts.mcpConnectTimeoutMs });
+    const { sources, failures } = await connectExternalServers(opts.externalMcp ?? [], {
+      timeoutMs: opts.mcpConnectTimeoutMs,
+      workspace: opts.workspaceDir,
+    });
     // an allow list limits the built-in tools; an external server the session asked for brings all of its own
     const allow = opts.allow ? [...opts.allow, ...sources.flatMap((s) => s.definitions().map((d) => d.name))] : undefined;
     return new ToolRegistry([workspace, ...sources], allow, failures, commandPlan?.record);

@@ -15,6 +15,7 @@ import { launchHttpServer, type LaunchedServer } from '../../src/tools/external-
 import type { McpToolSource } from '../../src/tools/mcp-tool-source';
 import type { McpServerDeath } from '../../src/tools/tool-types';
 import { ToolsService } from '../../src/tools/tools.service';
+import { survivors } from './sandbox-test-kit';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FILESYSTEM = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -63,15 +64,6 @@ async function recordingServer(
         server.close(() => r());
       }),
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function until(check: () => boolean, ms = 5_000): Promise<void> {
@@ -156,12 +148,17 @@ describe('external MCP servers', () => {
 
   it('gives up on a stdio server that never answers within the timeout, and kills its process', async () => {
     const pidFile = path.join(tmp, 'pid');
+    // found by its command line: the pid it sees is its own PID namespace's (the tool wrapper's)
+    const marker = `mute-${randomUUID()}`;
     const started = Date.now();
     const r = await connectExternalServer(
       {
         name: 'mute',
         command: process.execPath,
-        args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`],
+        args: [
+          '-e',
+          `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000) // ${marker}`,
+        ],
       },
       { timeoutMs: 400 },
     );
@@ -170,8 +167,8 @@ describe('external MCP servers', () => {
       ok: false,
       failure: { name: 'mute', transport: 'stdio', error: expect.stringMatching(/timed out|within 400 ms/) },
     });
-    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-    await until(() => !isAlive(pid));
+    expect(fs.existsSync(pidFile)).toBe(true);
+    await until(() => survivors(marker).length === 0);
   });
 
   it('gives up on an HTTP endpoint that accepts connections but never answers', async () => {

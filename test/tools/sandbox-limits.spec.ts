@@ -14,8 +14,15 @@ import { DEFAULT_COMMAND_LIMITS, resolveCommandLimits, rlimitsFor } from '../../
 const limits = { ...DEFAULT_COMMAND_LIMITS };
 
 describe('command limits', () => {
-  it('defaults to the spec: 512 MB, 0.5 CPU, 30 s, plus 64 processes and 64 KB of output', () => {
-    expect(resolveCommandLimits()).toEqual({ memoryBytes: 536_870_912, cpu: 0.5, pids: 64, outputBytes: 64_000, timeoutMs: 30_000 });
+  it('defaults to the spec: 512 MB, 0.5 CPU, 30 s, plus 64 processes, 64 KB of output and 256 MB of disk', () => {
+    expect(resolveCommandLimits()).toEqual({
+      memoryBytes: 536_870_912,
+      cpu: 0.5,
+      pids: 64,
+      outputBytes: 64_000,
+      timeoutMs: 30_000,
+      diskBytes: 268_435_456,
+    });
   });
 
   it('takes overrides and keeps the rest', () => {
@@ -28,20 +35,23 @@ describe('command limits', () => {
   });
 
   it.each([
-    [{ memory: true, cpu: true }, limits, { addressSpaceKb: 524_288, cpuSeconds: 15 }],
+    [{ memory: true, cpu: true }, limits, { addressSpaceKb: 524_288, cpuSeconds: 15, fileBytes: 268_435_456 }],
     [
       { memory: false, cpu: true },
       { ...limits, timeoutMs: 1_000 },
-      { addressSpaceKb: undefined, cpuSeconds: 1 },
+      { addressSpaceKb: undefined, cpuSeconds: 1, fileBytes: 268_435_456 },
     ],
     [
       { memory: true, cpu: false },
       { ...limits, memoryBytes: 1_000 },
-      { addressSpaceKb: 1, cpuSeconds: undefined },
+      { addressSpaceKb: 1, cpuSeconds: undefined, fileBytes: 268_435_456 },
     ],
-  ])('rlimit fallback for %j: address space in KiB, CPU seconds = cpu × timeout (at least 1)', (use, l, expected) => {
-    expect(rlimitsFor(l, use)).toEqual(expected);
-  });
+  ])(
+    'rlimit fallback for %j: address space in KiB, CPU seconds = cpu × timeout (at least 1), file size = the disk limit',
+    (use, l, expected) => {
+      expect(rlimitsFor(l, use)).toEqual(expected);
+    },
+  );
 });
 
 describe('cgroup files', () => {

@@ -159,6 +159,7 @@ describeWithCommand('bwrap', 'the sandbox where cgroups are not writable (rlimit
         pids: 64,
         outputBytes: 64_000,
         timeoutMs: 4_000,
+        diskBytes: 268_435_456,
         enforcedBy: {
           memory: 'rlimit-as',
           cpu: 'rlimit-cpu',

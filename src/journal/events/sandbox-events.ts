@@ -14,6 +14,8 @@ export const SANDBOX_EVENTS = {
         pids: z.number(),
         outputBytes: z.number(),
         timeoutMs: z.number(),
+        // absent from sessions recorded before the disk limit existed
+        diskBytes: z.number().optional(),
         enforcedBy: z.object({
           memory: z.enum(['cgroup-v1', 'cgroup-v2', 'rlimit-as', 'none']),
           cpu: z.enum(['cgroup-v1', 'cgroup-v2', 'rlimit-cpu', 'none']),

@@ -67,7 +67,7 @@ export function cgroupLimitWrites(version: CgroupVersion, controller: CgroupCont
 
 /** A file whose presence in a new cgroup shows the controller is usable there. */
 export function limitFileOf(version: CgroupVersion, controller: CgroupController): string {
-  return cgroupLimitWrites(version, controller, { memoryBytes: 1, cpu: 1, pids: 1, outputBytes: 1, timeoutMs: 1 })[0].file;
+  return cgroupLimitWrites(version, controller, { memoryBytes: 1, cpu: 1, pids: 1, outputBytes: 1, timeoutMs: 1, diskBytes: 1 })[0].file;
 }
 
 /** Where the kernel counts OOM kills: v1 memory.oom_control, v2 memory.events (`oom_kill N`). */

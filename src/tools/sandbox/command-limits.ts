@@ -10,6 +10,13 @@ export interface CommandLimits {
   /** output kept for the model; more than this kills the command */
   outputBytes: number;
   timeoutMs: number;
+  /**
+   * disk a command may fill: the size of each file it writes (RLIMIT_FSIZE, kernel), the sandbox's
+   * private /tmp (tmpfs size, kernel) and the workspace in all (Loupe measures it after each
+   * command and refuses further ones while it is above; one command can overshoot by what it writes
+   * in files below the per-file cap before its time runs out)
+   */
+  diskBytes: number;
 }
 
 export const DEFAULT_COMMAND_LIMITS: Readonly<CommandLimits> = {
@@ -18,6 +25,7 @@ export const DEFAULT_COMMAND_LIMITS: Readonly<CommandLimits> = {
   pids: 64,
   outputBytes: 64_000,
   timeoutMs: 30_000,
+  diskBytes: 256 * 1024 * 1024,
 };
 
 /** What enforces each limit here: a cgroup, an rlimit (per process), Loupe itself, or nothing. */
@@ -52,9 +60,11 @@ export function resolveCommandLimits(partial: Partial<CommandLimits> = {}): Comm
 export function rlimitsFor(
   limits: CommandLimits,
   use: { memory: boolean; cpu: boolean },
-): { addressSpaceKb?: number; cpuSeconds?: number } {
+): { addressSpaceKb?: number; cpuSeconds?: number; fileBytes: number } {
   return {
     addressSpaceKb: use.memory ? Math.ceil(limits.memoryBytes / 1024) : undefined,
     cpuSeconds: use.cpu ? Math.max(1, Math.ceil((limits.timeoutMs / 1000) * limits.cpu)) : undefined,
+    // no cgroup bounds file sizes: always the rlimit
+    fileBytes: limits.diskBytes,
   };
 }

@@ -16,6 +16,8 @@ export interface CommandResult {
   outOfMemory: boolean;
   /** the process-count limit refused a fork (the command went on, with fork failures) */
   processLimitHit: boolean;
+  /** the workspace held more than the disk limit after the command */
+  diskLimitHit?: boolean;
   /** the command could not be started (sandbox or limits could not be set up) */
   startError?: string;
 }
@@ -45,6 +47,7 @@ const SIGNALS: Record<number, string> = {
   13: 'SIGPIPE',
   15: 'SIGTERM',
   24: 'SIGXCPU',
+  25: 'SIGXFSZ',
 };
 
 const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
@@ -59,7 +62,7 @@ function statusLine(r: CommandResult): string | undefined {
 
 export function describeCommandResult(
   r: CommandResult,
-  limits: Pick<CommandLimits, 'timeoutMs' | 'outputBytes' | 'memoryBytes' | 'pids'>,
+  limits: Pick<CommandLimits, 'timeoutMs' | 'outputBytes' | 'memoryBytes' | 'pids'> & Partial<Pick<CommandLimits, 'diskBytes'>>,
 ): { text: string; isError: boolean } {
   if (r.startError) return { text: `[command could not start: ${r.startError}]`, isError: true };
   const notes: string[] = [];
@@ -69,10 +72,17 @@ export function describeCommandResult(
   if (r.aborted) notes.push('[command aborted]');
   if (r.outOfMemory) notes.push(`[out of memory: a process exceeded the ${mb(limits.memoryBytes)} limit and was killed]`);
   if (r.processLimitHit) notes.push(`[process limit reached: at most ${limits.pids} processes, further forks failed]`);
+  if (r.diskLimitHit)
+    notes.push(
+      `[disk limit: the workspace now holds more than ${mb(limits.diskBytes ?? 0)}; further commands are refused until files are removed]`,
+    );
   const killed = r.outputLimitHit || r.timedOut || r.aborted;
   const status = killed ? undefined : statusLine(r);
   if (status) notes.push(status);
   const separator = r.output && notes.length && !r.output.endsWith('\n') ? '\n' : '';
   const text = `${r.output}${separator}${notes.join('\n')}`;
-  return { text: text || '(no output)', isError: killed || r.outOfMemory || r.processLimitHit || r.exitCode !== 0 };
+  return {
+    text: text || '(no output)',
+    isError: killed || r.outOfMemory || r.processLimitHit || !!r.diskLimitHit || r.exitCode !== 0,
+  };
 }

@@ -7,6 +7,7 @@ import type { CallCgroup } from './cgroup-limits';
 import type { CommandLimits } from './command-limits';
 import { emptyCommandResult, type CommandResult } from './command-result';
 import { SETUP_FAILED_EXIT } from './launcher';
+import { trackChild } from '../../common/children/child-registry';
 
 export interface LaunchSpec {
   argv: string[];
@@ -50,6 +51,8 @@ export async function runLaunched(spec: LaunchSpec): Promise<CommandResult> {
       resolve({ ...result, startError: (e as Error).message });
       return;
     }
+    // its group is ended if Loupe exits mid-call, and swept after a kill -9
+    trackChild(child, { group: true, command: spec.argv.join(' ') });
     (spec.fdData ?? []).forEach((data, i) => {
       const stream = child.stdio[3 + i] as Writable | null;
       stream?.on('error', () => undefined); // the reader may be gone already (setup failed)

@@ -15,6 +15,8 @@ export interface LauncherSpec {
   addressSpaceKb?: number;
   /** ulimit -t (CPU seconds), per process */
   cpuSeconds?: number;
+  /** ulimit -f, per file a process writes (a larger write fails with SIGXFSZ / EFBIG) */
+  fileBytes?: number;
   /** what to exec once inside the limits */
   exec: string[];
   /**
@@ -40,6 +42,12 @@ export function launcherArgv(spec: LauncherSpec): string[] {
     ...(spec.cpuSeconds !== undefined
       ? [
           `{ ulimit -St ${Math.floor(spec.cpuSeconds)} && ulimit -Ht ${Math.floor(spec.cpuSeconds) + 1}; } 2>/dev/null || ${fail('cannot set the CPU rlimit')}`,
+        ]
+      : []),
+    // bash counts in 1024-byte blocks, a POSIX sh (dash, bash as sh) in 512-byte ones
+    ...(spec.fileBytes !== undefined
+      ? [
+          `ulimit -f ${Math.max(1, Math.floor(spec.fileBytes / (spec.bash ? 1024 : 512)))} 2>/dev/null || ${fail('cannot set the file-size rlimit')}`,
         ]
       : []),
     'exec "$@"',
