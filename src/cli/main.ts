@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type LoupeConfig } from '../config/loupe-config';
 import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
+import { registerDbCommand } from './commands/db.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
 import { registerEventsCommand } from './commands/events.command';
 import { registerProfilesCommand } from './commands/profiles.command';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerWorkerCommand(program, getConfig);
   registerBenchCommand(program, getConfig);
   registerServeCommand(program, getConfig);
+  registerDbCommand(program, getConfig);
   return program;
 }
 

@@ -32,6 +32,9 @@ export interface TrialProvenance {
   seed: number | null;
 }
 
+/** The list of checks that judged a trial (see judgedAs in trials/trial-verdict.ts). */
+export type JudgedBy = 'expect' | 'expect_by_profile' | 'success';
+
 export interface TrialReport {
   trialId: string;
   scenarioId: string;
@@ -44,8 +47,8 @@ export interface TrialReport {
   configKey: string;
   /** the loop profile the trial ran under */
   profile: string;
-  /** what judged it: the exact expectations (a scripted run under a profile the scenario was written for) or the success criteria (a live model, or another profile's loop) */
-  judgedBy: 'expect' | 'success';
+  /** which list judged it: `expect` (scripted, under a profile the scenario was written for), `expect_by_profile` (scripted, under another profile it states), `success` (a live model, or any other profile's loop) */
+  judgedBy: JudgedBy;
   sessionId: string | null;
   traceId: string | null;
   status: TrialStatus;
@@ -75,8 +78,10 @@ export interface EvalRunReport {
   errored: number;
   /** trials never started because the run stopped early */
   notRun: number;
+  /** trials a signal stopped before their verdict (recorded `interrupted`, rerun by `eval resume`; in no count or statistic) */
+  interrupted?: number;
   trials: TrialReport[];
-  /** why the run stopped before every trial ran (the database failed for good) */
+  /** why the run stopped before every trial ran: the database failed for good, or a signal (`SIGINT`, `SIGTERM`) */
   stoppedBy?: string;
   /** Postgres checked against the journal's own count of each session's events, after the final flush */
   storage?: { sessionsChecked: number; mismatched: Array<{ sessionId: string; recorded: number; stored: number }> };
@@ -90,6 +95,8 @@ export interface EvalRunReport {
   comparison?: { baselineRunId: string; result: RunComparison };
   /** the recorded run this one replayed */
   replayOf?: string;
+  /** the run seed (`--seed`, or drawn); null: none was sent (a run recorded before seeds) */
+  seed?: number | null;
 }
 
 /** Given by callers that must know a trial's ids before it starts (workers, resume). */
@@ -107,7 +114,7 @@ export interface EvalRunOptions {
   configurations?: Configuration[];
   trials?: number;
   concurrency?: number;
-  /** auto (default): a scripted trial under a profile its scenario was written for is judged by `expect`, any other by `success`; success: every trial by `success` */
+  /** auto (default): a scripted trial under a profile its scenario was written for is judged by `expect`, under another by its `expect_by_profile` list or else `success`; success: every trial by `success` */
   judge?: 'auto' | 'success';
   /** `--baseline RUN`: compare with that run when done */
   baselineRunId?: string;
@@ -115,6 +122,8 @@ export interface EvalRunOptions {
   record?: boolean;
   /** `--replay RUN`: serve each trial from that recorded run */
   replay?: ReplaySettings;
+  /** `--seed`: the run seed, each trial's derived from it; unset: drawn at random; null: no seed is sent (replaying a run recorded before seeds) */
+  seed?: number | null;
   /** the scenario paths the run was given (kept, so a resume finds its scenarios) */
   paths?: string[];
   /** the run's id, as soon as it is recorded (to resume it if it is killed) */
@@ -123,4 +132,6 @@ export interface EvalRunOptions {
   runId?: string;
   onTrialStarted?: (total: number) => void;
   onTrialFinished?: (t: TrialReport) => void;
+  /** aborted (reason: the signal's name) when the run must stop: nothing new starts, running trials end as interrupted */
+  interrupt?: AbortSignal;
 }

@@ -1,6 +1,6 @@
 // What a run is made of, and what is left of it. A new run is planned from its scenarios and
 // options; everything needed to plan it again (scenario paths and ids, models, configurations,
-// trials, mode, judge, recording and replay) is stored with it, so a killed run can be resumed: each
+// trials, mode, judge, seed, recording and replay) is stored with it, so a killed run can be resumed: each
 // job (scenario × model × configuration × trial index) with a verdict is kept, each interrupted one
 // is rerun as a new attempt that replaces it, and the rest run. Pure.
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,7 @@ import type { ReplaySettings } from './recording/run-replay';
 import { configurations as noAxes, planJobs, type Configuration, type Job } from './run-plan';
 import type { Scenario } from './scenario/scenario';
 import { trialKey } from './statistics/grouping';
+import { drawRunSeed } from './trial-seed';
 import type { TrialOutcome } from './statistics/statistics-types';
 import { isFinal, outcomeFromRow, reportFromRow, type TrialRowView } from './trial-rows';
 import { judgedAs, type TrialMode } from './trials/trial-verdict';
@@ -23,6 +24,9 @@ export interface RunPlan {
   models: string[];
   trialsPerCell: number;
   loupeRevision: string;
+  loupeDiffHash: string | null;
+  /** the run seed (each trial's is derived from it); null: no seed sent (a run recorded before seeds) */
+  seed: number | null;
   /** the run row's contents (everything but its id) */
   run: Omit<NewRun, 'id'>;
 }
@@ -45,6 +49,10 @@ export interface StoredRunConfig {
   trialsPerCell: number;
   concurrency: number;
   loupeRevision: string;
+  /** sha256 of the uncommitted diff when the revision is +dirty */
+  loupeDiffHash?: string | null;
+  /** absent in runs recorded before seeds (their trials sent none) */
+  seed?: number | null;
   record?: boolean;
   replay?: ReplaySettings | null;
   jobCount?: number;
@@ -60,8 +68,9 @@ export function jobKey(job: Pick<Job, 'model' | 'trial' | 'config'> & { scenario
 export function planRun(
   scenarios: Scenario[],
   options: EvalRunOptions,
-  at: { mode: TrialMode; backend: string; loupeRevision: string; queued?: boolean },
+  at: { mode: TrialMode; backend: string; loupeRevision: string; loupeDiffHash?: string | null; queued?: boolean },
 ): RunPlan {
+  const seed = options.seed === undefined ? drawRunSeed() : options.seed;
   const trialsPerCell = Math.max(1, options.trials ?? 1);
   const configs = options.configurations?.length ? options.configurations : noAxes([]);
   const jobs = planJobs(scenarios, { models: options.models, configs, trials: trialsPerCell });
@@ -74,6 +83,8 @@ export function planRun(
     trialsPerCell,
     concurrency: options.concurrency ?? 1,
     loupeRevision: at.loupeRevision,
+    loupeDiffHash: at.loupeDiffHash ?? null,
+    seed,
     record: Boolean(options.record || options.replay?.allowNew),
     replay: options.replay ?? null,
     jobCount: jobs.length,
@@ -86,6 +97,8 @@ export function planRun(
     models,
     trialsPerCell,
     loupeRevision: at.loupeRevision,
+    loupeDiffHash: at.loupeDiffHash ?? null,
+    seed,
     run: {
       scenarioCount: scenarios.length,
       loupeVersion: process.env.npm_package_version ?? null,
@@ -149,6 +162,8 @@ export function resumePlan(run: EvalRunRow, rows: Row[], loaded: Scenario[]): Re
     models: [...new Set(jobs.map((j) => j.model))],
     trialsPerCell: stored.trialsPerCell,
     loupeRevision: stored.loupeRevision,
+    loupeDiffHash: stored.loupeDiffHash ?? null,
+    seed: stored.seed ?? null,
     run: { scenarioCount: run.scenarioCount, loupeVersion: run.loupeVersion, options: run.options, config: run.config },
   };
   const byKey = new Map<string, Row[]>();

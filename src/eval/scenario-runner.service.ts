@@ -19,7 +19,7 @@ import type { SessionHandle } from '../process/process-types';
 import { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
 import { EvalRunRecorder } from './eval-recorder';
 import type { EvalRunOptions, EvalRunReport, TrialReport } from './eval-types';
-import { loupeRevision } from './loupe-revision';
+import { loupeDiffHash, loupeRevision } from './loupe-revision';
 import { RecordingRepository } from './recording/recording.repository';
 import { RunReplay, type ReplaySettings } from './recording/run-replay';
 import { planRun, resumePlan, ResumeError, type PlannedTrial, type RunPlan } from './run-resume';
@@ -31,6 +31,7 @@ import { summarizeAll } from './statistics/summarize';
 import { TrialRunner, type TrialContext } from './trials/trial-runner.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { startStaggered } from './staggered-start';
+import { interruptReason, onInterrupt } from './run-interrupt';
 import type { TrialMode } from './trials/trial-verdict';
 
 type Result = { report: TrialReport; outcome: TrialOutcome };
@@ -54,6 +55,7 @@ export class ScenarioRunner {
   ) {
     // read once per process, before the first run needs it (the server's first run, too, records at once)
     void loupeRevision();
+    void loupeDiffHash();
   }
 
   async run(scenarios: Scenario[], options: EvalRunOptions = {}): Promise<EvalRunReport> {
@@ -62,7 +64,12 @@ export class ScenarioRunner {
     const realHost = this.config.ollama.host;
     const replayMode = options.replay ? await this.replayMode(options.replay.runId) : undefined;
     const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
-    const plan = planRun(scenarios, options, { mode, backend: realHost ?? 'standin', loupeRevision: await loupeRevision() });
+    const plan = planRun(scenarios, options, {
+      mode,
+      backend: realHost ?? 'standin',
+      loupeRevision: await loupeRevision(),
+      loupeDiffHash: await loupeDiffHash(),
+    });
     const recorder = new EvalRunRecorder(this.journal, { id: options.runId ?? randomUUID(), ...plan.run });
     // the first model loads while the run is written (later ones as their trials come: one model
     // at a time on the host's memory)
@@ -92,7 +99,7 @@ export class ScenarioRunner {
   async resume(
     runId: string,
     scenarios: Scenario[],
-    options: Pick<EvalRunOptions, 'onTrialStarted' | 'onTrialFinished' | 'concurrency'> & { force?: boolean } = {},
+    options: Pick<EvalRunOptions, 'onTrialStarted' | 'onTrialFinished' | 'concurrency' | 'interrupt'> & { force?: boolean } = {},
   ): Promise<EvalRunReport> {
     const run = (await this.results.getRun(runId)) as EvalRunRow | null;
     if (!run) throw new ResumeError(`no eval run ${runId}`);
@@ -153,10 +160,13 @@ export class ScenarioRunner {
       mode,
       judge: options.judge,
       loupeRevision: plan.loupeRevision,
+      loupeDiffHash: plan.loupeDiffHash,
+      runSeed: plan.seed,
       liveHost: this.config.ollama.host,
       record: options.record || Boolean(options.replay?.allowNew),
       replay: options.replay ? this.runReplay(options.replay, mode) : undefined,
       recordedEvents: new Map<string, number>(),
+      interrupted: () => interruptReason(options.interrupt),
     };
     const results: Result[] = new Array(jobs.length);
     for (const k of kept) results[k.index] = k.result;
@@ -167,6 +177,9 @@ export class ScenarioRunner {
       stoppedBy = `the database failed: ${e.message.split('\n')[0]}`;
       for (const h of running) h.kill('database failed');
     });
+    // a signal: the same stop, its trials left interrupted (not judged, rerun by resume)
+    let interrupted = 0;
+    const unwatch = onInterrupt(options.interrupt, running, (reason) => (stoppedBy ??= reason));
     let next = 0;
     const worker = async (underway: () => void) => {
       // the previous trial's verdict, reported once it is in Postgres while this worker runs the next:
@@ -183,6 +196,10 @@ export class ScenarioRunner {
         options.onTrialStarted?.(todo.length);
         const result = await this.trials.run(job, { ...ctx, running, onUnderway, modelReady }, ids);
         onUnderway = undefined;
+        if (result.interrupted) {
+          interrupted++;
+          continue;
+        }
         results[index] = result;
         await reporting;
         reporting = this.trials.recorded().then(() => options.onTrialFinished?.(result.report));
@@ -195,11 +212,13 @@ export class ScenarioRunner {
       await startStaggered(workers, RAMP_STEP_MAX_MS, worker);
     } finally {
       onFailure.unsubscribe();
+      unwatch();
     }
     await at.announced;
     return this.conclude(plan, recorder, results, options, {
       started,
       stoppedBy,
+      interrupted,
       replayed: Boolean(ctx.replay),
       write: true,
       recordedEvents: ctx.recordedEvents,
@@ -229,7 +248,14 @@ export class ScenarioRunner {
     recorder: EvalRunRecorder,
     results: Result[],
     options: EvalRunOptions,
-    at: { started: number; stoppedBy?: string; replayed: boolean; write: boolean; recordedEvents?: Map<string, number> },
+    at: {
+      started: number;
+      stoppedBy?: string;
+      interrupted?: number;
+      replayed: boolean;
+      write: boolean;
+      recordedEvents?: Map<string, number>;
+    },
   ): Promise<EvalRunReport> {
     const { jobs, mode, trialsPerCell, configs, models } = plan;
     const stoppedBy = at.stoppedBy;
@@ -248,7 +274,8 @@ export class ScenarioRunner {
       failed: count('failed'),
       unjudged: count('unjudged'),
       errored: count('error'),
-      notRun: jobs.length - reports.length,
+      notRun: jobs.length - reports.length - (at.interrupted ?? 0),
+      interrupted: at.interrupted ?? 0,
       trials: reports,
       stoppedBy,
       mode,
@@ -257,6 +284,7 @@ export class ScenarioRunner {
       trialsPerCell,
       summaries,
       ...(options.replay ? { replayOf: options.replay.runId } : {}),
+      seed: plan.seed,
     };
     if (options.baselineRunId) {
       const baseline = await this.results.outcomesOf(options.baselineRunId);
@@ -273,13 +301,14 @@ export class ScenarioRunner {
         trials: c.summary.trials,
         passed: c.summary.passed,
         failed: c.summary.failed,
+        unjudged: c.summary.unjudged,
         errored: c.summary.errored,
         statistics: c.summary as unknown as Record<string, unknown>,
       })),
     );
     recorder.finish(
-      stoppedBy ? 'failed' : 'finished',
-      { trialCount: reports.length, passed: report.passed, failed: report.failed, errored: report.errored },
+      stoppedBy ? (interruptReason(options.interrupt) ? 'interrupted' : 'failed') : 'finished',
+      { trialCount: reports.length, passed: report.passed, failed: report.failed, unjudged: report.unjudged, errored: report.errored },
       { run: summaries.run, models: summaries.models, configs: summaries.configs },
     );
     const flushed = await this.journal.flush(10_000).then(

@@ -4,7 +4,8 @@
 import type { TrialReport } from './eval-types';
 import { profileOf, type Job } from './run-plan';
 import type { TrialLatency, TrialOutcome } from './statistics/statistics-types';
-import type { TrialMode } from './trials/trial-verdict';
+import { provenanceFromMetadata } from './trials/trial-provenance';
+import type { JudgedBy } from './trials/trial-verdict';
 
 export const EMPTY_LATENCY: TrialLatency = {
   slotWaitMs: 0,
@@ -33,6 +34,9 @@ export interface TrialRowView {
   eventCount: number;
   durationMs: number | null;
   error: string | null;
+  /** what the trial ran against (provenance: see trials/trial-provenance.ts) */
+  metadata?: Record<string, unknown>;
+  scenarioHash?: string;
 }
 type Row = TrialRowView;
 
@@ -56,12 +60,24 @@ export function outcomeFromRow(t: Row): TrialOutcome {
     tokens: o.tokens ?? { input: 0, output: 0 },
     iterations: t.iterations,
     latency: o.latency ?? EMPTY_LATENCY,
+    ...pairingKeys(t),
   };
 }
 
-export function reportFromRow(t: Row, job: Job, judgedAs: TrialMode): TrialReport {
+/** The scenario and tool-schema hashes and the seed a comparison pairs and checks trials by. */
+function pairingKeys(t: Row): Pick<TrialOutcome, 'scenarioHash' | 'toolSchemaHash' | 'seed'> {
+  const m = t.metadata ?? {};
+  return {
+    ...(t.scenarioHash ? { scenarioHash: t.scenarioHash } : {}),
+    ...(typeof m.toolSchemaHash === 'string' ? { toolSchemaHash: m.toolSchemaHash } : {}),
+    ...(typeof m.seed === 'number' ? { seed: m.seed } : {}),
+  };
+}
+
+export function reportFromRow(t: Row, job: Job, judgedBy: JudgedBy): TrialReport {
   const o = (t.outcome ?? {}) as Partial<TrialOutcome>;
   const checks = t.expectations as TrialReport['expectations'];
+  const provenance = provenanceFromMetadata(t.metadata);
   return {
     trialId: t.id,
     scenarioId: job.scenario.id,
@@ -72,7 +88,7 @@ export function reportFromRow(t: Row, job: Job, judgedAs: TrialMode): TrialRepor
     trial: t.trialIndex,
     configKey: t.configKey,
     profile: profileOf(job),
-    judgedBy: judgedAs === 'scripted' ? 'expect' : 'success',
+    judgedBy,
     sessionId: t.sessionId,
     traceId: null,
     status: t.status as TrialReport['status'],
@@ -84,5 +100,6 @@ export function reportFromRow(t: Row, job: Job, judgedAs: TrialMode): TrialRepor
     events: t.eventCount,
     durationMs: t.durationMs ?? 0,
     ...(t.error ? { error: t.error } : {}),
+    ...(provenance ? { provenance } : {}),
   };
 }

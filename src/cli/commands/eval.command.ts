@@ -5,8 +5,13 @@ import { configurations, parseAxes, plannedModels } from '../../eval/run-plan';
 import { ScenarioLoadError } from '../../eval/scenario/scenario-errors';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { standinModelProblems, standinShortfalls } from '../../eval/standin-model-check';
+import { parseRunSeed } from '../../eval/trial-seed';
+import { unjudgedPlan, unjudgedWarning } from '../../eval/unjudged-plan';
+import { baselineGate } from '../baseline-gate';
 import { evalProgress } from '../eval-progress';
-import { EXIT, setVerdict } from '../exit-codes';
+import { EXIT, setVerdict, signalExit } from '../exit-codes';
+import { stopOnSignals } from '../signal-stop';
+import { trialsRunHere } from '../trials-here';
 import { lazy } from '../lazy';
 import { formatResultsTable, toJsonReport } from '../results-table';
 import type { EvalRunReport } from '../../eval/eval-types';
@@ -44,8 +49,10 @@ interface EvalFlags {
   replay?: string;
   replayPace: string;
   allowNew?: boolean;
+  allowUnjudged?: boolean;
   queue?: boolean;
   wait?: boolean;
+  seed?: number;
 }
 
 export function registerEvalCommand(program: Command, getConfig: () => LoupeConfig): void {
@@ -106,14 +113,23 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
     )
     .option('--queue', 'enqueue the trials for `loupe worker` processes (sharing this database) instead of running them here')
     .option('--wait', 'with --queue: wait until the workers have finished the run, then report it')
+    .option(
+      '--seed <int>',
+      "the run seed: each trial's model requests carry a seed derived from it, the cell and the trial index (default: drawn at random; recorded, printed with --json)",
+      runSeedArg,
+    )
+    .option('--allow-unjudged', 'exit 0 even when some trials were unjudged (no check applied to them; never counted as passes)')
     .action(async (paths: string[], opts: EvalFlags, command: Command) => {
       const explicitPaths = command.args.length > 0;
       if (opts.replayPace !== 'fast' && opts.replayPace !== 'recorded')
         throw new UsageError(`--replay-pace ${opts.replayPace}: expected fast or recorded`);
       if (opts.allowNew && !opts.replay) throw new UsageError('--allow-new applies to --replay');
       if (opts.wait && !opts.queue) throw new UsageError('--wait applies to --queue');
+      if (opts.allowUnjudged && opts.baseline)
+        throw new UsageError('--allow-unjudged with --baseline: a regression gate must not pass on trials that checked nothing');
       if (opts.replay && (opts.model || opts.set.length || opts.trials !== 1))
         throw new UsageError("--replay replays the recorded run's models, configurations and trials: leave out -m, --set and -t");
+      if (opts.replay && opts.seed !== undefined) throw new UsageError("--replay sends the recorded run's seeds: leave out --seed");
       // Bad input stops everything before anything runs (exit 2); a replay may take its scenario paths from the recording
       let scenarios = opts.replay && !explicitPaths ? undefined : loadScenarios(paths);
       if (opts.coverage) {
@@ -136,8 +152,20 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
             `loupe: ${s.file}${line ? `:${line}` : ''}: scenario ${s.id} ${why}; OLLAMA_HOST is unset, so its trials fail\n`,
           );
       }
+      if (scenarios && !opts.replay)
+        for (const p of unjudgedPlan(
+          scenarios,
+          configurations(axes.axes),
+          config.ollama.host ? 'live' : 'scripted',
+          opts.judge as 'auto' | 'success',
+        ))
+          process.stderr.write(`${unjudgedWarning(p)}\n`);
       for (const s of scenarios ?? [])
-        for (const p of [...(s.unsatisfiable?.expect ?? []), ...(s.unsatisfiable?.success ?? [])])
+        for (const p of [
+          ...(s.unsatisfiable?.expect ?? []),
+          ...(s.unsatisfiable?.success ?? []),
+          ...Object.values(s.unsatisfiable?.expectByProfile ?? {}).flat(),
+        ])
           process.stderr.write(
             `loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation cannot pass as written (it can never hold, or is malformed), so it fails\n`,
           );
@@ -158,14 +186,24 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
       const progress = evalProgress();
+      // trials run here: their child processes recorded (a killed Loupe's ended first), and
+      // SIGINT/SIGTERM stop the run (its running trials interrupted) instead of the process
+      if (!opts.queue) trialsRunHere(config.home);
+      const stop = opts.queue ? undefined : stopOnSignals();
       const report = await lazy
         .appContext()
         .withAppContext(config, async (app) => {
           if (early) lazy.trialWarmup().adoptRunProvider(app, early);
-          if (opts.baseline && !(await app.get(lazy.evalRepository().EvalRepository).getRun(opts.baseline))) {
+          if (opts.baseline && !(await app.get(lazy.evalRepository().EvalRepository).getRun(runIdArg(opts.baseline)))) {
             throw new UsageError(`--baseline ${opts.baseline}: no such eval run`);
           }
-          let runOptions: { models?: string[]; trials: number; configurations: ReturnType<typeof configurations>; paths?: string[] } = {
+          let runOptions: {
+            models?: string[];
+            trials: number;
+            configurations: ReturnType<typeof configurations>;
+            paths?: string[];
+            seed?: number | null;
+          } = {
             models: opts.model,
             trials: opts.trials,
             configurations: configurations(axes.axes),
@@ -185,9 +223,11 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
             judge: opts.judge as 'auto' | 'success',
             record: opts.record,
             replay,
+            seed: replay ? runOptions.seed : opts.seed,
             onRunStarted: (id: string) => process.stderr.write(`run ${id} (if it is killed: loupe eval resume ${id})\n`),
             onTrialStarted: (n: number) => progress.started(n),
             onTrialFinished: (t: Parameters<typeof progress.finished>[0]) => progress.finished(t),
+            interrupt: stop?.signal,
           };
           if (opts.queue) {
             const queued = app.get(lazy.queue().QueuedRuns);
@@ -212,9 +252,12 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         })
         .finally(() => {
           progress.stop();
+          stop?.release();
           early?.dispose(); // when the application never adopted it (its start failed)
         });
       if (report) printRunReport(report, opts);
+      const signal = stop?.received();
+      if (signal) setVerdict(signalExit(signal));
     });
   registerCompareCommand(evalCommand, getConfig);
   registerRecordingCommands(evalCommand, getConfig);
@@ -223,17 +266,33 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
 }
 
 /** The result on stdout (JSON or the table), the reports asked for, regressions on stderr, and the verdict. */
-export function printRunReport(report: EvalRunReport, opts: { json?: boolean; junit?: string; markdown?: string }): void {
+export function printRunReport(
+  report: EvalRunReport,
+  opts: { json?: boolean; junit?: string; markdown?: string; allowUnjudged?: boolean },
+): void {
   process.stdout.write(opts.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : `${formatResultsTable(report)}\n`);
   const reports = lazy.reports();
   if (opts.junit) fs.writeFileSync(opts.junit, reports.toJUnit(report));
   if (opts.markdown) fs.writeFileSync(opts.markdown, reports.toMarkdown(report));
-  const regressions = report.comparison ? reports.significantRegressions(report.comparison.result, { levels: ['run', 'model'] }) : [];
-  for (const r of regressions) process.stderr.write(`REGRESSION ${r.level} ${r.key}: ${r.a.rate} → ${r.b.rate} (p = ${r.pValue})\n`);
+  // against a baseline, failures are judged by the comparison: only a corrected regression fails the run
+  const baseline = report.comparison ? baselineGate(report.comparison, (l) => process.stderr.write(`${l}\n`)) : undefined;
   const lost = report.storage?.mismatched.length ?? 0;
   if (lost)
     process.stderr.write(`STORAGE MISMATCH: ${lost} session(s) in Postgres differ from what the journal recorded (see --json storage)\n`);
-  setVerdict(report.failed || report.errored || report.notRun || report.stoppedBy || regressions.length || lost ? EXIT.FAILED : EXIT.OK);
+  // a trial no check applied to is not a pass: the run fails unless it was asked to accept them
+  const unjudged = report.unjudged > 0 && !opts.allowUnjudged;
+  if (unjudged) process.stderr.write(`UNJUDGED: ${report.unjudged} trial(s) had no check to judge them (--allow-unjudged accepts that)\n`);
+  setVerdict(
+    (report.failed && !baseline?.excusesFailures) ||
+      report.errored ||
+      report.notRun ||
+      report.stoppedBy ||
+      unjudged ||
+      baseline?.fires ||
+      lost
+      ? EXIT.FAILED
+      : EXIT.OK,
+  );
 }
 
 export class UsageError extends Error {}
@@ -244,6 +303,12 @@ const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function runIdArg(value: string): string {
   if (!RUN_ID.test(value)) throw new UsageError(`${value}: not a run id (a UUID, as \`loupe eval\` prints it)`);
   return value;
+}
+
+function runSeedArg(value: string): number {
+  const parsed = parseRunSeed(value);
+  if ('problem' in parsed) throw new UsageError(`--seed: ${parsed.problem}`);
+  return parsed.seed;
 }
 
 export function positiveInt(value: string, flag: string): number {

@@ -2,9 +2,9 @@
 // a recorded trial served by a stand-in; recorded on the way when asked), with its workspace,
 // toolset, triggers and scripted approvals; then the verdict (expectations or success criteria, and
 // the invariants — or a replay miss, which fails the trial loudly), the outcome the statistics use,
-// and what the trial ran against (hashes, model digest, Ollama version).
+// and what the trial ran against (its provenance: trial-provenance.ts; its seed: trial-seed.ts).
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApprovalService } from '../../approval/approval.service';
 import { LOUPE_CONFIG } from '../../config/config.module';
@@ -32,10 +32,11 @@ import type { TrialOutcome } from '../statistics/statistics-types';
 import { prepareBackend } from '../trial-backend';
 import { prepareMcpServers } from '../trial-mcp-servers';
 import { collectHostEvents, watchTriggers } from '../trial-triggers';
+import { trialSeed } from '../trial-seed';
+import { interruptedRow, TrialInterrupted } from './trial-interrupt';
 import { judgedOutcome } from './trial-outcome';
+import { provenanceFromMetadata, recordedRequestSettings, trialProvenance } from './trial-provenance';
 import { filesToRead, judgedAs, judgeTrial, type TrialMode } from './trial-verdict';
-
-const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 export interface TrialContext {
   recorder: EvalRunRecorder;
@@ -46,6 +47,10 @@ export interface TrialContext {
   /** events each session recorded (the journal's count), for the run's cross-check against Postgres */
   recordedEvents?: Map<string, number>;
   loupeRevision: string;
+  /** sha256 of the run's uncommitted Loupe diff (null: clean) */
+  loupeDiffHash?: string | null;
+  /** the run's seed, each trial's derived from it; null or unset: no seed is sent (a run recorded before seeds) */
+  runSeed?: number | null;
   /** the real Ollama of live trials (OLLAMA_HOST, or a worker's own); misses of a replay --allow-new go there too */
   liveHost?: string;
   /** record every model request and response */
@@ -60,6 +65,8 @@ export interface TrialContext {
   onUnderway?: () => void;
   /** the model's warm-up (a live run's first load): the session starts once it settles, the setup runs meanwhile */
   modelReady?: Promise<void>;
+  /** the signal that stopped the run, once one did: the trial is then recorded interrupted, not judged (trial-interrupt.ts) */
+  interrupted?: () => string | undefined;
 }
 
 export type { TrialIds } from '../eval-types';
@@ -90,7 +97,11 @@ export class TrialRunner {
   }
 
   /** Runs and records the trial; its verdict may be reported once `recorded()` resolves. */
-  async run(job: Job, ctx: TrialContext, ids: TrialIds = {}): Promise<{ report: TrialReport; outcome: TrialOutcome }> {
+  async run(
+    job: Job,
+    ctx: TrialContext,
+    ids: TrialIds = {},
+  ): Promise<{ report: TrialReport; outcome: TrialOutcome; interrupted?: boolean }> {
     const { scenario, model, trial, config } = job;
     const trialId = ids.trialId ?? randomUUID();
     const sessionId = ids.sessionId ?? randomUUID();
@@ -101,6 +112,8 @@ export class TrialRunner {
     const loopSettings = { ...scenario.loopSettings, ...axis.loopSettings, profile };
     // a script is one path under the loop it was written for; under another profile's loop only outcomes count
     const foreign = !scenario.profiles.includes(profile);
+    const seed =
+      typeof ctx.runSeed === 'number' ? trialSeed(ctx.runSeed, { scenarioId: scenario.id, model, configKey: config.key, trial }) : null;
     const judgeAs = judgedAs(job, ctx.mode, ctx.judge);
     const base: TrialReport = {
       trialId,
@@ -112,7 +125,7 @@ export class TrialRunner {
       trial,
       configKey: config.key,
       profile,
-      judgedBy: judgeAs === 'scripted' ? 'expect' : 'success',
+      judgedBy: judgeAs,
       sessionId: null,
       traceId: null,
       status: 'error',
@@ -135,6 +148,8 @@ export class TrialRunner {
       tokens: { input: 0, output: 0 },
       latency: EMPTY_LATENCY,
       iterations: 0,
+      scenarioHash: scenario.hash,
+      ...(seed !== null ? { seed } : {}),
     };
     ctx.recorder.trialStarted({
       id: trialId,
@@ -151,13 +166,15 @@ export class TrialRunner {
       workerId: ctx.workerId ?? null,
     });
     let report = base;
-    let metadata: Record<string, unknown> = { scenarioHash: scenario.hash, loupeRevision: ctx.loupeRevision };
+    // provenance fields at the top level (toolSchemaHash and seed are what comparisons pair and check by)
+    let metadata: Record<string, unknown> = { scenarioHash: scenario.hash, loupeRevision: ctx.loupeRevision, profile, seed };
     const cleanup: Array<() => Promise<void> | void> = [];
     let sessionStarted = false;
     const recording = ctx.record
       ? new TrialRecording(this.journal, { trialId, runId: ctx.recorder.runId, trialIndex: trial, model })
       : undefined;
     let replay: TrialReplay | undefined;
+    let interruptedBy: string | undefined;
     try {
       replay = await ctx.replay?.forTrial(job);
       // under another profile's loop the scripted model may be asked for more turns than its script has: it keeps repeating its last one
@@ -187,11 +204,19 @@ export class TrialRunner {
       const described = await backend.provider.describe(model);
       metadata = {
         ...metadata,
-        toolSchemaHash: sha(JSON.stringify(tools.definitions())),
-        systemPromptHash: sha(buildSystemPrompt(council, scenario.system)),
+        ...trialProvenance({
+          scenarioHash: scenario.hash,
+          toolDefinitions: tools.definitions(),
+          systemPrompt: buildSystemPrompt(council, scenario.system),
+          prompt: scenario.prompt,
+          modelDigest: described.digest,
+          ollamaVersion: described.serverVersion,
+          loupeRevision: ctx.loupeRevision,
+          loupeDiffHash: ctx.loupeDiffHash ?? null,
+          profile,
+          seed,
+        }),
         model,
-        modelDigest: described.digest,
-        ollamaVersion: described.serverVersion,
         backend: backend.provider.host,
         ...(recording ? { recording: { sessionId, workspace: workspaceDir } } : {}),
         ...(replay ? { replayedFrom: { runId: replay.recorded.runId, trialId: replay.recorded.trialId } } : {}),
@@ -208,6 +233,8 @@ export class TrialRunner {
       });
       cleanup.push(() => ledgerFeed.unsubscribe());
       await ctx.modelReady;
+      const stopped = ctx.interrupted?.();
+      if (stopped) throw new TrialInterrupted(stopped);
       const handle = this.processes.start({
         sessionId,
         agent: 'loupe',
@@ -221,6 +248,7 @@ export class TrialRunner {
         trialId,
         permissions: scenario.permissions,
         config: loopSettings,
+        seed: seed ?? undefined,
       });
       sessionStarted = true;
       ctx.running.add(handle);
@@ -235,6 +263,9 @@ export class TrialRunner {
       const scripted = scriptApprovals(this.approvals, sessionId, scenario.approvals ?? []);
       cleanup.push(() => scripted.stop());
       const result = await handle.done;
+      // cut short by the signal (or ended as it came): not the session's own end, nothing to judge
+      const cut = ctx.interrupted?.();
+      if (cut) throw new TrialInterrupted(cut);
       // judging and cleaning up wait a turn of the event loop: the session released its slot, and the
       // request of the trial that got it is written on the next tick, after every queued microtask
       await nextTurn();
@@ -242,7 +273,9 @@ export class TrialRunner {
       const detail = ledger.detail();
       if (!detail) throw new Error(`session ${sessionId} was not recorded`);
       ctx.recordedEvents?.set(sessionId, ledger.eventCount);
-      const files = Object.fromEntries(filesToRead(scenario, judgeAs).map((f) => [f, readWorkspaceFile(workspaceDir, f)]));
+      const files = Object.fromEntries(
+        await Promise.all(filesToRead(scenario, judgeAs, profile).map(async (f) => [f, await readWorkspaceFile(workspaceDir, f)] as const)),
+      );
       const recorded = recordedSession(detail, {
         finalAnswer: result.finalAnswer,
         files,
@@ -250,8 +283,9 @@ export class TrialRunner {
         requests: backend.requestsSeen(),
       });
       const verdict =
-        replayVerdict(replay, ctx.replay?.settings.allowNew) ?? judgeTrial(recorded, scenario, judgeAs, { realModel: ctx.mode === 'live' });
-      metadata = { ...metadata, settings: recorded.events.find((e) => e.type === 'session_started')?.payload.settings ?? null };
+        replayVerdict(replay, ctx.replay?.settings.allowNew) ??
+        judgeTrial(recorded, scenario, judgeAs, { realModel: ctx.mode === 'live', profile });
+      metadata = { ...metadata, ...recordedRequestSettings(recorded.events) };
       report = {
         ...base,
         sessionId,
@@ -268,9 +302,11 @@ export class TrialRunner {
       };
       outcome = judgedOutcome(outcome, recorded, verdict);
     } catch (e) {
-      this.logger.error(
-        `trial ${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}] errored: ${(e as Error).stack ?? e}`,
-      );
+      interruptedBy = ctx.interrupted?.();
+      if (!interruptedBy)
+        this.logger.error(
+          `trial ${scenario.id} [${model} #${trial}${config.key ? ` ${config.key}` : ''}] errored: ${(e as Error).stack ?? e}`,
+        );
       report = { ...base, error: (e as Error).message, durationMs: Date.now() - started };
     } finally {
       ctx.onUnderway?.();
@@ -287,10 +323,22 @@ export class TrialRunner {
       for (const m of replay.misses) this.logger[ctx.replay?.settings.allowNew ? 'warn' : 'error'](`replay miss in ${where}: ${m.message}`);
     }
     if (recording || replay) metadata = { ...metadata, ...replayFigures(recording, replay) };
+    const provenance = provenanceFromMetadata(metadata);
+    if (provenance) report = { ...report, provenance };
+    if (provenance?.toolSchemaHash) outcome = { ...outcome, toolSchemaHash: provenance.toolSchemaHash };
     if (ctx.released?.()) {
       // someone else has this trial now (its worker was declared dead, or let it go): the result is not ours to write
       ctx.recorder.forget(trialId);
       return { report: { ...report, status: 'error', error: 'released' }, outcome };
+    }
+    if (interruptedBy) {
+      const row = interruptedRow(interruptedBy, {
+        sessionId: sessionStarted ? sessionId : null,
+        durationMs: Date.now() - started,
+        metadata,
+      });
+      ctx.recorder.trialFinished(trialId, row);
+      return { report: { ...report, sessionId: row.sessionId, error: row.error! }, outcome, interrupted: true };
     }
     ctx.recorder.trialFinished(trialId, {
       // the session's rows precede this one in the journal, so the reference holds once written
