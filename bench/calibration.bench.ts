@@ -7,7 +7,7 @@
 // correction buys. Power: one cell's probability lowered by 30 points in B.
 import type { BenchFigure, BenchSuite } from './run-benchmarks';
 import { compareRuns, type RunComparison } from '../src/eval/statistics/compare';
-import { seededRandom } from '../src/eval/statistics/pass-k-estimate';
+import { seededRandom } from '../src/common/seeded-random';
 import type { TrialOutcome } from '../src/eval/statistics/statistics-types';
 
 const CELLS = 24;

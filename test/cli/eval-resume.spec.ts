@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { comparableReport } from '../support/comparable-report';
-import { finishedLines, killHard, loupeEnv, seededRandom, spawnLoupe, until } from '../support/loupe-process';
+import { seededRandom } from '../../src/common/seeded-random';
+import { finishedLines, killHard, loupeEnv, spawnLoupe, until } from '../support/loupe-process';
 import { runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
 

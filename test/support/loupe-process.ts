@@ -39,18 +39,6 @@ export function loupeEnv(extra: Record<string, string>): Record<string, string> 
   return { ...env, ...extra };
 }
 
-/** mulberry32: a small seeded generator (uniform in [0, 1)). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Trials a running `loupe eval` (or worker) has reported finished on stderr (✓ passed, ✗ failed, ! error lines). */
 export function finishedLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => /^[✓✗!] /.test(l));

@@ -3,22 +3,11 @@
 // one, a key misspelt or dropped, a list unwrapped), and hostile documents (alias bombs, deep
 // nesting, many keys, stray bytes). The same seed gives the same cases.
 import { parse, stringify } from 'yaml';
+import { seededRandom } from '../../src/common/seeded-random';
 
 export interface FuzzCase {
   label: string;
   text: string;
-}
-
-/** mulberry32: small, fast, good enough to pick mutations */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const TOKENS = [': ', '- ', '&a ', '*a', '*nope', '!!binary ', '!!int ', '!tag ', '{', '}', '[', ']', '"', "'", '#', '? ', '|', '>', '---\n', '...\n', '%YAML 1.2\n', '\t', '\u0000', '\uFEFF', '<<: *a', ',', '@', '`', '\\', '\r', '\n  ', ' ']; // prettier-ignore

@@ -3,7 +3,7 @@
 // run, and the JUnit output must parse strictly (XML 1.0) with the text intact, the Markdown tables
 // keep their columns and no text escape its code span. Seeded: a failure names its case, and reruns.
 import { cellKey } from '../statistics/grouping';
-import { seededRandom } from '../statistics/pass-k-estimate';
+import { seededRandom } from '../../common/seeded-random';
 import { summarizeAll } from '../statistics/summarize';
 import { toJUnit } from './junit-report';
 import { code, toMarkdown } from './markdown-report';

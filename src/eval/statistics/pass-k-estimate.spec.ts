@@ -1,5 +1,6 @@
 import { cell } from './outcomes.test-kit';
-import { passKEstimates, seededRandom } from './pass-k-estimate';
+import { seededRandom } from '../../common/seeded-random';
+import { passKEstimates } from './pass-k-estimate';
 import { summarize } from './summarize';
 
 describe('passKEstimates', () => {

@@ -7,6 +7,7 @@
 // always gives the same interval. Resampling the trials too keeps a single cell's interval honest
 // (a bootstrap over cells alone gives one cell a zero-width interval).
 import { passAtK, passHatK } from './pass-at-k';
+import { seededRandom } from '../../common/seeded-random';
 
 export interface PassKEstimate {
   /** the mean over the cells with at least k judged trials; null when there is none */
@@ -28,18 +29,6 @@ export interface CellCounts {
 
 export const BOOTSTRAP_RESAMPLES = 2000;
 const SEED = 0x10c4e;
-
-/** mulberry32: small, fast, and the same sequence on every machine */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** the cumulative Binomial(n, c/n) distribution: resampling n trials with replacement draws c* from it */
 function binomialCdf({ n, c }: CellCounts): number[] {
