@@ -8,6 +8,16 @@ export const SERVER_BUSY_ERROR = 'server busy, please try again.  maximum pendin
 /** What Ollama writes when the runner fails mid-generation. */
 export const RUNNER_ERROR = 'an error was encountered while running the model';
 
+/** Ollama's 400 for a prompt over num_ctx with truncate false or no context shift (llm/llama_server.go, v0.33). */
+export const PROMPT_TOO_LONG_ERROR =
+  'the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length';
+
+/** Ollama's 500 for a model that does not fit the GPU (ErrLoadRequiredFull, llm/server.go, v0.33). */
+export const LOAD_REQUIRED_FULL_ERROR = 'unable to load full model on GPU';
+
+/** Ollama's 500 when the runner ran out of memory while loading (v0.33). */
+export const RUNNER_STARTUP_OOM_ERROR = 'llama-server reported out-of-memory during startup: CUDA error\nCUDA error: out of memory';
+
 /** How many requests reaching the turn get the fault (default 1; negative counts as 0). */
 export function faultTimes(fault: StandinFault): number {
   return Math.max(0, Math.floor(fault.times ?? 1));

@@ -117,8 +117,10 @@ export const loupeProfile: LoopProfile = {
     },
     providerOverflow: { choice: 'compact (or trim) and retry', source: 'corvid-agent notes §2.2' },
     retry: {
-      choice: "corvid's 3 retries at 1 s, 2 s, 4 s + jitter, and a longer Retry-After honoured up to 60 s",
-      source: 'ollama-provider.spec.md invariant 12; departure: Retry-After (opencode reads it too)',
+      choice:
+        "corvid's 3 retries at 1 s, 2 s, 4 s + jitter, and a longer Retry-After honoured up to 60 s; an out-of-memory load retried once",
+      source:
+        'ollama-provider.spec.md invariant 12; departures: Retry-After (opencode reads it too), and one OOM retry (waiting does not make a model fit: ollama-live-behaviour.md)',
     },
     toolExecution: {
       choice: 'approvals one at a time, then approved calls at once, results in call order',

@@ -44,10 +44,38 @@ const info = (kind: ProviderErrorKind, retryable: boolean, message: string, extr
 };
 
 // --- text patterns (fallback / refinement only) ---
-const OUT_OF_MEMORY =
-  /out of memory|\boom\b|requires more (system )?memory|insufficient memory|not enough memory|cudamalloc failed|unable to allocate/i;
-const CONTEXT_TOO_LONG =
-  /context (length|window|size) (exceeded|is exceeded)|exceeds? (the )?(maximum |model'?s? )?context|prompt (is )?too long|too many tokens|input (length )?exceeds/i;
+const matchesAny = (patterns: readonly RegExp[], message: string): boolean => patterns.some((pattern) => pattern.test(message));
+
+// A model load that did not fit. Ollama's scheduler has already retried it with a smaller context,
+// so the provider retries it only once (retry-schedules), in case another model was evicted meanwhile.
+const OUT_OF_MEMORY: readonly RegExp[] = [
+  // HEAD (v0.33) ErrLoadRequiredFull (llm/server.go), alone or wrapped as "model requires more system
+  // memory than is currently available unable to load full model on GPU"; 500
+  /unable to load full model/i,
+  // older releases (v0.12.0 and v0.20.0 llm/server.go): "model requires more system memory (12.1 GiB)
+  // than is available (8.0 GiB)"; 500
+  /requires more (system |gpu )?memory/i,
+  // HEAD (v0.33): "llama-server reported out-of-memory during startup: <runner text>"; the runner texts
+  // ("cudaMalloc failed: out of memory", "CUDA error: out of memory", "failed to allocate Vulkan0 buffer")
+  // also arrive after "llama runner process has terminated: …" or mid-stream
+  /out[- ]of[- ]memory|\boom\b/i,
+  /insufficient memory|not enough memory|cannot allocate memory|cudamalloc failed|(unable|failed) to allocate|allocation failed/i,
+];
+
+// A prompt over the context, which the loop answers by compacting (provider-recovery), never a retry.
+const CONTEXT_TOO_LONG: readonly RegExp[] = [
+  // HEAD (v0.33) llm/llama_server.go with truncate false or no context shift; 400: "the prompt is longer
+  // than the context length currently available to the model; shorten the prompt, …"
+  /is longer than the (\S+ )?context (length|window|size)/i,
+  // "the input length exceeds the context length" (/api/embed, 400), the older wording "input length
+  // exceeds maximum context length"; the MLX runner "input length (N tokens) exceeds the
+  // model's maximum context length (M tokens)"; llama.cpp's "request (N tokens) exceeds the available
+  // context size (M tokens), try increasing it", which v0.32.9 passes on inside a JSON string
+  /exceeds? (the )?(model'?s? )?(maximum |max |available )?context/i,
+  /input (length )?exceeds|exceed_context_size_error/i,
+  /context (length|window|size) (has been |is )?exceeded/i,
+  /prompt (is )?too long|too many tokens/i,
+];
 const TOOLS_UNSUPPORTED = /does not support tools/i;
 const THINKING_UNSUPPORTED = /does not support thinking/i;
 // the last one is /api/pull's mid-stream error for a name the registry does not have
@@ -61,8 +89,8 @@ const CLOUD_PROXY_TIMEOUT = /timed out after [\d.]+ seconds|api request returned
 const STREAM_INCOMPLETE = /did not receive done or success response in stream|terminated|socket hang up|premature close/i;
 
 function textKind(message: string): ProviderErrorInfo | undefined {
-  if (OUT_OF_MEMORY.test(message)) return info('out_of_memory', true, message);
-  if (CONTEXT_TOO_LONG.test(message)) return info('context_too_long', false, message);
+  if (matchesAny(OUT_OF_MEMORY, message)) return info('out_of_memory', true, message);
+  if (matchesAny(CONTEXT_TOO_LONG, message)) return info('context_too_long', false, message);
   if (TOOLS_UNSUPPORTED.test(message)) return info('tools_unsupported', false, message);
   if (THINKING_UNSUPPORTED.test(message)) return info('thinking_unsupported', false, message);
   if (MODEL_NOT_FOUND.test(message)) return info('model_not_found', false, message);

@@ -1,6 +1,7 @@
 // The retry schedules of the loop profiles: which failed requests each system retries, how often,
 // and how long it waits. Pure; the provider applies the one its caller names. A schedule never
-// retries an abort or a context-length error, whatever it says.
+// retries an abort or a context-length error, and retries an out-of-memory load at most once,
+// whatever it says.
 import type { ProviderErrorInfo, ProviderErrorKind } from '../provider-errors';
 
 export const RETRY_SCHEDULE_NAMES = ['loupe', 'corvid', 'opencode', 'dexto', 'gemini-cli', 'none'] as const;
@@ -18,6 +19,8 @@ export interface RetrySchedule {
   maxDelayMs: number;
   /** a Retry-After above maxDelayMs: give up at once (a server asking for minutes will not be ready sooner), or wait maxDelayMs */
   retryAfterAboveMax: 'give_up' | 'cap';
+  /** retries a kind gets, below maxRetries (absent: maxRetries) */
+  kindCaps?: Readonly<Partial<Record<ProviderErrorKind, number>>>;
 }
 
 const exponential = (base: number, attempt: number) => base * 2 ** Math.max(0, Math.floor(attempt) - 1);
@@ -55,6 +58,13 @@ const GEMINI_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
 ]);
 const GEMINI_JITTER = 0.3;
 
+/**
+ * Loupe's own schedule retries a kind fewer times than its count. A load that did not fit may
+ * fit once another model is evicted, but waiting longer does not help: Ollama's scheduler has already
+ * retried it with a smaller context.
+ */
+const LOUPE_KIND_CAPS: Readonly<Partial<Record<ProviderErrorKind, number>>> = { out_of_memory: 1 };
+
 export const RETRY_SCHEDULES: Readonly<Record<RetryScheduleName, RetrySchedule>> = {
   // the spec's schedule, and a server's longer Retry-After honoured up to a minute
   loupe: {
@@ -65,6 +75,7 @@ export const RETRY_SCHEDULES: Readonly<Record<RetryScheduleName, RetrySchedule>>
     retryAfter: 'max',
     maxDelayMs: 60_000,
     retryAfterAboveMax: 'give_up',
+    kindCaps: LOUPE_KIND_CAPS,
   },
   // corvid-agent's code: 1000·2^attempt + rand(0–500) ms, Retry-After not read
   corvid: {
@@ -125,7 +136,8 @@ export type RetryPlan =
 export function planRetryUnder(schedule: RetrySchedule, info: ProviderErrorInfo, attempt: number, random: () => number): RetryPlan {
   if (info.kind === 'aborted' || info.kind === 'context_too_long' || !schedule.retries(info))
     return { retry: false, attempt, reason: 'not_retryable' };
-  if (attempt > schedule.maxRetries) return { retry: false, attempt, reason: 'exhausted' };
+  if (attempt > Math.min(schedule.maxRetries, schedule.kindCaps?.[info.kind] ?? Infinity))
+    return { retry: false, attempt, reason: 'exhausted' };
   const backoff = Math.min(schedule.delayMs(attempt, random), Math.max(schedule.maxDelayMs, 0) || Infinity);
   const asked = schedule.retryAfter === 'ignore' ? undefined : info.retryAfterMs;
   if (asked === undefined) return { retry: true, attempt, delayMs: backoff };
