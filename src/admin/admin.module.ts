@@ -10,6 +10,8 @@ import { AdminAuthGuard, ADMIN_TOKEN } from './admin-auth.guard';
 import { resolveAdminToken } from './admin-token';
 import { ApprovalsController } from './approvals.controller';
 import { EvalRunsController } from './eval-runs.controller';
+import { DoctorController } from './doctor.controller';
+import { DoctorService } from './doctor.service';
 import { HealthController } from './health.controller';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { apiValidationPipe } from './http/validation-errors';
@@ -20,7 +22,15 @@ import { SessionsController } from './sessions.controller';
 
 @Module({
   imports: [ToolsModule, ProviderModule, SessionsModule, EvalModule],
-  controllers: [HealthController, SessionsController, ApprovalsController, EvalRunsController, ModelsController, McpController],
+  controllers: [
+    HealthController,
+    SessionsController,
+    ApprovalsController,
+    EvalRunsController,
+    ModelsController,
+    McpController,
+    DoctorController,
+  ],
   providers: [
     {
       provide: ADMIN_TOKEN,
@@ -33,6 +43,7 @@ import { SessionsController } from './sessions.controller';
     },
     AdminAuthGuard,
     ReadinessService,
+    DoctorService,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useFactory: apiValidationPipe },
   ],

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type LoupeConfig } from '../config/loupe-confi
 import { ScenarioLoadError } from '../eval/scenario/scenario-errors';
 import { registerBenchCommand } from './commands/bench.command';
 import { registerDbCommand } from './commands/db.command';
+import { registerDoctorCommand } from './commands/doctor.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
 import { registerEventsCommand } from './commands/events.command';
 import { registerProfilesCommand } from './commands/profiles.command';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerEvalCommand(program, getConfig);
   registerSessionsCommand(program, getConfig);
   registerModelsCommand(program, getConfig);
+  registerDoctorCommand(program, getConfig);
   registerMcpCommand(program, getConfig);
   registerStandinCommand(program);
   registerToolsCommand(program);
