@@ -13,12 +13,25 @@ const FILE_TOOLS = ['read_file', 'write_file', 'list_files'] as const;
 const SECRET = 'SECRET-OUTSIDE-BYTES';
 
 /**
- * Opens the FIFO read-write a few seconds on, should a call be blocked in open(): a regression then
- * fails instead of hanging the test run. It leaves `marker` first, so a call answered only once
- * the FIFO was opened (a thread blocked in open() meanwhile) is caught too.
+ * Watches the FIFO from another process and leaves `marker` the moment anything opens it — an
+ * event, not a timer: a reader blocked in open() makes a non-blocking open for writing succeed
+ * (Linux counts the waiting reader), and a writer blocked in open() is released by a non-blocking
+ * reader (it is counted as one, so a read finds EAGAIN, or its bytes). Either way the marker is
+ * written before the caller can go on, and the caller is unblocked, so a regression fails the test
+ * instead of hanging the run. A correct tool never opens the FIFO, whatever the machine's speed.
  */
-function unblocker(fifo: string, marker: string): ChildProcess {
-  const script = `const fs = require('fs'); setTimeout(() => { fs.writeFileSync(${JSON.stringify(marker)}, ''); fs.openSync(${JSON.stringify(fifo)}, 'r+'); setTimeout(() => {}, 1000); }, 3000)`;
+function fifoWatch(fifo: string, marker: string): ChildProcess {
+  const script = `
+    const fs = require('fs');
+    const { O_WRONLY, O_RDONLY, O_NONBLOCK } = fs.constants;
+    const caught = (how) => { fs.writeFileSync(${JSON.stringify(marker)}, how); process.exit(0); };
+    setInterval(() => {
+      try { const fd = fs.openSync(${JSON.stringify(fifo)}, O_WRONLY | O_NONBLOCK); caught('a reader opened it'); fs.closeSync(fd); } catch {}
+      const fd = fs.openSync(${JSON.stringify(fifo)}, O_RDONLY | O_NONBLOCK);
+      // no data yet but a writer counted (EAGAIN), or its bytes: a writer is in open() or past it
+      try { if (fs.readSync(fd, Buffer.alloc(64)) > 0) caught('a writer opened it'); } catch (e) { if (e.code === 'EAGAIN') caught('a writer opened it'); }
+      fs.closeSync(fd);
+    }, 10);`;
   return spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
 }
 
@@ -49,16 +62,18 @@ describe('workspace file tools refuse what they must not open, without blocking'
     ['sock', 'a socket'],
   ])('%s (%s)', (name, kind) => {
     it.each(FILE_TOOLS)('%s is refused while the event loop keeps turning', async (tool) => {
-      const marker = path.join(home, `unblocked-${tool}`);
-      const watchdog = name === 'pipe' ? unblocker(path.join(dir, name), marker) : undefined;
+      const marker = path.join(home, `opened-${tool}`);
+      const watchdog = name === 'pipe' ? fifoWatch(path.join(dir, name), marker) : undefined;
       try {
         const { result, turns } = await countingTurns(() => client.call(tool, { path: name, content: 'x' }));
-        expect(fs.existsSync(marker)).toBe(false);
+        expect(fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : 'never opened').toBe('never opened');
         const wanted = tool === 'list_files' ? 'a directory' : 'a regular file';
         expect(result).toEqual(expect.objectContaining({ status: 'error', text: `refused: ${name} is ${kind}, not ${wanted}` }));
         expect(turns).toBeGreaterThan(0);
       } finally {
-        watchdog?.kill();
+        // the next case's watcher must not see this one's reader
+        if (watchdog)
+          await new Promise((resolve) => (watchdog.exitCode !== null ? resolve(null) : (watchdog.once('exit', resolve), watchdog.kill())));
       }
       expect(fs.lstatSync(path.join(dir, name)).isFile()).toBe(false);
     });

@@ -1,17 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
-import { ToBoolean, ToInt, ToList } from './query-values';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { CheckQueryDto } from './models.dto';
+import { ToBoolean, ToInt } from './query-values';
 
-export class DoctorQueryDto {
-  @ApiPropertyOptional({ type: [String], description: 'models to check (repeatable); default: every model the host lists' })
-  @IsOptional()
-  @ToList()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  model?: string[];
-
+/** `model` as the models check takes it (repeatable; default: every model the host lists), plus the probe's options */
+export class DoctorQueryDto extends CheckQueryDto {
   @ApiPropertyOptional({ description: 'send a one-turn chat to each model and time it (default true; false skips it)' })
   @IsOptional()
   @ToBoolean()
