@@ -21,7 +21,10 @@ export interface ReplyPiece {
 export interface ChatMetrics {
   totalDurationNs: number;
   loadDurationNs: number;
+  /** 0 = left out (omitempty; early builds on a fully cached prompt) */
   promptEvalCount: number;
+  /** prompt_eval_cached_count (Ollama 0.34+): `*int` with omitempty, so present whenever set, 0 included */
+  promptEvalCachedCount?: number;
   promptEvalDurationNs: number;
   evalCount: number;
   evalDurationNs: number;
@@ -70,6 +73,7 @@ function appendMetrics(out: Record<string, unknown>, m: ChatMetrics | undefined)
   put('total_duration', m.totalDurationNs);
   put('load_duration', m.loadDurationNs);
   put('prompt_eval_count', m.promptEvalCount);
+  if (m.promptEvalCachedCount !== undefined) out.prompt_eval_cached_count = Math.round(m.promptEvalCachedCount);
   put('prompt_eval_duration', m.promptEvalDurationNs);
   put('eval_count', m.evalCount);
   put('eval_duration', m.evalDurationNs);

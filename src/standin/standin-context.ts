@@ -17,6 +17,8 @@ export interface StandinState {
   defaultKeepAliveMs: number | null;
   pullStepMs: number;
   pullProgressSteps: number;
+  /** multiplies simulated durations (load time, keep_alive, decode pacing); 1 = real time */
+  timeScale: number;
 }
 
 export interface StandinContext {

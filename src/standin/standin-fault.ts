@@ -77,3 +77,64 @@ export function faultChunkIndex(fault: StreamFault, chunkCount: number): number 
 export function defaultMalformedLine(model: string): string {
   return `{"model":${JSON.stringify(model)},"created_at":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":`;
 }
+
+/** Ollama's 500 before v0.33 for a model that does not fit in RAM (the figures are an example's). */
+export const SYSTEM_MEMORY_ERROR = 'model requires more system memory (12.3 GiB) than is available (7.8 GiB)';
+
+/** Ollama's 403 for a cloud model when OLLAMA_NO_CLOUD is set. */
+export const CLOUD_DISABLED_ERROR = 'ollama cloud is disabled: remote model is unavailable';
+
+/** What ollama.com passes back (429) when the account's quota is spent. */
+export const CLOUD_QUOTA_ERROR =
+  'you (standin) have reached your weekly usage limit, upgrade for higher limits: https://ollama.com/upgrade';
+
+/** Where a signed-out server sends the user: ollama.com/connect with the host name and its public key (base64url). */
+export const CLOUD_SIGNIN_URL = `https://ollama.com/connect?name=standin&key=${Buffer.from(
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFN0YW5kLWluIGtleSwgbm90IGEgcmVhbCBvbmUu',
+).toString('base64url')}`;
+
+/** A failure the scheduler answers with its own status and body (cloud sign-in): the server writes it as is. */
+export class StandinHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(typeof body.error === 'string' ? body.error : `HTTP ${status}`);
+    this.name = 'StandinHttpError';
+  }
+}
+
+/** Whether the server may reach ollama.com for cloud models (signin state, OLLAMA_NO_CLOUD). */
+export type CloudState = 'signed_in' | 'signed_out' | 'disabled';
+
+/** The error a cloud request gets in this state, or undefined when it goes through. */
+export function cloudRefusal(state: CloudState): StandinHttpError | undefined {
+  if (state === 'signed_out') return new StandinHttpError(401, { error: 'unauthorized', signin_url: CLOUD_SIGNIN_URL });
+  if (state === 'disabled') return new StandinHttpError(403, { error: CLOUD_DISABLED_ERROR });
+  return undefined;
+}
+
+/** Today's (and older) load, memory, context and cloud failures, by name, with Ollama's status and text. */
+export const FAULT_PRESETS = {
+  /** v0.33: the runner ran out of memory while starting */
+  out_of_memory: { status: 500, error: RUNNER_STARTUP_OOM_ERROR },
+  /** v0.33: the model does not fit the GPU and partial offload is off */
+  gpu_load_failed: { status: 500, error: LOAD_REQUIRED_FULL_ERROR },
+  /** before v0.33: not enough system memory */
+  system_memory: { status: 500, error: SYSTEM_MEMORY_ERROR },
+  /** the prompt is over the context with truncate: false */
+  context_length: { status: 400, error: PROMPT_TOO_LONG_ERROR },
+  /** ollama.com's quota, passed through */
+  cloud_quota: { status: 429, error: CLOUD_QUOTA_ERROR },
+  /** OLLAMA_NO_CLOUD */
+  cloud_disabled: { status: 403, error: CLOUD_DISABLED_ERROR },
+} as const satisfies Record<string, { status: number; error: string }>;
+
+export type FaultPresetName = keyof typeof FAULT_PRESETS;
+export const FAULT_PRESET_NAMES = Object.keys(FAULT_PRESETS) as FaultPresetName[];
+
+/** A named preset as the HTTP fault it is (fires for the first `times` requests of its turn). */
+export function presetFault(preset: FaultPresetName, times?: number): Extract<StandinFault, { kind: 'http' }> {
+  const { status, error } = FAULT_PRESETS[preset];
+  return times === undefined ? { kind: 'http', status, error } : { kind: 'http', status, error, times };
+}

@@ -30,6 +30,8 @@ export interface GenerationInput {
   /** a non-HTTP fault to apply (HTTP faults are answered before generation) */
   fault?: StandinFault;
   tokensPerSecond?: number;
+  /** prompt processing time before the first token (the uncached prompt at the model's prefill speed) */
+  prefillMs?: number;
   receivedAtMs: number;
   loadedAtMs: number;
   acquiredAtMs: number;
@@ -52,6 +54,8 @@ function tokenDelayMs(tokens: number, tokensPerSecond?: number): number {
 export async function runGeneration(input: GenerationInput): Promise<GenerationOutcome> {
   const { fault, signal } = input;
   if (fault?.kind === 'delay_first_byte') await sleep(fault.ms, signal);
+  // prompt evaluation comes before any token; prompt_eval_duration (slot granted → first token) includes it
+  if (input.prefillMs && input.prefillMs > 0) await sleep(input.prefillMs, signal);
   return input.stream ? streamReply(input) : replyOnce(input);
 }
 
@@ -66,6 +70,7 @@ function metrics(input: GenerationInput, firstTokenAtMs: number): ChatMetrics {
     totalDurationNs: msToNs(end - input.receivedAtMs),
     loadDurationNs: msToNs(input.loadedAtMs - input.receivedAtMs),
     promptEvalCount: input.plan.promptEvalCount,
+    promptEvalCachedCount: input.plan.promptEvalCachedCount,
     promptEvalDurationNs: msToNs(firstTokenAtMs - input.acquiredAtMs),
     evalCount: input.plan.evalCount,
     evalDurationNs: msToNs(end - firstTokenAtMs),

@@ -19,10 +19,13 @@ import { fullModelName, parseModelName } from './standin-model-name';
 import { chatChunk, generateChunk, type RemoteInfo } from './standin-chat-wire';
 import { defaultHttpFaultError } from './standin-fault';
 import { formatGoTime, nowMs, nowNs } from './standin-go-json';
-import { QueueFullError, type SlotLease } from './standin-gpu';
+import { QueueFullError, type RunnerOptions, type SlotLease } from './standin-gpu';
+import { scaleRate } from './standin-runner-rules';
 import { sendError, sendJson } from './standin-http';
 import { planReply } from './standin-reply-plan';
 import { runGeneration } from './standin-generation';
+import { prepareReply } from './standin-request-prompt';
+import { scaleMs } from './standin-runner-rules';
 import { isAbortError } from './standin-async';
 
 type Kind = 'chat' | 'generate';
@@ -52,6 +55,8 @@ interface Validated {
   keepAliveMs: number | null;
   unloadRequested: boolean;
   numCtx?: number;
+  /** num_ctx / num_batch / num_gpu as sent: a change reloads the model */
+  runner: RunnerOptions;
 }
 
 /** Everything Ollama checks before scheduling; answers the error and returns undefined on failure. */
@@ -84,6 +89,8 @@ function validate(ctx: StandinContext, kind: Kind): Validated | undefined {
   if (!model) return fail(404, `model '${modelName}' not found`);
   const options = body.options as Record<string, unknown> | undefined;
   const numCtx = typeof options?.num_ctx === 'number' ? options.num_ctx : undefined;
+  const runnerOption = (key: string) => (typeof options?.[key] === 'number' ? (options[key] as number) : undefined);
+  const runner: RunnerOptions = { numCtx, numBatch: runnerOption('num_batch'), numGpu: runnerOption('num_gpu') };
   return {
     modelName,
     model,
@@ -92,6 +99,7 @@ function validate(ctx: StandinContext, kind: Kind): Validated | undefined {
     keepAliveMs: keepAlive ? keepAlive.value : state.defaultKeepAliveMs,
     unloadRequested: keepAlive?.value === 0,
     numCtx,
+    runner,
   };
 }
 
@@ -129,7 +137,7 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
   if (optionError) return sendError(res, 500, optionError);
   if (isEmpty) {
     try {
-      await state.gpu.load(v.model, signal, v.numCtx, v.keepAliveMs);
+      record.load = await state.gpu.load(v.model, signal, v.runner, v.keepAliveMs);
     } catch (err) {
       if (err instanceof QueueFullError) return sendError(res, 503, err.message);
       if (isAbortError(err)) return;
@@ -156,7 +164,8 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
 
   let lease: SlotLease;
   try {
-    lease = await state.gpu.acquire(v.model, signal, v.numCtx, v.keepAliveMs);
+    lease = await state.gpu.acquire(v.model, signal, v.runner, v.keepAliveMs);
+    record.load = lease.load;
   } catch (err) {
     notDelivered();
     if (err instanceof QueueFullError) return sendError(res, 503, err.message);
@@ -170,16 +179,23 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
   try {
     const caps = v.model.capabilities;
     const emitThinking = caps.includes('thinking') && (v.think !== false || alwaysThinks(v.model));
-    const messages = kind === 'chat' ? v.body.messages : [{ content: v.body.system }, { content: v.body.prompt }];
+    // the templated prompt against the loaded context: truncation, the prompt cache, the version's counts
+    const prepared = prepareReply({ state, kind, body: v.body, model: v.model, lease, requestedNumCtx: v.numCtx });
+    record.prompt = prepared.record;
+    if (prepared.rejection) {
+      notDelivered();
+      return sendError(res, 400, prepared.rejection);
+    }
     record.generation = await runGeneration({
       res,
       kind,
       stream: v.body.stream !== false,
       model: v.modelName,
       remote: remoteInfo(v.model),
-      plan: planReply(claim.turn, { emitThinking, messages }),
+      plan: planReply(claim.turn, { emitThinking, ...prepared.plan }),
       fault,
-      tokensPerSecond: v.model.tokensPerSecond,
+      tokensPerSecond: scaleRate(v.model.tokensPerSecond, state.timeScale),
+      prefillMs: scaleMs(prepared.prefillMs, state.timeScale),
       receivedAtMs: record.receivedAt,
       loadedAtMs: lease.loadedAtMs,
       acquiredAtMs: lease.acquiredAtMs,

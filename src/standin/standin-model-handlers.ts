@@ -25,7 +25,7 @@ export function handlePs(ctx: StandinContext): void {
     .loadedModels()
     .map((l) => ({ l, expires: l.expiresAtMs ?? now + FOREVER_MS }))
     .sort((a, b) => b.expires - a.expires) // longest remaining lifetime first
-    .map(({ l, expires }) => psEntry(l.model, expires, l.contextLength));
+    .map(({ l, expires }) => psEntry(l.model, expires, l.contextLength, { size: l.sizeBytes, sizeVram: l.vramBytes }));
   sendJson(ctx.res, 200, { models });
 }
 

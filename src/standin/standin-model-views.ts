@@ -24,15 +24,35 @@ export function tagsEntry(m: StandinModel, modifiedAtMs: number): Record<string,
   out.modified_at = goTimeFromMs(modifiedAtMs, true);
   out.size = modelSizeBytes(m);
   out.digest = modelDigest(m);
-  out.details = modelDetails(m);
+  // Ollama at HEAD lists capabilities (omitempty) and the training context in details
+  if (m.capabilities.length) out.capabilities = [...m.capabilities];
+  out.details = tagsDetails(m);
   return out;
 }
 
+/** api.ModelDetails as /api/tags fills it at HEAD: context_length and embedding_length (omitempty) after the rest. */
+function tagsDetails(m: StandinModel): Record<string, unknown> {
+  const details = modelDetails(m);
+  const contextLength = m.contextLength ?? (isCloudModel(m) ? undefined : LOCAL_CONTEXT_FALLBACK);
+  if (contextLength) details.context_length = contextLength;
+  if (!isCloudModel(m)) details.embedding_length = embeddingLength(parameterCount(m));
+  return details;
+}
+
+/** The training context /api/show reports for a local model that names none. */
+const LOCAL_CONTEXT_FALLBACK = 8192;
+
+/** Sizes of a loaded model as /api/ps shows them; the default is the model at the default context, fully on the GPU. */
+export interface PsSizes {
+  size: number;
+  sizeVram: number;
+}
+
 /** api.ProcessModelResponse; fully offloaded to GPU unless vramBytes is 0 (CPU only). */
-export function psEntry(m: StandinModel, expiresAtMs: number, contextLength: number): Record<string, unknown> {
+export function psEntry(m: StandinModel, expiresAtMs: number, contextLength: number, sizes?: PsSizes): Record<string, unknown> {
   const name = listedName(m);
-  const vram = modelVramBytes(m);
-  const size = vram > 0 ? vram : Math.round(modelSizeBytes(m) * 1.2);
+  const vram = sizes ? sizes.sizeVram : modelVramBytes(m);
+  const size = sizes ? sizes.size : vram > 0 ? vram : Math.round(modelSizeBytes(m) * 1.2);
   return {
     name,
     model: name,
@@ -58,7 +78,7 @@ function modelInfo(m: StandinModel): Record<string, unknown> {
   info['general.parameter_count'] = parameterCount(m);
   info['general.quantization_version'] = 2;
   info['general.file_type'] = 15;
-  info[`${arch}.context_length`] = m.contextLength ?? 8192;
+  info[`${arch}.context_length`] = m.contextLength ?? LOCAL_CONTEXT_FALLBACK;
   info[`${arch}.embedding_length`] = embeddingLength(parameterCount(m));
   info[`${arch}.block_count`] = 32;
   return sortKeysDeep(info);

@@ -4,6 +4,8 @@ import { EventEmitter } from 'node:events';
 
 import type { StandinFault } from './standin-script';
 import type { GenerationOutcome } from './standin-generation';
+import type { LoadRecord } from './standin-gpu';
+import type { StandinPromptRecord } from './standin-prompt';
 
 export interface StandinRequestRecord {
   id: number;
@@ -24,6 +26,8 @@ export interface StandinRequestRecord {
   status?: number;
   /** had to wait inside the server for a model load or a parallel slot */
   queued?: boolean;
+  /** the model load or reload this request performed, with its cause (first_load, options_changed, keep_alive_expired, evicted, unloaded) */
+  load?: LoadRecord;
   /** model ready (end of load_duration) */
   loadedAt?: number;
   /** parallel slot granted: generation starts */
@@ -41,6 +45,8 @@ export interface StandinRequestRecord {
   cancelledAt?: number;
   /** the stand-in itself dropped the connection (disconnect fault) */
   dropped?: boolean;
+  /** the templated prompt against the loaded context: tokens kept and cached, what truncation dropped (chat/generate that got a slot) */
+  prompt?: StandinPromptRecord;
   /** how generation ended (chat/generate that got a slot): ran to the end, stopped by the
    *  client going away, cut by a disconnect fault, or ended by an error_line fault */
   generation?: GenerationOutcome | 'cancelled';

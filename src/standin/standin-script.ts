@@ -22,11 +22,21 @@ export interface StandinModel {
   parallel?: number;
   /** GPU simulation: time to load the model on first use (or after unload), ms. Default 0. */
   loadMs?: number;
-  /** GPU simulation: decode speed; tokens are whitespace-separated words. Default: no delay. */
+  /** GPU simulation: decode speed, in the stand-in tokenizer's tokens (standin-tokenizer.ts). Default: no delay. */
   tokensPerSecond?: number;
+  /** GPU simulation: prompt processing speed; prompt_eval_duration is paced from the uncached prompt tokens. Default: no delay. */
+  prefillTokensPerSecond?: number;
+  /** how the model writes tool calls as text (when Ollama does not parse them): default by name, then family */
+  toolFormat?: StandinToolFormat;
+  /** Ollama parses this model's tool calls with a built-in parser, so they are native even without `tools`.
+   *  Default: true for the qwen3 and gpt-oss families */
+  builtinToolParser?: boolean;
   /** false = known to the registry (pullable) but not on disk until pulled. Default true. */
   installed?: boolean;
 }
+
+/** tool-call text shapes: qwen2/hermes `<tool_call>{…}</tool_call>`, llama `{"name":…,"parameters":…}`, mistral `[TOOL_CALLS][…]` */
+export type StandinToolFormat = 'hermes' | 'llama' | 'mistral';
 
 export interface StandinToolCall {
   name: string;
@@ -53,7 +63,8 @@ export interface StandinTurn {
   /** native tool calls (message.tool_calls) */
   toolCalls?: StandinToolCall[];
   doneReason?: 'stop' | 'length';
-  /** override the reported prompt_eval_count / eval_count (default: deterministic word counts) */
+  /** override the reported prompt_eval_count / eval_count (default: counted with the stand-in tokenizer
+   *  from the templated prompt and from what the reply carries); a pin wins over num_predict and version quirks */
   promptEvalCount?: number;
   evalCount?: number;
   fault?: StandinFault;
@@ -81,4 +92,28 @@ export interface StandinOptions {
   defaultKeepAlive?: string | number;
   /** requests kept in the request log, the newest ones (default: all of them) */
   requestLogLimit?: number;
+  /** OLLAMA_CONTEXT_LENGTH: the num_ctx of a request that sets none (default 4096; capped at each model's contextLength) */
+  defaultContextLength?: number;
+  /** OLLAMA_MAX_LOADED_MODELS: models loaded at once before the least recently used idle one is evicted (default 3) */
+  maxLoadedModels?: number;
+  /** the simulated GPU's memory in bytes: loading a model that does not fit evicts idle ones (default 24 GiB) */
+  gpuVramBytes?: number;
+  /** multiplies simulated durations (load time, keep_alive, decode pacing): 0.01 runs 100× faster (default 1) */
+  timeScale?: number;
+  /** cloud models: signed_in (default), signed_out (401 with signin_url), disabled (403, OLLAMA_NO_CLOUD) */
+  cloud?: 'signed_in' | 'signed_out' | 'disabled';
+  /** OLLAMA_NUM_PARALLEL: slots of a model without its own `parallel` (default 1) */
+  numParallel?: number;
+  /** models already loaded when the server starts (and after reset), as a request with these options would have left them */
+  loaded?: StandinPreload[];
+}
+
+/** A model warm at start: its runner options (unset = the server defaults) and keep_alive (default: the server's). */
+export interface StandinPreload {
+  model: string;
+  numCtx?: number;
+  numBatch?: number;
+  numGpu?: number;
+  /** seconds, or a Go duration string; negative = forever */
+  keepAlive?: string | number;
 }

@@ -4,16 +4,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { StandinModel, StandinOptions, StandinScript } from './standin-script';
+import type { StandinModel, StandinOptions, StandinPreload, StandinScript } from './standin-script';
 import type { StandinContext, StandinState } from './standin-context';
-import { GpuSimulator } from './standin-gpu';
+import { GpuSimulator, type LoadRecord } from './standin-gpu';
+import { StandinHttpError } from './standin-fault';
 import { ModelStore } from './standin-model-store';
 import { RequestLog, type StandinRequestRecord } from './standin-request-log';
 import { TurnCursor } from './standin-turn-cursor';
 import { Router } from './standin-router';
 import { parseKeepAlive } from './standin-request-fields';
 import { nowMs } from './standin-go-json';
-import { GIN_PLAIN_TYPE, readBody, sendError, sendText } from './standin-http';
+import { GIN_PLAIN_TYPE, readBody, sendError, sendJson, sendText } from './standin-http';
 import { handleDelete, handlePs, handleRoot, handleShow, handleTags, handleVersion } from './standin-model-handlers';
 import { handleChat, handleGenerate } from './standin-inference-handler';
 import { handlePull } from './standin-pull-handler';
@@ -65,22 +66,67 @@ export class StandinServer {
   private address?: StandinAddress;
   /** a recording served instead of the script (see standin-replay.ts) */
   private readonly replay?: StandinReplaySource;
+  private readonly preloads: Array<{ model: StandinModel; preload: StandinPreload; keepAliveMs: number | null }>;
 
   constructor(options: StandinOptions & { replay?: StandinReplaySource } = {}) {
     this.replay = options.replay;
     const keepAlive = parseKeepAlive(options.defaultKeepAlive ?? '5m');
     if (keepAlive && !keepAlive.ok) throw new Error(`stand-in defaultKeepAlive: ${keepAlive.error}`);
     const defaultKeepAliveMs = keepAlive ? keepAlive.value : 5 * 60_000;
+    const timeScale = options.timeScale ?? 1;
+    if (!(Number.isFinite(timeScale) && timeScale >= 0)) throw new Error(`stand-in timeScale: expected a number ≥ 0, got ${timeScale}`);
+    const log = new RequestLog(options.requestLogLimit);
+    const store = new ModelStore(options.catalog);
     this.state = {
-      store: new ModelStore(options.catalog),
-      gpu: new GpuSimulator(options.maxQueue ?? DEFAULT_MAX_QUEUE, defaultKeepAliveMs),
+      store,
+      gpu: new GpuSimulator({
+        maxQueue: options.maxQueue ?? DEFAULT_MAX_QUEUE,
+        defaultKeepAliveMs,
+        defaultContextLength: options.defaultContextLength,
+        maxLoadedModels: options.maxLoadedModels,
+        gpuVramBytes: options.gpuVramBytes,
+        timeScale,
+        cloud: options.cloud,
+        numParallel: options.numParallel,
+        onChange: () => log.changed(),
+      }),
       cursor: new TurnCursor(options.script ?? { turns: {} }),
-      log: new RequestLog(options.requestLogLimit),
+      log,
       version: options.version ?? DEFAULT_STANDIN_VERSION,
       defaultKeepAliveMs,
       pullStepMs: options.pull?.stepMs ?? 60,
       pullProgressSteps: options.pull?.progressSteps ?? 4,
+      timeScale,
     };
+    this.preloads = (options.loaded ?? []).map((preload) => {
+      const model = store.find(preload.model);
+      if (!model) throw new Error(`stand-in loaded: model '${preload.model}' is not in the catalog`);
+      const parsed = parseKeepAlive(preload.keepAlive);
+      if (parsed && !parsed.ok) throw new Error(`stand-in loaded: ${preload.model}: keepAlive: ${parsed.error}`);
+      return { model, preload, keepAliveMs: parsed ? parsed.value : defaultKeepAliveMs };
+    });
+    this.warmUp();
+  }
+
+  /** The `loaded:` models, warm as if a request had just loaded them. */
+  private warmUp(): void {
+    for (const { model, preload, keepAliveMs } of this.preloads)
+      this.state.gpu.preload(model, { numCtx: preload.numCtx, numBatch: preload.numBatch, numGpu: preload.numGpu }, keepAliveMs);
+  }
+
+  /** Every model load and reload so far, in order, with its cause (options_changed, keep_alive_expired, evicted…). */
+  get loads(): readonly LoadRecord[] {
+    return this.state.gpu.loads;
+  }
+
+  /** Models loaded now, as /api/ps lists them (expired ones are gone). */
+  loadedModelNames(): string[] {
+    return this.state.gpu.loadedModels().map((l) => l.model.name);
+  }
+
+  /** Requests queued behind the scheduler for a load, reload or eviction (what maxQueue bounds; slot waiters are not counted). */
+  get pendingLoads(): number {
+    return this.state.gpu.pendingLoads;
   }
 
   /**
@@ -134,9 +180,10 @@ export class StandinServer {
     this.state.gpu.reset();
     this.state.store.reset();
     this.state.log.clear();
+    this.warmUp();
   }
 
-  /** Requests waiting inside the server for a model load or a parallel slot (what maxQueue bounds). */
+  /** Requests waiting inside the server for a model load or a parallel slot. */
   get waiting(): number {
     return this.state.gpu.waiting;
   }
@@ -246,7 +293,9 @@ export class StandinServer {
       const ctx: StandinContext = { req, res, record, rawBody, signal: controller.signal, state: this.state };
       await match.handler(ctx);
     } catch (err) {
-      if (!isAbortError(err)) {
+      if (err instanceof StandinHttpError) {
+        if (!res.headersSent) sendJson(res, err.status, err.body);
+      } else if (!isAbortError(err)) {
         if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
         else res.destroy();
       }

@@ -2,6 +2,7 @@
 // size_vram = the catalog's vramBytes) decides the host's maxWeight.
 // Spec: invariant 6, behavioural example "GPU auto-detection upgrades concurrency",
 // configuration OLLAMA_MAX_PARALLEL / OLLAMA_NUM_GPU / OLLAMA_REQUEST_TIMEOUT (invariants 7 and 11 defaults).
+// covers: ollama-provider#invariant-6
 import { Logger } from '@nestjs/common';
 
 import { loadConfig } from '../../src/config/loupe-config';
@@ -201,7 +202,9 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
     await provider.idle();
     expect(requestsTo(server, '/api/ps')).toHaveLength(0);
     expect(limiter().maxWeight).toBe(1);
-    expect((chatRequests(server)[0].body as { options: Record<string, unknown> }).options).toMatchObject({ num_gpu: 0, num_batch: 512 });
+    const options = (chatRequests(server)[0].body as { options: Record<string, unknown> }).options;
+    expect(options).toMatchObject({ num_gpu: 0 });
+    expect(options).not.toHaveProperty('num_batch'); // not configured: Ollama picks it (sending it would pin a runner option)
   });
 
   describe('through the Nest factory and the environment', () => {
@@ -222,7 +225,9 @@ describe('OLLAMA_MAX_PARALLEL and OLLAMA_NUM_GPU', () => {
       expect(cpu.gpuDetected).toBe(false);
       const auto = factoryFor({ OLLAMA_HOST: url }).forHost(url, { isolated: true });
       expect(auto.gpuDetected).toBeNull();
-      for (const p of [configured, cpu, auto]) {
+      // the auto-detecting one first: after the CPU provider's num_gpu 0 the server keeps the model on
+      // the CPU for requests that do not set num_gpu (as Ollama does), and /api/ps would show no VRAM
+      for (const p of [auto, configured, cpu]) {
         await p.complete({ model: 'gpu:1b', messages: user('x') });
         expect(await p.acquireSlot('gpu:1b')).toBe(true);
         p.releaseSlot('gpu:1b');

@@ -3,6 +3,8 @@
 // Backoffs run at retryDelayScale 0.01 (10 ms, 20 ms, 40 ms) and the jitter is pinned.
 // Spec: invariant 12, behavioural example "Retry on transient error"; error cases unreachable,
 // model not found (404), context too long; plus 429, OOM, dropped connection, stream errors.
+// covers: ollama-provider#invariant-12, ollama-provider#error-ollama-unreachable-fetch-fails
+// covers: ollama-provider#error-model-not-found-404, ollama-provider#error-context-too-long-error
 import { ContextTooLongError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinFault, StandinModel } from '../../src/standin/standin-script';
@@ -144,7 +146,9 @@ describe('retry on transient error (spec example; invariant 12)', () => {
   });
 
   it('a real queue overflow (Ollama\'s 503 "maximum pending requests") is retried until the server has room', async () => {
-    const slow: StandinModel = localModel('busy:1b', { tokensPerSecond: 20, parallel: 1 });
+    // only requests waiting for a load count against Ollama's queue (slot waits are unbounded): the
+    // three arrive while the model is not loaded, so the ones past the queue's one place get the 503
+    const slow: StandinModel = localModel('busy:1b', { tokensPerSecond: 20, parallel: 1, loadMs: 200 });
     const { server, url } = await startStandin({
       catalog: [slow],
       maxQueue: 1,
@@ -152,7 +156,6 @@ describe('retry on transient error (spec example; invariant 12)', () => {
     });
     // no client-side limiting (maxParallel above the server's capacity): the server has to push back
     const { provider } = makeProvider(url, { maxParallel: 8, retryDelayScale: 0.3, random: () => 0 });
-    await provider.complete({ model: 'busy:1b', messages: user('warm up') });
     const events = eventRecorder();
     const results = await Promise.all(
       [1, 2, 3].map((i) => provider.complete({ model: 'busy:1b', messages: user(`r${i}`), onEvent: events.sink })),

@@ -16,7 +16,9 @@ const providers: OllamaProvider[] = [];
 
 /** Starts a stand-in on a free loopback port; stopped by `cleanup` (call it in afterEach). */
 export async function startStandin(options: StandinOptions = {}): Promise<{ server: StandinServer; url: string; port: number }> {
-  const server = new StandinServer({ pull: { stepMs: 0 }, ...options });
+  // a GPU large enough for every test model's declared footprint (the stand-in's own default is 24 GiB):
+  // detection tests read /api/ps's size_vram, which a smaller GPU would report as partly offloaded
+  const server = new StandinServer({ pull: { stepMs: 0 }, gpuVramBytes: 1e12, ...options });
   servers.push(server);
   const { url, port } = await server.start(0);
   return { server, url, port };
@@ -59,9 +61,7 @@ export function makeProvider(host: string, overrides: Partial<OllamaProviderOpti
     requestTimeoutMs: 10_000,
     idleTimeoutMs: 5_000,
     firstByteTimeoutMs: 5_000,
-    numGpu: -1,
     numPredict: 256,
-    numBatch: 512,
     slotWaitTimeoutMs: 10_000,
     retryDelayScale: 0.01,
     log: (level, message) => logs.push({ level, message }),

@@ -17,7 +17,7 @@ describe('streaming', () => {
       chunks.push(c);
     }
     const deltas = chunks.filter((c) => !c.done).map((c) => c.message.content);
-    expect(deltas).toEqual(['The', ' sky', ' is', ' blue', ' today.']);
+    expect(deltas).toEqual(['The', ' sky', ' is', ' blue', ' today', '.']);
     const final = chunks[chunks.length - 1] as unknown as Record<string, unknown>;
     expect(final.done).toBe(true);
     expect(final.done_reason).toBe('stop');
@@ -26,8 +26,9 @@ describe('streaming', () => {
       expect(Number.isInteger(final[key])).toBe(true);
       expect(final[key]).toBeGreaterThan(0);
     }
-    expect(final.prompt_eval_count).toBe(5);
-    expect(final.eval_count).toBe(5);
+    // BOS, <|im_start|> user \n, 5 tokens of text, <|im_end|>, <|im_start|> assistant \n (standin-prompt.ts)
+    expect(final.prompt_eval_count).toBe(13);
+    expect(final.eval_count).toBe(6);
     expect(final.total_duration as number).toBeGreaterThanOrEqual(final.eval_duration as number);
   });
 
@@ -39,7 +40,8 @@ describe('streaming', () => {
     const { text, lines, objects } = await readLines(res);
     expect(text.endsWith('\n')).toBe(true);
     expect(lines.every((l) => l.length > 0)).toBe(true);
-    expect(text).toContain('\\u003cb\\u003e');
+    expect(text).toContain('\\u003c'); // tokens split "<b>", so each escape is checked on its own
+    expect(text).toContain('\\u003e');
     expect(text).toContain('\\u0026');
     for (const o of objects) {
       expect(o.model).toBe('Llama3.1:8B');
@@ -98,12 +100,14 @@ describe('native tool calls', () => {
     { name: 'get_time', arguments: { zone: 'JST' } },
   ];
 
-  it('arrive whole in one chunk with function.index, call_ ids and object arguments', async () => {
+  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
+
+  it('arrive one chunk per call as each parses, with function.index, call_ ids and object arguments', async () => {
     const { url } = await startStandin({ script: { turns: { '*': [{ toolCalls }] } } });
-    const { lines, objects } = await readLines(await post(url, '/api/chat', { model: 'qwen3:8b', messages: userMessage('x'), tools: [] }));
+    const { lines, objects } = await readLines(await post(url, '/api/chat', { model: 'llama3.1:8b', messages: userMessage('x'), tools }));
     const withCalls = objects.filter((o) => (o.message as { tool_calls?: unknown[] }).tool_calls);
-    expect(withCalls).toHaveLength(1);
-    const calls = (withCalls[0].message as { tool_calls: { id: string; function: Record<string, unknown> }[] }).tool_calls;
+    expect(withCalls).toHaveLength(2);
+    const calls = withCalls.flatMap((o) => (o.message as { tool_calls: { id: string; function: Record<string, unknown> }[] }).tool_calls);
     expect(calls.map((c) => c.function)).toEqual([
       { index: 0, name: 'get_weather', arguments: { city: 'Tokyo', unit: 'c' } },
       { index: 1, name: 'get_time', arguments: { zone: 'JST' } },
@@ -120,7 +124,6 @@ describe('native tool calls', () => {
     const { client } = await startStandin({
       script: { turns: { '*': [{ toolCalls }, { content: 'x', toolCalls: [{ ...toolCalls[0], id: 'call_fixed123' }] }] } },
     });
-    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
     const seen: string[] = [];
     for await (const c of await client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), tools, stream: true })) {
       for (const call of c.message.tool_calls ?? []) seen.push(call.function.name);
@@ -130,6 +133,28 @@ describe('native tool calls', () => {
     expect(whole.message.content).toBe('x');
     expect(whole.message.tool_calls).toEqual([
       { id: 'call_fixed123', function: { index: 0, name: 'get_weather', arguments: { city: 'Tokyo', unit: 'c' } } },
+    ]);
+  });
+
+  it('a template model sent no tools answers the calls as its own raw text in content (qwen2, llama, mistral shapes)', async () => {
+    const { client } = await startStandin({ script: { turns: { '*': [{ content: 'Done.', toolCalls: [toolCalls[1]] }] }, loop: true } });
+    const ask = (model: string) => client.chat({ model, messages: userMessage('summarise') });
+    const qwen2 = await ask('qwen2.5:0.5b');
+    expect(qwen2.message.tool_calls).toBeUndefined();
+    expect(qwen2.message.content).toBe('Done.\n<tool_call>\n{"name":"get_time","arguments":{"zone":"JST"}}\n</tool_call>');
+    expect((await ask('llama3.1:8b')).message.content).toBe('Done.\n{"name":"get_time","parameters":{"zone":"JST"}}');
+    expect((await ask('mistral:7b')).message.content).toBe('Done.\n[TOOL_CALLS][{"name":"get_time","arguments":{"zone":"JST"}}]');
+    // tools: [] is no tools (Ollama checks len(req.Tools) > 0)
+    expect((await client.chat({ model: 'llama3.1:8b', messages: userMessage('x'), tools: [] })).message.tool_calls).toBeUndefined();
+  });
+
+  it('built-in parsers (qwen3, gpt-oss) return native calls without tools, each in its own chunk with index 0', async () => {
+    const { url } = await startStandin({ script: { turns: { '*': [{ toolCalls }] } } });
+    const { objects } = await readLines(await post(url, '/api/chat', { model: 'qwen3:8b', messages: userMessage('x'), think: false }));
+    const calls = objects.flatMap((o) => (o.message as { tool_calls?: { function: { index: number; name: string } }[] }).tool_calls ?? []);
+    expect(calls.map((c) => [c.function.name, c.function.index])).toEqual([
+      ['get_weather', 0],
+      ['get_time', 0],
     ]);
   });
 });
@@ -156,7 +181,7 @@ describe('thinking', () => {
     const { url, client } = await startStandin({ script: { ...script, loop: true } });
     const { thinking, content } = await collect(client, 'qwen3:8b');
     expect(thinking).toEqual(['Let', ' me', ' count', ' the', ' letters']);
-    expect(content).toEqual(['Three.']);
+    expect(content).toEqual(['Three', '.']);
     const { objects } = await readLines(await post(url, '/api/chat', { model: 'qwen3:8b', messages: userMessage('x') }));
     const firstContent = objects.findIndex((o) => (o.message as { content: string }).content !== '');
     const lastThinking = objects.map((o) => 'thinking' in (o.message as object)).lastIndexOf(true);
@@ -166,16 +191,16 @@ describe('thinking', () => {
 
   it('think:false drops the thinking; eval_count counts only what is sent', async () => {
     const { client } = await startStandin({ script: { ...script, loop: true } });
-    expect(await collect(client, 'deepseek-r1:14b', false)).toEqual({ thinking: [], content: ['Three.'] });
+    expect(await collect(client, 'deepseek-r1:14b', false)).toEqual({ thinking: [], content: ['Three', '.'] });
     const whole = await client.chat({ model: 'qwen3:8b', messages: userMessage('x'), think: false });
     expect(whole.message.thinking).toBeUndefined();
-    expect(whole.eval_count).toBe(1);
+    expect(whole.eval_count).toBe(2);
   });
 
   it('a model without the capability never thinks, and think:false is allowed on it', async () => {
     const { client } = await startStandin({ script: { ...script, loop: true } });
-    expect(await collect(client, 'llama3.1:8b')).toEqual({ thinking: [], content: ['Three.'] });
-    expect(await collect(client, 'llama3.1:8b', false)).toEqual({ thinking: [], content: ['Three.'] });
+    expect(await collect(client, 'llama3.1:8b')).toEqual({ thinking: [], content: ['Three', '.'] });
+    expect(await collect(client, 'llama3.1:8b', false)).toEqual({ thinking: [], content: ['Three', '.'] });
   });
 
   it('gpt-oss always reasons, even with think:false; cloud chunks carry remote fields', async () => {

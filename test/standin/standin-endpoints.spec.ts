@@ -44,7 +44,9 @@ describe('/api/tags', () => {
     ]);
     const raw = (await (await fetch(`${url}/api/tags`)).json()) as { models: Record<string, unknown>[] };
     const llama = raw.models[0];
-    expect(Object.keys(llama)).toEqual(['name', 'model', 'modified_at', 'size', 'digest', 'details']);
+    // at HEAD: capabilities (omitempty) before details, and the training context in details
+    expect(Object.keys(llama)).toEqual(['name', 'model', 'modified_at', 'size', 'digest', 'capabilities', 'details']);
+    expect(llama.capabilities).toEqual(['completion', 'tools']);
     expect(llama.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(llama.modified_at).toMatch(GO_TIME);
     expect(llama.details).toEqual({
@@ -54,6 +56,8 @@ describe('/api/tags', () => {
       families: ['llama'],
       parameter_size: '8.0B',
       quantization_level: 'Q4_K_M',
+      context_length: 131_072,
+      embedding_length: 4096,
     });
     // newest first
     const times = raw.models.map((m) => Date.parse(m.modified_at as string));
@@ -64,7 +68,19 @@ describe('/api/tags', () => {
     const { url } = await startStandin();
     const raw = (await (await fetch(`${url}/api/tags`)).json()) as { models: Record<string, unknown>[] };
     const cloud = raw.models.find((m) => m.name === 'gpt-oss:120b-cloud')!;
-    expect(Object.keys(cloud)).toEqual(['name', 'model', 'remote_model', 'remote_host', 'modified_at', 'size', 'digest', 'details']);
+    expect(Object.keys(cloud)).toEqual([
+      'name',
+      'model',
+      'remote_model',
+      'remote_host',
+      'modified_at',
+      'size',
+      'digest',
+      'capabilities',
+      'details',
+    ]);
+    expect(cloud.details).toMatchObject({ context_length: 131_072 });
+    expect(cloud.details).not.toHaveProperty('embedding_length');
     expect(cloud.remote_model).toBe('gpt-oss:120b');
     expect(cloud.remote_host).toBe('https://ollama.com:443');
     expect(cloud.size).toBeLessThan(10_000);

@@ -77,20 +77,22 @@ describe('parallel slots', () => {
 });
 
 describe('maxQueue', () => {
-  it('refuses a request that would wait beyond maxQueue with 503 and the exact Ollama text', async () => {
+  it('bounds only the requests queued for a load: past it, 503 with the exact Ollama text', async () => {
     const { url, server, client } = await startStandin({
       maxQueue: 1,
-      catalog: [gpuModel({ parallel: 1, tokensPerSecond: 100 })],
+      catalog: [gpuModel({ loadMs: 60_000 })],
       script: { turns: { '*': [{ content: words(10) }] }, loop: true },
     });
-    await chat(url, { messages: [] });
-    const a = chat(url);
-    await until(() => server.requests[1]?.slotAcquiredAt !== undefined);
-    const b = chat(url);
+    const controller = new AbortController();
+    const aborting = { signal: controller.signal };
+    const loading = post(url, '/api/chat', { model: 'gpu:1', messages: userMessage('x'), stream: false }, aborting).catch(() => undefined);
     await until(() => server.waiting === 1);
+    const queued = post(url, '/api/chat', { model: 'gpu:1', messages: userMessage('x'), stream: false }, aborting).catch(() => undefined);
+    await until(() => server.pendingLoads === 1);
     const err = responseError(await rejection(client.chat({ model: 'gpu:1', messages: userMessage('x') })));
     expect(err).toEqual({ status: 503, message: 'server busy, please try again.  maximum pending requests exceeded' });
-    expect([(await a).status, (await b).status]).toEqual([200, 200]);
+    controller.abort();
+    await Promise.all([loading, queued]);
   });
 });
 

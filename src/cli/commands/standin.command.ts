@@ -9,6 +9,42 @@ function portNumber(value: string): number {
   return n;
 }
 
+function positiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag}: expected a whole number ≥ 1, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function timeScale(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--time-scale: expected a number ≥ 0, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+const CLOUD_STATES = ['signed_in', 'signed_out', 'disabled'] as const;
+
+function cloudState(value: string): (typeof CLOUD_STATES)[number] {
+  if (!(CLOUD_STATES as readonly string[]).includes(value))
+    throw new UsageError(`--cloud: expected ${CLOUD_STATES.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as (typeof CLOUD_STATES)[number];
+}
+
+interface StandinFlags {
+  scenario?: string;
+  port: number;
+  host: string;
+  loop?: boolean;
+  ollamaVersion?: string;
+  contextLength?: number;
+  maxLoadedModels?: number;
+  gpuVramBytes?: number;
+  timeScale?: number;
+  cloud?: (typeof CLOUD_STATES)[number];
+  numParallel?: number;
+}
+
 export function registerStandinCommand(program: Command): void {
   program
     .command('standin')
@@ -17,7 +53,19 @@ export function registerStandinCommand(program: Command): void {
     .option('-p, --port <n>', 'port to listen on (0: any free port)', (v) => portNumber(v), 11434)
     .option('--host <addr>', 'address to bind', '127.0.0.1')
     .option('--loop', 'start the script again when it is exhausted')
-    .action(async (opts: { scenario?: string; port: number; host: string; loop?: boolean }) => {
+    // the server's settings; each overrides the scenario's `standin:` key of the same meaning
+    .option('--ollama-version <v>', 'the Ollama version to report and reproduce (e.g. 0.30.4)')
+    .option(
+      '--context-length <n>',
+      'OLLAMA_CONTEXT_LENGTH: num_ctx of a request that sends none (default 4096)',
+      positiveInt('--context-length'),
+    )
+    .option('--max-loaded-models <n>', 'OLLAMA_MAX_LOADED_MODELS (default 3)', positiveInt('--max-loaded-models'))
+    .option('--gpu-vram-bytes <n>', 'the simulated GPU memory (default 24 GiB)', positiveInt('--gpu-vram-bytes'))
+    .option('--time-scale <x>', 'multiply load times, keep_alive and decode pacing (0.01: 100x faster)', timeScale)
+    .option('--cloud <state>', 'cloud models: signed_in, signed_out (401) or disabled (403)', cloudState)
+    .option('--num-parallel <n>', 'OLLAMA_NUM_PARALLEL: slots of a model without its own parallel', positiveInt('--num-parallel'))
+    .action(async (opts: StandinFlags) => {
       const scenario = opts.scenario ? loadScenarios([opts.scenario])[0] : undefined;
       const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
       await lazy.standin().runStandinCli({
@@ -25,7 +73,22 @@ export function registerStandinCommand(program: Command): void {
         catalog: lazy.catalog().mergeCatalog(scenario?.catalog),
         port: opts.port,
         host: opts.host,
+        server: withoutUnset({
+          ...scenario?.standin,
+          version: opts.ollamaVersion ?? scenario?.standin?.version,
+          defaultContextLength: opts.contextLength ?? scenario?.standin?.defaultContextLength,
+          maxLoadedModels: opts.maxLoadedModels ?? scenario?.standin?.maxLoadedModels,
+          gpuVramBytes: opts.gpuVramBytes ?? scenario?.standin?.gpuVramBytes,
+          timeScale: opts.timeScale ?? scenario?.standin?.timeScale,
+          cloud: opts.cloud ?? scenario?.standin?.cloud,
+          numParallel: opts.numParallel ?? scenario?.standin?.numParallel,
+        }),
         log: (m: string) => process.stderr.write(`${m}\n`),
       });
     });
+}
+
+/** Unset flags stay out, so the server's defaults apply. */
+function withoutUnset<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
