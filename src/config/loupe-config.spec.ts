@@ -14,9 +14,13 @@ describe('loadConfig', () => {
         requestTimeoutMs: 1_800_000,
         idleTimeoutMs: 120_000,
         numPredict: 2048,
-        numBatch: 512,
-        numGpu: -1,
+        // runner options Ollama chooses itself unless set: sending them would reload a model loaded without them
+        numBatch: undefined,
+        numGpu: undefined,
         maxParallel: undefined,
+        keepAlive: { wire: '30m', ms: 1_800_000 },
+        thinkLevel: 'low',
+        reloadThresholdMs: 1000,
       }),
     );
     // the loop's own settings keep their one set of defaults (DEFAULT_LOOP_SETTINGS) unless the environment overrides them
@@ -56,6 +60,30 @@ describe('loadConfig', () => {
     expect(c.ollama.numCtx).toBe(16384);
     expect(c.loop.maxToolIterations).toBe(10);
     expect(c.otlpEndpoint).toBe('http://otel:4318');
+  });
+
+  it('reads the runner options, keep_alive, think level and reload threshold', () => {
+    const c = loadConfig({
+      OLLAMA_NUM_BATCH: '1024',
+      OLLAMA_NUM_GPU: '-1',
+      OLLAMA_KEEP_ALIVE: '1h',
+      OLLAMA_THINK_LEVEL: 'high',
+      OLLAMA_RELOAD_THRESHOLD_MS: '200',
+    });
+    expect(c.ollama).toMatchObject({ numBatch: 1024, numGpu: -1, keepAlive: { wire: '1h', ms: 3_600_000 }, thinkLevel: 'high' });
+    expect(c.ollama.reloadThresholdMs).toBe(200);
+    expect(loadConfig({ OLLAMA_KEEP_ALIVE: '600' }).ollama.keepAlive).toEqual({ wire: 600, ms: 600_000 });
+    expect(loadConfig({ OLLAMA_KEEP_ALIVE: '-1' }).ollama.keepAlive).toEqual({ wire: -1, ms: null });
+  });
+
+  it.each([
+    ['OLLAMA_KEEP_ALIVE', '5 minutes', /OLLAMA_KEEP_ALIVE="5 minutes": expected seconds \(e.g. 1800\) or a Go duration/],
+    ['OLLAMA_KEEP_ALIVE', '1d', /OLLAMA_KEEP_ALIVE="1d"/],
+    ['OLLAMA_THINK_LEVEL', 'max', /OLLAMA_THINK_LEVEL="max": expected low, medium, high/],
+    ['OLLAMA_NUM_BATCH', '0', /OLLAMA_NUM_BATCH="0"/],
+    ['OLLAMA_NUM_GPU', '-2', /OLLAMA_NUM_GPU="-2"/],
+  ])('rejects %s=%j with a clear message', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
   it('lists every bad variable at once, naming each', () => {

@@ -2,6 +2,7 @@
 // Pure: takes an env record, returns a config or throws ConfigError listing every bad variable.
 import { isIP } from 'node:net';
 import * as path from 'node:path';
+import { parseKeepAlive, type KeepAlive } from '../provider/ollama/keep-alive';
 
 export interface LoupeConfig {
   /** working directory for embedded Postgres data, workspaces and locks (default ./.loupe) */
@@ -18,6 +19,8 @@ export interface LoupeConfig {
     scenariosDir: string;
     /** undelivered items one WebSocket subscriber may hold before its buffer is dropped and it resynchronises from Postgres */
     liveBufferItems: number;
+    /** the viewer's trace link per session and iteration: a URL with `{traceId}` (and optionally `{spanId}`), e.g. Grafana Explore on Tempo; unset = no link */
+    traceUrlTemplate?: string;
   };
   /** bearer token of the admin API; when unset one is generated once and kept in <home>/admin-token */
   adminToken?: string;
@@ -30,11 +33,19 @@ export interface LoupeConfig {
     idleTimeoutMs: number;
     firstByteTimeoutMs: number;
     maxParallel?: number;
-    numGpu: number;
+    /** sent only when set (a runner option: a change reloads the model); unset = Ollama's own (every layer that fits) */
+    numGpu?: number;
     /** unset: the loop's default (DEFAULT_LOOP_SETTINGS) */
     numCtx?: number;
     numPredict: number;
-    numBatch: number;
+    /** sent only when set (a runner option); unset = Ollama chooses (256–2048) */
+    numBatch?: number;
+    /** sent with every load and chat request, so the model stays loaded across approval and tool waits */
+    keepAlive: KeepAlive;
+    /** the reasoning level sent to models that take a level (gpt-oss) instead of think: true/false */
+    thinkLevel: ThinkLevel;
+    /** a reply whose load_duration reaches this (ms) loaded the model (see reload-detection.ts) */
+    reloadThresholdMs: number;
     slotWaitTimeoutMs: number;
     /** multiplies retry backoffs; 1 = the spec's 1 s, 2 s, 4 s */
     retryDelayScale: number;
@@ -59,12 +70,43 @@ export interface LoupeConfig {
     /** the queue's safety net: a trial held this long without its worker closing it is released (s) */
     jobExpireSeconds: number;
   };
+  /** sessions started over the API or the WebSocket */
+  sessions: {
+    /**
+     * a session with nothing recorded for this long (ms) is expired: its processes, MCP servers and
+     * pending approvals are released, it ends as `expired`, its history stays (mcp-agent's
+     * JanitorService); 0 = never
+     */
+    idleTimeoutMs: number;
+  };
   otlpEndpoint?: string;
   /** how long a dead embedded Postgres may take to come back before the run stops (ms) */
   embeddedPostgresRestartMs: number;
   /** unset: the server logs at 'log', the CLI at 'warn' */
   logLevel?: 'error' | 'warn' | 'log' | 'debug';
 }
+
+export const THINK_LEVELS = ['low', 'medium', 'high'] as const;
+export type ThinkLevel = (typeof THINK_LEVELS)[number];
+
+/**
+ * Ollama's own keep_alive is 5 minutes, the same as Loupe's approval timeout: a session waiting on
+ * an approval, a slot or a long tool would find its model unloaded and pay a reload inside a
+ * measured turn. 30 minutes covers those waits; an idle model is then held that long after a run.
+ */
+export const DEFAULT_OLLAMA_KEEP_ALIVE = '30m';
+/**
+ * mcp-agent-technical-spec.md §4 "Expired Session" names a janitor but no limit. An hour: longer than
+ * the longest silence a healthy session can keep (one model request, OLLAMA_REQUEST_TIMEOUT 30 min;
+ * an approval, 5 min), so only a session nobody drives and nothing moves is pruned.
+ */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 3_600_000;
+export const DEFAULT_OLLAMA_THINK_LEVEL: ThinkLevel = 'low';
+/**
+ * A warm model's load_duration is milliseconds on most versions, but some (0.32.x) spend
+ * 0.6–0.8 s re-reading the model's metadata on every request; a real runner start is seconds.
+ */
+export const DEFAULT_OLLAMA_RELOAD_THRESHOLD_MS = 1000;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -135,6 +177,20 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     if (raw === undefined || raw === '') return undefined;
     return int(name, 0, min, max);
   };
+  const keepAlive = (name: string, def: string): KeepAlive => {
+    const raw = env[name];
+    const parsed = parseKeepAlive(raw === undefined || raw === '' ? def : raw);
+    if (parsed.ok) return parsed.value;
+    problems.push(`${name}=${JSON.stringify(raw)}: ${parsed.error}`);
+    return (parseKeepAlive(def) as { ok: true; value: KeepAlive }).value;
+  };
+  const thinkLevel = (name: string, def: ThinkLevel): ThinkLevel => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if ((THINK_LEVELS as readonly string[]).includes(raw)) return raw as ThinkLevel;
+    problems.push(`${name}=${JSON.stringify(raw)}: expected ${THINK_LEVELS.join(', ')}`);
+    return def;
+  };
   const url = (name: string): string | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
@@ -151,6 +207,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
   if (!isIP(listenAddress) && !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(listenAddress)) {
     problems.push(`LOUPE_LISTEN_ADDRESS=${JSON.stringify(listenAddress)}: expected an IP address (127.0.0.1, 0.0.0.0, ::) or a host name`);
   }
+  const traceUrlTemplate = env.LOUPE_TRACE_URL_TEMPLATE || undefined;
+  if (traceUrlTemplate !== undefined && (!/^https?:\/\//i.test(traceUrlTemplate) || !traceUrlTemplate.includes('{traceId}'))) {
+    problems.push(`LOUPE_TRACE_URL_TEMPLATE: expected an http(s) URL with a {traceId} placeholder (and optionally {spanId})`);
+  }
   const logLevel = (env.LOUPE_LOG_LEVEL || undefined) as LoupeConfig['logLevel'];
   if (logLevel !== undefined && !['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     problems.push(`LOUPE_LOG_LEVEL=${JSON.stringify(env.LOUPE_LOG_LEVEL)}: expected error, warn, log or debug`);
@@ -163,6 +223,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       maxBodyBytes: int('LOUPE_API_MAX_BODY_BYTES', 1_048_576, 1024, 268_435_456),
       scenariosDir: path.resolve(cwd, env.LOUPE_SCENARIOS_DIR || 'scenarios'),
       liveBufferItems: int('LOUPE_LIVE_BUFFER_ITEMS', 4096, 16, 1_000_000),
+      traceUrlTemplate,
     },
     adminToken: env.LOUPE_ADMIN_TOKEN || undefined,
     databaseUrl,
@@ -173,11 +234,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       idleTimeoutMs: ms('OLLAMA_IDLE_TIMEOUT', 120_000),
       firstByteTimeoutMs: ms('OLLAMA_FIRST_BYTE_TIMEOUT', 600_000),
       maxParallel: optInt('OLLAMA_MAX_PARALLEL', 1, 1024),
-      // -1: as many layers on the GPU as fit (Ollama's default); 0: CPU only
-      numGpu: int('OLLAMA_NUM_GPU', -1, -1, 100_000),
+      // -1: as many layers on the GPU as fit (what Ollama does when it is not sent); 0: CPU only
+      numGpu: optInt('OLLAMA_NUM_GPU', -1, 100_000),
       numCtx: optInt('OLLAMA_NUM_CTX', 256, 16_777_216),
       numPredict: int('OLLAMA_NUM_PREDICT', 2048, 1, 16_777_216),
-      numBatch: int('OLLAMA_NUM_BATCH', 512, 1, 1_048_576),
+      numBatch: optInt('OLLAMA_NUM_BATCH', 1, 1_048_576),
+      keepAlive: keepAlive('OLLAMA_KEEP_ALIVE', DEFAULT_OLLAMA_KEEP_ALIVE),
+      thinkLevel: thinkLevel('OLLAMA_THINK_LEVEL', DEFAULT_OLLAMA_THINK_LEVEL),
+      reloadThresholdMs: int('OLLAMA_RELOAD_THRESHOLD_MS', DEFAULT_OLLAMA_RELOAD_THRESHOLD_MS, 1, MAX_TIMER_MS),
       slotWaitTimeoutMs: ms('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000),
       retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1, 100),
     },
@@ -195,6 +259,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       staleMs: ms('LOUPE_WORKER_STALE_MS', 30_000),
       pollMs: ms('LOUPE_WORKER_POLL_MS', 500),
       jobExpireSeconds: int('LOUPE_QUEUE_JOB_EXPIRE_S', 4 * 3600, 60, 24 * 3600 * 7),
+    },
+    sessions: {
+      idleTimeoutMs: int('LOUPE_SESSION_IDLE_TIMEOUT_MS', DEFAULT_SESSION_IDLE_TIMEOUT_MS, 0, MAX_TIMER_MS),
     },
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     embeddedPostgresRestartMs: ms('LOUPE_PG_RESTART_TIMEOUT_MS', 30_000),

@@ -1,3 +1,4 @@
+import { promptCount } from '../provider/ollama/prompt-count-semantics';
 import { PROMPT_FIT_MARGIN, checkPromptFit } from './prompt-fit';
 
 describe('checkPromptFit (guard against Ollama truncating silently)', () => {
@@ -58,5 +59,57 @@ describe('checkPromptFit (guard against Ollama truncating silently)', () => {
     },
   ])('$name', ({ input, expected }) => {
     expect(checkPromptFit(input)).toEqual(expected);
+  });
+});
+
+describe('checkPromptFit with counts read per server version (never flag a cached turn reported small)', () => {
+  // the window is the runner's loaded context (from /api/ps), the estimate the body as sent
+  it.each([
+    {
+      name: '0.30.x cached turn near the context, no cached field: not judged',
+      version: '0.30.3',
+      count: 40,
+      cached: undefined,
+      expected: null,
+    },
+    {
+      name: '0.30.x cached turn with the cached field: evaluated + cached agrees',
+      version: '0.30.3',
+      count: 40,
+      cached: 7600,
+      expected: null,
+    },
+    {
+      name: '0.30.x with the cached field, far below the estimate: truncated',
+      version: '0.30.3',
+      count: 40,
+      cached: 5000,
+      expected: 'estimate_mismatch',
+    },
+    { name: 'current server reports the whole prompt: agrees', version: '0.33.0', count: 7700, cached: 7600, expected: null },
+    {
+      name: 'current server, whole prompt far below: truncated',
+      version: '0.33.0',
+      count: 5200,
+      cached: 5000,
+      expected: 'estimate_mismatch',
+    },
+    {
+      name: 'early build omitted the count (fully cached): not judged',
+      version: '0.1.29',
+      count: undefined,
+      cached: undefined,
+      expected: null,
+    },
+  ])('$name', ({ version, count, cached, expected }) => {
+    const total = promptCount({ version, promptEvalCount: count, cachedCount: cached }).total;
+    const fit = checkPromptFit({ estimatedPromptTokens: 7800, promptEvalCount: total, numCtx: 8192 });
+    expect(fit?.reason ?? null).toBe(expected);
+  });
+
+  it('judges against the loaded context, not the requested one: far from a larger loaded context, nothing is flagged', () => {
+    // requested 8192, but the runner was loaded at 32768 (/api/ps): a small report is a pessimistic estimate
+    expect(checkPromptFit({ estimatedPromptTokens: 7800, promptEvalCount: 3000, numCtx: 32768 })).toBeNull();
+    expect(checkPromptFit({ estimatedPromptTokens: 7800, promptEvalCount: 3000, numCtx: 8192 })?.reason).toBe('estimate_mismatch');
   });
 });

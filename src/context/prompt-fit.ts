@@ -5,8 +5,9 @@ export interface PromptFitOverflow {
   kind: 'context_overflow';
   reason: 'prompt_exceeds_num_ctx' | 'estimate_mismatch';
   estimated: number;
-  /** prompt_eval_count; null when checked before sending */
+  /** the whole prompt as the server counted it (read per its version); null before sending or when it cannot be told */
   reported: number | null;
+  /** the window judged against: the runner's loaded context when known, else the requested num_ctx */
   numCtx: number;
 }
 
@@ -15,7 +16,8 @@ export interface PromptFitOverflow {
  * prompt_eval_count after the cut, so usage-based checks never see the overflow. We flag it when
  * our own estimate exceeds num_ctx, or when the prompt was near num_ctx (estimate within the margin
  * of it) and the report came back more than the margin below the estimate: something was dropped.
- * A low report for a prompt far from num_ctx is just a pessimistic estimate.
+ * A low report for a prompt far from num_ctx is just a pessimistic estimate. A report that cannot be
+ * told (null: a cache-excluding count, or none at all) is never judged: a cached turn is reported small.
  */
 export function checkPromptFit(input: {
   estimatedPromptTokens: number;

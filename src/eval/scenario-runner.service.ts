@@ -1,5 +1,6 @@
-// Runs an eval: scenarios × models × configurations × trials, grouped by model (each model warmed
-// before its trials' sessions start against a real Ollama; their setups run meanwhile), through a pool of `concurrency` workers. Scripted
+// Runs an eval: scenarios × models × configurations × trials through a pool of `concurrency` workers;
+// against a real Ollama grouped by (model, runner options), each group warmed before its trials'
+// sessions start (their setups run meanwhile) and drained before the next (live-schedule.ts). Scripted
 // runs replay each scenario's script on a fresh stand-in and check its exact expectations; live runs
 // (OLLAMA_HOST) check success criteria; replayed runs serve a recorded run's trials and judge them as
 // it did; every trial checks the invariants. A killed run is resumed: its finished trials are kept,
@@ -31,6 +32,8 @@ import { summarizeAll } from './statistics/summarize';
 import { TrialRunner, type TrialContext } from './trials/trial-runner.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { startStaggered } from './staggered-start';
+import { firstLiveGroup, type LiveGroup } from './live-groups';
+import { trialSchedule, warmRunner } from './live-schedule';
 import { interruptReason, onInterrupt } from './run-interrupt';
 import type { TrialMode } from './trials/trial-verdict';
 
@@ -74,7 +77,8 @@ export class ScenarioRunner {
     // the first model loads while the run is written (later ones as their trials come: one model
     // at a time on the host's memory)
     const warmed = new Map<string, Promise<void>>();
-    if (mode === 'live' && !options.replay && plan.jobs.length) void this.warm(plan.jobs[0].model, warmed);
+    const first = mode === 'live' && !options.replay ? firstLiveGroup(plan.jobs, this.config.ollama.numCtx) : undefined;
+    if (first) void this.warm(first, warmed);
     // the run is announced (to be resumed if it is killed) once it is recorded: an announced run can
     // be resumed. Its trials start meanwhile; the journal writes their rows after the run's.
     const announced = this.journal
@@ -180,6 +184,11 @@ export class ScenarioRunner {
     // a signal: the same stop, its trials left interrupted (not judged, rerun by resume)
     let interrupted = 0;
     const unwatch = onInterrupt(options.interrupt, running, (reason) => (stoppedBy ??= reason));
+    // live: trials grouped by (model, runner options), each group warmed once and drained before the next
+    const schedule = trialSchedule(
+      todo,
+      mode === 'live' && !ctx.replay ? { configuredNumCtx: this.config.ollama.numCtx, warm: (g) => this.warm(g, warmed) } : undefined,
+    );
     let next = 0;
     const worker = async (underway: () => void) => {
       // the previous trial's verdict, reported once it is in Postgres while this worker runs the next:
@@ -187,14 +196,15 @@ export class ScenarioRunner {
       let reporting = Promise.resolve();
       let onUnderway: (() => void) | undefined = underway;
       while (next < todo.length && !stoppedBy) {
-        const { index, job, ids } = todo[next++];
+        const position = next++;
+        const { index, job, ids } = schedule.todo[position];
         // the trial sets up while its model loads; its session starts once the model is warm
-        const modelReady = mode === 'live' && !ctx.replay ? this.warm(job.model, warmed) : undefined;
+        const { warmed: modelReady } = await schedule.open(position);
         // a turn of the event loop before a setup (microtasks from end to end, with an in-memory MCP
         // session): the request of the trial that just got the freed slot goes out first
         if (!onUnderway) await nextTurn();
         options.onTrialStarted?.(todo.length);
-        const result = await this.trials.run(job, { ...ctx, running, onUnderway, modelReady }, ids);
+        const result = await this.trials.run(job, { ...ctx, running, onUnderway, modelReady }, ids).finally(() => schedule.close());
         onUnderway = undefined;
         if (result.interrupted) {
           interrupted++;
@@ -341,13 +351,15 @@ export class ScenarioRunner {
     }
   }
 
-  /** Against a real Ollama a model is loaded once, before its first timed trial. */
-  private warm(model: string, warmed: Map<string, Promise<void>>): Promise<void> {
-    let w = warmed.get(model);
+  /** Against a real Ollama each (model, runner options) group is loaded once, before its first timed trial. */
+  private warm(group: LiveGroup, warmed: Map<string, Promise<void>>): Promise<void> {
+    let w = warmed.get(group.key);
     if (!w) {
       const provider = this.providers.forHost(this.config.ollama.host!);
-      w = provider.warm(model).catch((e: Error) => this.logger.warn(`could not warm ${model}: ${e.message}`));
-      warmed.set(model, w);
+      w = warmRunner(provider, group.model, group.options).catch((e: Error) =>
+        this.logger.warn(`could not warm ${group.model} (num_ctx ${group.options.numCtx}): ${e.message}`),
+      );
+      warmed.set(group.key, w);
     }
     return w;
   }

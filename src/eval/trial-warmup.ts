@@ -15,6 +15,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NO_APPROVER } from '../approval/approval-broker';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DirectProcess } from '../process/direct-process';
+import { DEFAULT_NUM_CTX } from '../process/policies/loop-settings';
 import { resolveLoopSettings } from '../process/profiles/profiles';
 import { isCloudModel } from '../provider/ollama/model-name';
 import { OllamaProvider } from '../provider/ollama/ollama-provider';
@@ -22,26 +23,35 @@ import { EarlyProvider, OllamaProviderFactory, providerOptionsFrom } from '../pr
 import type { StandinTurn } from '../standin/standin-script';
 import { StandinServer } from '../standin/standin-server';
 import { ToolsService } from '../tools/tools.service';
+import type { LiveGroup } from './live-groups';
+import { warmRunner } from './live-schedule';
 import { judgedWarmup } from './verdict-warmup';
 
 /**
  * While the database starts: the provider the run will use for OLLAMA_HOST, made now (the factory
  * adopts it once the application is up) and asked what the run's first trial asks before its
  * session starts: the model lists (the host's, and the local Ollama's cloud models when that is
- * another server), the server's version, the model's /api/show, and its load (a chat with no
- * messages; not for a cloud model). The model then loads while Postgres starts instead of after
+ * another server), the server's version, the model's /api/show, and its load with the run's first
+ * group's runner options (a chat with no messages; not for a cloud model). The model then loads while Postgres starts instead of after
  * (seconds for a real model); the answers are cached where the run's trials look for them, and the
  * keep-alive connections its first requests take are open. `warmed` never rejects: a failure is
  * the run's to meet and report.
  */
-export function warmRunProvider(config: LoupeConfig, host: string, model?: string): { early: EarlyProvider; warmed: Promise<void> } {
+export function warmRunProvider(
+  config: LoupeConfig,
+  host: string,
+  first?: string | Pick<LiveGroup, 'model' | 'options'>,
+): { early: EarlyProvider; warmed: Promise<void> } {
+  // a model alone runs at the configured num_ctx
+  const group = typeof first === 'string' ? { model: first, options: { numCtx: config.ollama.numCtx ?? DEFAULT_NUM_CTX } } : first;
   const early = new EarlyProvider(config, host);
   const { provider } = early;
-  const warmed = !model
+  const warmed = !group
     ? Promise.all([provider.models.serverVersion(), provider.refreshModels()]).then(() => undefined)
-    : isCloudModel(model)
-      ? provider.prefetch(model)
-      : provider.warm(model);
+    : isCloudModel(group.model)
+      ? provider.prefetch(group.model)
+      : // with the first group's runner options, as the run's own warm-up of that group loads it
+        warmRunner(provider, group.model, group.options);
   return { early, warmed: warmed.catch(() => undefined) };
 }
 

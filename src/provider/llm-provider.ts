@@ -1,5 +1,6 @@
 import type { JournalEventMap } from '../journal/journal-events';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from './llm-types';
+import type { TokenEstimatorName } from '../context/token-estimation';
 import type { RetryScheduleName } from './ollama/retry-schedules';
 
 /** The events a provider reports (requests, retries, extraction and its repairs, GPU detection). */
@@ -12,6 +13,8 @@ export type ProviderEventType =
   | 'tool_args_normalized'
   | 'tool_args_coerced'
   | 'tool_call_dropped'
+  | 'model_reloaded'
+  | 'inference_response'
   | 'gpu_detected';
 
 /** Something the provider wants recorded, in the journal's vocabulary. */
@@ -38,6 +41,20 @@ export interface CompletionRequest {
   onEvent?: ProviderEventSink;
   /** which failures are retried and how (the session's loop profile); default: Loupe's */
   retrySchedule?: RetryScheduleName;
+  /** how the prompt of the final request body is estimated (the session's estimator; default content_aware) */
+  tokenEstimator?: TokenEstimatorName;
+  /** called once the request body is built, before it is sent: its prompt estimate and the context it goes against */
+  onPrepared?: (prompt: PreparedPrompt) => void;
+  /** part of a session's measured work (default true): a reload during it is a pathology of the run */
+  measured?: boolean;
+}
+
+/** The prompt as it is sent: estimated from the final body (text-mode rewriting and tool schemas included). */
+export interface PreparedPrompt {
+  estimatedTokens: number;
+  /** the runner's loaded context (/api/ps), else the requested num_ctx; null when neither is known */
+  contextLength: number | null;
+  contextSource: 'loaded' | 'requested' | 'unknown';
 }
 
 export interface SlotStatus {
@@ -62,6 +79,9 @@ export interface LlmProvider {
   listModels(): Promise<string[]>;
   /** what a trial ran against: the model's digest and the server's version (null where unknown) */
   describe(model: string): Promise<{ digest: string | null; serverVersion: string | null }>;
-  /** loads the model before timed work (and fills what trials' setup asks for), so trials are timed warm */
-  warm(model: string): Promise<void>;
+  /**
+   * Loads the model before timed work with the runner options inference will send for `numCtx`
+   * and the run's keep_alive (and fills what trials' setup asks for), so trials are timed warm.
+   */
+  warm(model: string, options?: { numCtx?: number }): Promise<void>;
 }

@@ -67,6 +67,20 @@ export interface LlmTimings {
 
 export type ToolCallSource = 'native' | 'text' | 'none';
 
+/** The prompt of one call as sent and as the server counted it. */
+export interface PromptAccounting {
+  /** estimated from the final request body (text-mode rewriting and tool schemas included) */
+  estimatedTokens: number;
+  /** the runner's loaded context (/api/ps), else the requested num_ctx; null when neither is known */
+  contextLength: number | null;
+  contextSource: 'loaded' | 'requested' | 'unknown';
+  /** the whole prompt as the server counted it, read per its version; null when it cannot be told (do not judge) */
+  reportedTokens: number | null;
+  /** prompt_eval_cached_count when the server sent it */
+  cachedTokens: number | null;
+  countSemantics: 'full_prompt' | 'uncached_only';
+}
+
 export interface LlmCompletionResult {
   model: string;
   content: string;
@@ -76,4 +90,8 @@ export interface LlmCompletionResult {
   finishReason: LlmFinishReason;
   usage: LlmUsage;
   timings: LlmTimings;
+  /** the prompt as sent and counted (providers that can tell) */
+  prompt?: PromptAccounting;
+  /** the server's version when the call was made (GET /api/version, cached); null when unknown */
+  serverVersion?: string | null;
 }

@@ -83,7 +83,7 @@ describe('loupe doctor', () => {
         latency: expect.objectContaining({ ttfbMs: expect.any(Number), wallMs: expect.any(Number), totalMs: expect.any(Number) }),
       }),
     );
-    expect(qwen.findings.map((f) => f.check)).toEqual(['capabilities', 'tool_mode', 'num_ctx', 'slots', 'probe']);
+    expect(qwen.findings.map((f) => f.check)).toEqual(['capabilities', 'tool_mode', 'num_ctx', 'reloads', 'slots', 'probe']);
     const chats = server.requests.filter((q) => q.path === '/api/chat');
     expect(chats.map((q) => q.model).sort()).toEqual(['llama3.1:8b', 'qwen3:8b']);
     // the run's num_ctx, and think:false for a thinking family (as a session sends them)

@@ -88,12 +88,13 @@ describe("the run's provider, made and warmed while the database starts (a live 
     const { early, warmed } = warmRunProvider(configFor(url), url, model);
     try {
       await warmed;
-      expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/chat', '/api/show', '/api/tags', '/api/version']);
+      expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/chat', '/api/ps', '/api/show', '/api/tags', '/api/version']);
       const asked = server.requests.length;
       // what a trial's setup asks, and the run's own warm-up at its start
       await expect(early.provider.describe(model)).resolves.toEqual({ digest: expect.any(String), serverVersion: expect.any(String) });
       await early.provider.listModels();
-      await early.provider.warm(model);
+      // the run's own warm-up of its first group: the same runner options (Loupe's default num_ctx)
+      await early.provider.warm(model, { numCtx: 8192 });
       expect(server.requests.length).toBe(asked);
       const running = (await (await fetch(`${url}/api/ps`)).json()) as { models: Array<{ name: string }> };
       expect(running.models.map((m) => m.name)).toEqual([model]);

@@ -2,6 +2,7 @@
 // (reached through an IPv4-mapped address, so it is not a loopback name) and the local Ollama.
 // Spec: invariants 4 (cloud routing), 5 (merged listing), 8 (30 s cache); behavioural examples
 // "Cloud model routed to localhost" and "Merged model listing with cloud models".
+// covers: ollama-provider#invariant-4, ollama-provider#invariant-5, ollama-provider#invariant-8
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {

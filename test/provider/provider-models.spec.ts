@@ -1,6 +1,8 @@
 // Model management against the stand-in: pulls with streamed progress tracked per model (joined
 // when concurrent, dropped 60 s after they finish), delete, running models, reachability.
 // Spec: invariant 13; error cases "Pull already in progress" and "Ollama unreachable" (isAvailable).
+// covers: ollama-provider#invariant-13
+// covers: ollama-provider#error-pull-already-in-progress, ollama-provider#error-ollama-unreachable-fetch-fails
 import type { ModelPullStatus, PullTimers, PullTrackerOptions } from '../../src/provider/ollama/pull-tracker';
 import {
   chatRequests,
@@ -237,8 +239,9 @@ describe('warm (before the first timed trial of a live run)', () => {
     const { provider, server } = await setup();
     await provider.warm('gemma:2b');
     const seen = () => server.requests.map((r) => r.path).sort();
-    expect(seen()).toEqual(['/api/chat', '/api/show', '/api/tags', '/api/version']);
+    // /api/ps: the context the model was loaded with, for the truncation guard
+    expect(seen()).toEqual(['/api/chat', '/api/ps', '/api/show', '/api/tags', '/api/version']);
     await Promise.all([provider.describe('gemma:2b'), provider.listModels(), provider.models.modelInfo('gemma:2b')]);
-    expect(seen()).toEqual(['/api/chat', '/api/show', '/api/tags', '/api/version']);
+    expect(seen()).toEqual(['/api/chat', '/api/ps', '/api/show', '/api/tags', '/api/version']);
   });
 });

@@ -4,6 +4,7 @@
 // Spec: invariants 1 (weights, clamp + warning) and 2 (slot released on error/abort);
 // behavioural examples "Weight-based slot queueing" and "Abort during slot wait";
 // error case "Negative activeWeight".
+// covers: ollama-provider#invariant-1, ollama-provider#invariant-2, ollama-provider#error-negative-activeweight
 import type { SlotStatus } from '../../src/provider/llm-provider';
 import { SlotWaitTimeoutError } from '../../src/provider/provider-errors';
 import type { StandinRequestRecord } from '../../src/standin/standin-request-log';

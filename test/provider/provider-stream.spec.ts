@@ -3,6 +3,8 @@
 // log (it sees the client go away), never by timing.
 // Spec: invariants 7 (stream idle timeout) and 11 (request timeout, combined with the caller's
 // signal); error cases stream idle timeout, request timeout, malformed stream data.
+// covers: ollama-provider#invariant-7, ollama-provider#invariant-11, ollama-provider#error-stream-idle-timeout-2-min-no-data
+// covers: ollama-provider#error-request-timeout-30-min, ollama-provider#error-malformed-stream-data, mcp-agent-technical-spec#error-response-truncation
 import type { StandinModel, StandinTurn } from '../../src/standin/standin-script';
 import { chatRequests, cleanup, eventRecorder, localModel, makeProvider, providerError, startStandin, user } from './provider-test-kit';
 

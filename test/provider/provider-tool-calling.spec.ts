@@ -3,6 +3,8 @@
 // Spec: invariants 3 (text-based tool calling for qwen3), 9 (argument normalization) and
 // 10 (think:false for qwen3); behavioural example "Text-based tool calling for Qwen3";
 // error case tools unsupported (ToolsUnsupportedError).
+// covers: ollama-provider#invariant-3, ollama-provider#invariant-9
+// covers: ollama-provider#invariant-10, direct-process#error-tool-unsupported-by-model
 import type { LlmMessage } from '../../src/provider/llm-types';
 import { ToolsUnsupportedError } from '../../src/provider/provider-errors';
 import { StandinServer } from '../../src/standin/standin-server';
@@ -108,16 +110,16 @@ describe('text-based tool calling for qwen3 (spec example; invariants 3, 10)', (
     expect('think' in llama.body).toBe(false);
   });
 
-  it('a cloud model with thinking gets think:true and its reasoning is recorded apart from the answer', async () => {
+  it('a cloud gpt-oss with thinking gets a reasoning level (it ignores booleans) and its reasoning is recorded apart from the answer', async () => {
     const { result, body, events } = await run('gpt-oss:120b-cloud', [
       { thinking: 'Need the file first.', content: '[{"name":"read_file","arguments":{"path":"c.ts"}}]' },
     ]);
-    expect(body.think).toBe(true);
+    expect(body.think).toBe('low');
     expect(body.tools).toBeUndefined(); // cloud models are text-based whatever their family
     expect(result.thinking).toBe('Need the file first.');
     expect(result.toolCalls).toEqual([expect.objectContaining({ name: 'read_file', arguments: { path: 'c.ts' } })]);
     expect(result.content).toBe('');
-    expect(events.of('inference_request')[0]).toMatchObject({ mode: 'text', modeReason: 'cloud', think: true });
+    expect(events.of('inference_request')[0]).toMatchObject({ mode: 'text', modeReason: 'cloud', think: 'low' });
   });
 
   it('a plain answer without a call stays content, with no calls and no extraction event', async () => {

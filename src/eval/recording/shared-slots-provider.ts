@@ -47,7 +47,7 @@ export class SharedSlotsProvider implements LlmProvider {
     return this.own.describe(model);
   }
 
-  warm(model: string): Promise<void> {
-    return this.own.warm(model);
+  warm(model: string, options?: { numCtx?: number }): Promise<void> {
+    return this.own.warm(model, options);
   }
 }

@@ -5,7 +5,7 @@ import { comparisonSummaryLine } from '../statistics/comparison-summary';
 import type { ComparisonRow, ComparisonSide } from '../statistics/comparison-types';
 import type { PassKEstimate } from '../statistics/pass-k-estimate';
 import type { Proportion, Summary } from '../statistics/statistics-types';
-import type { KeyedSummary } from '../statistics/summarize';
+import { measuredReloads, type KeyedSummary } from '../statistics/summarize';
 import {
   configLabel,
   duration,
@@ -157,6 +157,12 @@ function pathologies(r: ReportInput): string[] {
     ...table(['Pathology', 'Trials', 'Rate', '95% CI', 'Events'], rows),
     '',
     'Share of judged trials with at least one event.',
+    ...(measuredReloads(r.summaries.run)
+      ? [
+          '',
+          `Reloads inside measured turns: ${measuredReloads(r.summaries.run)} (${code('model_reloaded')}): those turns' latency includes a model load.`,
+        ]
+      : []),
   ];
 }
 

@@ -23,6 +23,7 @@ export const PATHOLOGY_KEYS = [
   'repair.tool_args_coerced',
   'repair.tool_call_dropped',
   'context_overflow',
+  'model_reloaded',
   'invariant_violation',
 ] as const satisfies readonly PathologyKey[];
 

@@ -27,6 +27,8 @@ export type PathologyKey =
   | 'repair.tool_args_coerced'
   | 'repair.tool_call_dropped'
   | 'context_overflow'
+  /** a model_reloaded event with measured: true (a reload inside a measured turn) */
+  | 'model_reloaded'
   | 'invariant_violation';
 
 /** Latency split of one trial, summed over its model calls (ms). */

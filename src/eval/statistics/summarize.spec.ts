@@ -1,5 +1,14 @@
 import { cell, outcome } from './outcomes.test-kit';
-import { median, summarize, summarizeAll, summarizeByCell, summarizeByConfig, summarizeByModel, summarizeRun } from './summarize';
+import {
+  measuredReloads,
+  median,
+  summarize,
+  summarizeAll,
+  summarizeByCell,
+  summarizeByConfig,
+  summarizeByModel,
+  summarizeRun,
+} from './summarize';
 
 describe('summarize', () => {
   it('counts trials by status and leaves errored trials out of the pass rate', () => {
@@ -220,5 +229,19 @@ describe('grouped summaries', () => {
     expect(all.cells).toHaveLength(5);
     expect(all.models.map((m) => m.key)).toEqual(['llama3.1:8b', 'qwen3:8b']);
     expect(all.configs.map((c) => c.key)).toEqual(['', 'temperature=0']);
+  });
+});
+
+describe('reloads inside measured turns', () => {
+  it("are the run's model_reloaded events, 0 when none was recorded", () => {
+    const trials = [
+      outcome({ trial: 1, status: 'passed', pathologies: { model_reloaded: 2 } }),
+      outcome({ trial: 2, status: 'failed', pathologies: { model_reloaded: 1, repeat_break: 1 } }),
+      outcome({ trial: 3, status: 'passed' }),
+    ];
+    const s = summarize(trials);
+    expect(measuredReloads(s)).toBe(3);
+    expect(s.pathologies.model_reloaded).toEqual(expect.objectContaining({ successes: 2, n: 3, events: 3 }));
+    expect(measuredReloads(summarize([outcome({ status: 'passed' })]))).toBe(0);
   });
 });

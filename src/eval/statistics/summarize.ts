@@ -178,3 +178,12 @@ export function summarizeAll(trials: readonly TrialOutcome[], opts: SummarizeOpt
     configs: summarizeByConfig(trials, opts),
   };
 }
+
+/**
+ * Reloads inside measured turns: `model_reloaded` events a session recorded (the model was loaded
+ * again, by a changed num_ctx, keep_alive expiry or eviction, while a trial's turn was timed; the
+ * warm-ups of a live run's groups are not sessions). 0 is what a well-run live eval shows.
+ */
+export function measuredReloads(summary: Pick<Summary, 'pathologies'>): number {
+  return (summary.pathologies as Record<string, { events: number } | undefined>).model_reloaded?.events ?? 0;
+}

@@ -28,6 +28,8 @@ export function pathologiesOf(session: RecordedSession, invariantViolations: num
     else if ((REPAIRS as readonly string[]).includes(e.type)) add(`repair.${e.type}` as PathologyKey);
     else if (e.type === 'context_overflow') add('context_overflow');
     else if (e.type === 'approval_requested' && e.payload.name === 'doom_loop') add('doom_loop_asked');
+    // a reload inside a measured turn (a warm-up's load is not measured): the run's timings paid a load
+    else if (e.type === 'model_reloaded' && e.payload.measured === true) add('model_reloaded');
   }
   add('invariant_violation', invariantViolations);
   return counts;

@@ -15,8 +15,8 @@ export interface ModelDiagnosis {
   loaded: boolean;
   family: string;
   toolCalling: Pick<ToolCallingDecision, 'mode' | 'reason'>;
-  /** the `think` field Loupe sends: false switches a local thinking model's reasoning off */
-  think: boolean | null;
+  /** the `think` field Loupe sends: false switches a local thinking model's reasoning off; gpt-oss gets a level */
+  think: boolean | string | null;
   capabilities: string[] | null;
   /** share of the host's slot capacity one request takes */
   slotWeight: number;

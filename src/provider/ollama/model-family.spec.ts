@@ -1,7 +1,7 @@
 import {
   MODEL_FAMILIES,
   TEXT_BASED_TOOL_FAMILIES,
-  THINKING_MODEL_FAMILIES,
+  THINK_LEVEL_FAMILIES,
   detectModelFamily,
   isCloudModel,
   thinkParam,
@@ -89,7 +89,7 @@ describe('detectModelFamily', () => {
   });
 
   // corvid listed families its detector could never return; ours must all be reachable
-  it.each([...TEXT_BASED_TOOL_FAMILIES, ...THINKING_MODEL_FAMILIES, ...MODEL_FAMILIES])(
+  it.each([...TEXT_BASED_TOOL_FAMILIES, ...THINK_LEVEL_FAMILIES, ...MODEL_FAMILIES])(
     'reaches the family %s from at least one real model name',
     (family) => {
       expect(NAMED_MODELS.some(([model]) => detectModelFamily(model) === family)).toBe(true);
@@ -141,28 +141,35 @@ describe('toolCallingDecision', () => {
   });
 });
 
-describe('thinkParam', () => {
+describe('thinkParam (from capabilities, not family names)', () => {
+  const THINKING = ['completion', 'tools', 'thinking'];
   it.each([
-    { name: 'turns thinking off for local qwen3', model: 'qwen3:8b', caps: ALL, expected: false },
-    { name: 'turns thinking off for local qwen3 when capabilities are unknown', model: 'qwen3:8b', caps: undefined, expected: false },
+    { name: 'turns thinking off for a local model with the thinking capability', model: 'qwen3:8b', caps: ALL, expected: false },
+    { name: 'turns it off for any family that has the capability', model: 'magistral:24b', caps: THINKING, expected: false },
+    { name: 'turns it off for a custom name with the capability', model: 'my-agent:latest', caps: THINKING, expected: false },
     { name: 'turns thinking off for local deepseek-r1', model: 'deepseek-r1:8b', caps: ['completion', 'thinking'], expected: false },
+    { name: 'sends nothing when capabilities are unknown', model: 'qwen3:8b', caps: undefined, expected: undefined },
     {
-      name: 'sends nothing to a qwen3 build without the thinking capability',
+      name: 'sends nothing to a qwen3 build without the capability',
       model: 'qwen3:8b',
       caps: ['completion', 'tools'],
       expected: undefined,
     },
-    { name: 'leaves gpt-oss to the server (it cannot stop reasoning)', model: 'gpt-oss:20b', caps: ALL, expected: undefined },
-    { name: 'leaves non-thinking families alone', model: 'llama3.1:8b', caps: ['completion', 'tools'], expected: undefined },
-    { name: 'turns thinking on for a cloud model that has it', model: 'qwen3-coder:480b-cloud', caps: ALL, expected: true },
-    {
-      name: 'never sends true to a cloud model without the capability',
-      model: 'gpt-oss:120b-cloud',
-      caps: ['completion', 'tools'],
-      expected: undefined,
-    },
+    { name: 'sends nothing to a model without the capability', model: 'llama3.1:8b', caps: ['completion', 'tools'], expected: undefined },
+    { name: 'sends gpt-oss a level, not a boolean', model: 'gpt-oss:20b', caps: ALL, expected: 'low' },
+    { name: 'sends a configured level to gpt-oss', model: 'gpt-oss:20b', caps: ALL, prefs: { level: 'high' as const }, expected: 'high' },
+    { name: 'sends gpt-oss a level even when thinking is on', model: 'gpt-oss:20b', caps: ALL, prefs: { enabled: true }, expected: 'low' },
+    { name: 'sends gpt-oss nothing without the capability', model: 'gpt-oss:20b', caps: ['completion', 'tools'], expected: undefined },
+    { name: 'sends a cloud gpt-oss a level', model: 'gpt-oss:120b-cloud', caps: ALL, expected: 'low' },
+    { name: 'sends true when thinking is switched on', model: 'qwen3:8b', caps: ALL, prefs: { enabled: true }, expected: true },
+    { name: 'keeps thinking on for a cloud model that has it', model: 'qwen3-coder:480b-cloud', caps: ALL, expected: true },
+    { name: 'never sends true to a cloud model without it', model: 'kimi-k2:1t-cloud', caps: ['completion', 'tools'], expected: undefined },
     { name: 'never sends true when cloud capabilities are unknown', model: 'kimi-k2:1t-cloud', caps: undefined, expected: undefined },
-  ])('$name', ({ model, caps, expected }) => {
-    expect(thinkParam(model, undefined, caps)).toBe(expected);
+  ])('$name', ({ model, caps, prefs, expected }) => {
+    expect(thinkParam(model, undefined, caps, prefs)).toBe(expected);
+  });
+
+  it('reads the family from details for a custom name (level vs boolean)', () => {
+    expect(thinkParam('my-oss:latest', { family: 'gpt-oss' }, ALL)).toBe('low');
   });
 });

@@ -107,11 +107,21 @@ export const TEXT_BASED_TOOL_FAMILIES: ReadonlySet<ModelFamily> = new Set<ModelF
 ]);
 
 /**
- * Families whose local thinking can eat the whole num_predict budget and leave `content` empty;
- * they get `think: false` locally. gpt-oss is absent on purpose: it cannot stop reasoning and
- * ignores booleans.
+ * Families that take a reasoning level ("low" | "medium" | "high") instead of a boolean: gpt-oss
+ * (harmony) cannot stop reasoning and ignores true/false, so a level is the only way to bound it.
  */
-export const THINKING_MODEL_FAMILIES: ReadonlySet<ModelFamily> = new Set<ModelFamily>(['qwen3', 'deepseek-r1']);
+export const THINK_LEVEL_FAMILIES: ReadonlySet<ModelFamily> = new Set<ModelFamily>(['gpt-oss']);
+
+export type ThinkLevel = 'low' | 'medium' | 'high';
+/** The `think` request field as Loupe sends it. */
+export type ThinkValue = boolean | ThinkLevel;
+
+export interface ThinkPreferences {
+  /** thinking switched on (Loupe's default: off, so reasoning cannot eat num_predict) */
+  enabled?: boolean;
+  /** the level sent to level-taking families (default "low") */
+  level?: ThinkLevel;
+}
 
 export type ToolCallingMode = 'native' | 'text' | 'none';
 
@@ -147,14 +157,21 @@ export function toolCallingMode(model: string, details?: ModelDetailsLike | null
 }
 
 /**
- * The `think` request field: false for thinking families run locally (so the answer is not
- * empty), true for cloud models that advertise thinking, otherwise undefined (server default).
- * Never true unless the capability is known to be present: that would be a 400.
+ * The `think` request field, from the model's /api/show capabilities rather than its name: a
+ * thinking model thinks by default and spends num_predict on reasoning (empty content with
+ * `length`), so it gets false unless thinking is switched on; a level-taking family gets a level;
+ * a model without the capability, or whose capabilities are unknown, gets nothing (true would be
+ * a 400, and older servers reject the field). Cloud models that advertise thinking keep it on:
+ * their reasoning does not run against the local num_predict budget.
  */
-export function thinkParam(model: string, details?: ModelDetailsLike | null, capabilities?: ModelCapabilities): boolean | undefined {
-  const thinking = has(capabilities, 'thinking');
-  if (isCloudModel(model)) return thinking === true ? true : undefined;
-  if (!THINKING_MODEL_FAMILIES.has(detectModelFamily(model, details))) return undefined;
-  // a known non-thinking build has nothing to switch off; older servers may reject the field
-  return thinking === false ? undefined : false;
+export function thinkParam(
+  model: string,
+  details?: ModelDetailsLike | null,
+  capabilities?: ModelCapabilities,
+  prefs: ThinkPreferences = {},
+): ThinkValue | undefined {
+  if (has(capabilities, 'thinking') !== true) return undefined;
+  if (THINK_LEVEL_FAMILIES.has(detectModelFamily(model, details))) return prefs.level ?? 'low';
+  if (isCloudModel(model)) return true;
+  return prefs.enabled ?? false;
 }

@@ -22,7 +22,12 @@ export interface RawChatResult {
   thinking: string;
   toolCalls: LlmToolCall[];
   doneReason: string;
+  /** prompt_eval_count, 0 when absent (the usage figure as recorded) */
   promptEvalCount: number;
+  /** prompt_eval_count as the server sent it: undefined when absent (omitempty, or fully cached on early builds) */
+  promptEvalCountReported?: number;
+  /** prompt_eval_cached_count (newer servers): the cached part of the prompt */
+  promptCachedCount?: number;
   evalCount: number;
   totalNs?: number;
   loadNs?: number;
@@ -126,6 +131,9 @@ export async function streamChat(
         out.model = chunk.model || request.model;
         out.doneReason = chunk.done_reason ?? '';
         out.promptEvalCount = chunk.prompt_eval_count ?? 0;
+        out.promptEvalCountReported = chunk.prompt_eval_count ?? undefined;
+        const cached = (chunk as ChatResponse & { prompt_eval_cached_count?: number }).prompt_eval_cached_count;
+        if (typeof cached === 'number') out.promptCachedCount = cached;
         out.evalCount = chunk.eval_count ?? 0;
         out.totalNs = chunk.total_duration;
         out.loadNs = chunk.load_duration;

@@ -8,6 +8,7 @@ import { ModelListCache } from './model-list-cache';
 import { canonicalModelName, isCloudModel } from './model-name';
 import { toProviderError } from '../provider-errors';
 import { createManagementClient } from './ollama-transport';
+import { runnerKey, wireRunnerOptions, type RunnerOptions } from './runner-options';
 import { PullTracker, type ModelPullStatus, type PullTrackerOptions } from './pull-tracker';
 
 export interface ModelDetail {
@@ -27,6 +28,12 @@ export interface RunningModel {
   size: number;
   sizeVram: number;
   contextLength?: number;
+}
+
+/** What a load sends besides the model: the runner options and keep_alive of the chats to follow. */
+export interface LoadRequest {
+  runner?: RunnerOptions;
+  keepAlive?: number | string;
 }
 
 export interface ModelInfo {
@@ -62,7 +69,7 @@ export class OllamaModels {
   private readonly version: ModelListCache<string>;
   /** /api/show per model: cached like the list, one request for trials asking at once */
   private readonly infos = new Map<string, ModelListCache<ModelInfo>>();
-  /** successful loads per model, taken as current as long as a listing would be */
+  /** successful loads per model and runner options, taken as current as long as a listing would be */
   private readonly loads = new Map<string, ModelListCache<true>>();
   private readonly pulls: PullTracker;
   /** running pulls by canonical name, with everyone who asked for progress */
@@ -175,15 +182,25 @@ export class OllamaModels {
   }
 
   /**
-   * Loads the model without generating (a chat with no messages), so timed work starts warm. A load that succeeded is not sent again while the
-   * list would be cached: the eval's warm-up before its database is up and the run's own warm-up
-   * at its start then cost one load, not two.
+   * Loads the model without generating (a chat with no messages), with the runner options and
+   * keep_alive the chats after it will send: a load with other options would be followed by a
+   * reload. A load that succeeded is not sent again for the same model and options while the list
+   * would be cached (the eval's warm-up before its database is up and the run's own warm-up at its
+   * start then cost one load, not two); other options are sent again.
    */
-  async load(model: string): Promise<void> {
-    let cache = this.loads.get(model);
-    if (!cache) this.loads.set(model, (cache = new ModelListCache<true>({ now: this.now })));
+  async load(model: string, request: LoadRequest = {}): Promise<void> {
+    const key = `${model}|${runnerKey(request.runner ?? {})}`;
+    let cache = this.loads.get(key);
+    if (!cache) this.loads.set(key, (cache = new ModelListCache<true>({ now: this.now })));
     await cache.getOrLoad(async () => {
-      await client(this.hostFor(model), LOAD_TIMEOUT_MS).chat({ model, messages: [], stream: false });
+      const options = wireRunnerOptions(request.runner ?? {});
+      await client(this.hostFor(model), LOAD_TIMEOUT_MS).chat({
+        model,
+        messages: [],
+        stream: false,
+        ...(Object.keys(options).length ? { options } : {}),
+        ...(request.keepAlive !== undefined ? { keep_alive: request.keepAlive } : {}),
+      });
       return true;
     });
   }

@@ -19,6 +19,9 @@ export function providerOptionsFrom(c: LoupeConfig['ollama'], host: string): Oll
     numGpu: c.numGpu,
     numPredict: c.numPredict,
     numBatch: c.numBatch,
+    keepAlive: c.keepAlive,
+    thinkLevel: c.thinkLevel,
+    reloadThresholdMs: c.reloadThresholdMs,
     slotWaitTimeoutMs: c.slotWaitTimeoutMs,
     retryDelayScale: c.retryDelayScale,
   };

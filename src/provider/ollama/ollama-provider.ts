@@ -2,24 +2,30 @@
 // time budgets and classified retries, native or text-based tool calling per model family, and
 // model management. Pure decisions live in the files it imports; this class does the I/O.
 import type { ChatRequest } from 'ollama';
-import type { CompletionRequest, LlmProvider, ProviderEventSink, SlotStatus } from '../llm-provider';
-import type { LlmCompletionResult, LlmFinishReason } from '../llm-types';
-import { classifyProviderError } from './error-classifier';
+import type { CompletionRequest, LlmProvider, PreparedPrompt, ProviderEventSink, SlotStatus } from '../llm-provider';
+import type { LlmCompletionResult } from '../llm-types';
+import { toCompletionResult } from './completion-result';
+import { withRetries } from './completion-retries';
 import { detectGpu, resolveMaxWeight, shouldDetectGpu } from './gpu-tier';
 import { normalizeOllamaHost } from './host-routing';
 import { toolCallingDecision, thinkParam } from './model-family';
 import { canonicalModelName, isCloudModel } from './model-name';
 import { resolveModelWeight } from './model-weight';
 import { OllamaModels, type ModelDetail, type RunningModel } from './ollama-models';
+import { createManagementClient } from './ollama-transport';
 import { streamChat, type RawChatResult, type StreamBudgets } from './ollama-chat-stream';
-import { ProviderError, toProviderError } from '../provider-errors';
 import type { ModelPullStatus, PullTrackerOptions } from './pull-tracker';
-import { planRetry } from './retry-policy';
 import { recordedOptions, samplingOptions } from './request-options';
+import { DEFAULT_OLLAMA_KEEP_ALIVE, DEFAULT_OLLAMA_RELOAD_THRESHOLD_MS, DEFAULT_OLLAMA_THINK_LEVEL } from '../../config/loupe-config';
+import { parseKeepAlive, type KeepAlive } from './keep-alive';
+import type { ThinkLevel } from './model-family';
+import { promptCount } from './prompt-count-semantics';
+import { estimateRequestTokens } from './request-estimate';
+import { runnerOptionsFor, wireRunnerOptions, type RunnerOptions } from './runner-options';
+import { RunnerTracker, type SendTicket } from './runner-tracker';
 import { SlotLimiter, SlotLimiterRegistry } from './slot-limiter';
 import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
 import { idleTimeoutFor } from './timeouts';
-import { extractToolCallsFromContent } from './tool-calls';
 
 export interface OllamaProviderOptions {
   host: string;
@@ -28,9 +34,17 @@ export interface OllamaProviderOptions {
   idleTimeoutMs: number;
   firstByteTimeoutMs: number;
   maxParallel?: number;
-  numGpu: number;
+  /** sent only when set: a runner option (a change reloads the model) */
+  numGpu?: number;
   numPredict: number;
-  numBatch: number;
+  /** sent only when set: a runner option */
+  numBatch?: number;
+  /** sent with every load and local chat (default 30m, see loupe-config.ts) */
+  keepAlive?: KeepAlive;
+  /** the level sent to models that take one (gpt-oss); default "low" */
+  thinkLevel?: ThinkLevel;
+  /** a reply's load_duration from which it counts as a (re)load, ms (default 1000) */
+  reloadThresholdMs?: number;
   slotWaitTimeoutMs: number;
   /** multiplies retry backoffs (1 = the spec's 1 s, 2 s, 4 s); tests use small values */
   retryDelayScale?: number;
@@ -43,21 +57,6 @@ export interface OllamaProviderOptions {
   log?: (level: 'log' | 'warn', message: string) => void;
   /** events of the host rather than of a session (GPU detection), recorded with no session */
   onHostEvent?: ProviderEventSink;
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const nsToMs = (ns?: number) => (ns === undefined ? undefined : ns / 1e6);
@@ -73,12 +72,17 @@ export class OllamaProvider implements LlmProvider {
   private detecting?: Promise<void>;
 
   private readonly opts: OllamaProviderOptions;
+  private readonly keepAlive: KeepAlive;
+  /** per host and model: the runner options last sent, idle time, warm load figure, loaded context */
+  private readonly runners: RunnerTracker;
 
   constructor(options: OllamaProviderOptions) {
     // one spelling per host: limiters are keyed by it, and GPU detection must upgrade the same
     // limiter that acquireSlot uses (`gpu:11434/` and `http://gpu:11434` are one server)
     this.opts = { ...options, host: normalizeOllamaHost(options.host), localHost: normalizeOllamaHost(options.localHost) };
     const opts = this.opts;
+    this.keepAlive = opts.keepAlive ?? (parseKeepAlive(DEFAULT_OLLAMA_KEEP_ALIVE) as { ok: true; value: KeepAlive }).value;
+    this.runners = new RunnerTracker(opts.now ?? Date.now, opts.reloadThresholdMs ?? DEFAULT_OLLAMA_RELOAD_THRESHOLD_MS);
     this.models = new OllamaModels(opts.host, opts.localHost, {
       log: (level, m) => this.log(level, m),
       now: opts.now,
@@ -140,6 +144,7 @@ export class OllamaProvider implements LlmProvider {
   private async detectGpu(): Promise<void> {
     try {
       const running = await this.models.getRunningModels();
+      this.learnContexts(this.opts.host, running);
       const detection = detectGpu(running.map((r) => ({ name: r.name, size: r.size, size_vram: r.sizeVram })));
       this.gpuDetected = detection.gpuDetected;
       const limiter = this.limiterFor(this.opts.host);
@@ -173,14 +178,46 @@ export class OllamaProvider implements LlmProvider {
   }
 
   /**
-   * Loads the model; meanwhile asks what every trial's setup asks (the model lists, digest and
-   * server version, the model's details for its slot weight), so the first trials find them cached
-   * instead of each waiting on those requests. Only the load's failure is reported.
+   * Loads the model with exactly the runner options inference will send for `numCtx` (num_batch
+   * and num_gpu only when configured) and the run's keep_alive, so the first measured turn does not
+   * pay a reload; then reads the loaded context length from /api/ps. Meanwhile asks what every
+   * trial's setup asks (the model lists, digest and server version, the model's details for its
+   * slot weight), so the first trials find them cached. Only the load's failure is reported.
    */
-  async warm(model: string): Promise<void> {
+  async warm(model: string, options: { numCtx?: number } = {}): Promise<void> {
     const cached = this.prefetch(model);
-    await this.models.load(model);
+    const host = this.models.hostFor(model);
+    const runner = this.runnerOptions(model, options.numCtx);
+    const cloud = isCloudModel(model);
+    await this.models.load(model, { runner, ...(cloud ? {} : { keepAlive: this.keepAlive.wire }) });
+    if (!cloud) {
+      this.runners.loaded(host, model, runner, this.keepAlive.ms);
+      // a repeated warm-up (its load cached) asks nothing again
+      if (this.runners.contextLength(host, model, runner) === undefined) await this.refreshLoadedContext(host, model, runner);
+    }
     await cached;
+  }
+
+  /** The runner options a request for `model` with this num_ctx sends. */
+  runnerOptions(model: string, numCtx?: number): RunnerOptions {
+    return runnerOptionsFor({ numCtx, numBatch: this.opts.numBatch, numGpu: this.opts.numGpu, cloud: isCloudModel(model) });
+  }
+
+  /** /api/ps's context_length for the model, kept for these runner options; never rejects. */
+  private async refreshLoadedContext(host: string, model: string, runner: RunnerOptions): Promise<void> {
+    try {
+      const { models } = await createManagementClient(host, AbortSignal.timeout(15_000)).ps();
+      const entry = models.find((m) => canonicalModelName(m.name) === canonicalModelName(model)) as { context_length?: number } | undefined;
+      if (typeof entry?.context_length === 'number' && entry.context_length > 0)
+        this.runners.setContextLength(host, model, runner, entry.context_length);
+    } catch {
+      // the requested num_ctx stands in for it
+    }
+  }
+
+  /** What a /api/ps listing says of loaded contexts, for models whose runner options are known. */
+  private learnContexts(host: string, running: RunningModel[]): void {
+    for (const r of running) if (r.contextLength) this.runners.setContextLengthIfIdle(host, r.name, r.contextLength);
   }
 
   /** What a trial's setup asks about `model` (see warm), without loading it; never rejects. */
@@ -225,21 +262,32 @@ export class OllamaProvider implements LlmProvider {
     const tools = req.tools ?? [];
     const decision = toolCallingDecision(req.model, info.details, info.capabilities);
     const mode = tools.length ? decision.mode : 'none';
-    const think = thinkParam(req.model, info.details, info.capabilities);
+    const think = thinkParam(req.model, info.details, info.capabilities, { level: this.opts.thinkLevel ?? DEFAULT_OLLAMA_THINK_LEVEL });
     const cloud = isCloudModel(req.model);
+    const runner = this.runnerOptions(req.model, req.options?.numCtx);
     const body: ChatRequest = {
       model: req.model,
       messages: (mode === 'text'
         ? toTextModeMessages(req.messages, tools, { family: decision.family, compact: cloud })
         : toNativeMessages(req.messages)) as ChatRequest['messages'],
       ...(mode === 'native' ? { tools: toOllamaTools(tools) as ChatRequest['tools'] } : {}),
-      ...(think !== undefined ? { think } : {}),
+      ...(think !== undefined ? { think: think as ChatRequest['think'] } : {}),
+      // cloud models have no local runner to keep loaded
+      ...(cloud ? {} : { keep_alive: this.keepAlive.wire }),
       options: {
-        num_ctx: req.options?.numCtx,
+        ...wireRunnerOptions(runner),
         num_predict: req.options?.numPredict ?? this.opts.numPredict,
-        ...(cloud ? {} : { num_batch: this.opts.numBatch, num_gpu: this.opts.numGpu }),
         ...samplingOptions(req.options),
       },
+    };
+    // the prompt as sent (text-mode instructions and tool schemas included) against the context
+    // the runner was loaded with (/api/ps), or the requested num_ctx when that is not known
+    const loadedContext = cloud ? undefined : this.runners.contextLength(host, req.model, runner);
+    const estimatedPromptTokens = estimateRequestTokens(body as Parameters<typeof estimateRequestTokens>[0], req.tokenEstimator);
+    const prepared: PreparedPrompt = {
+      estimatedTokens: estimatedPromptTokens,
+      contextLength: loadedContext ?? runner.numCtx ?? null,
+      contextSource: loadedContext !== undefined ? 'loaded' : runner.numCtx !== undefined ? 'requested' : 'unknown',
     };
     emit('inference_request', {
       model: req.model,
@@ -253,18 +301,87 @@ export class OllamaProvider implements LlmProvider {
       think: think ?? null,
       numCtx: req.options?.numCtx ?? null,
       options: recordedOptions(body.options ?? {}),
+      keepAlive: body.keep_alive ?? null,
+      estimatedPromptTokens,
+      contextLength: prepared.contextLength,
+      contextSource: prepared.contextSource,
       messageCount: body.messages?.length ?? 0,
       roles: (body.messages ?? []).map((m) => m.role),
     });
+    req.onPrepared?.(prepared);
+    // the version of the server that answers: a cloud model routed to the local Ollama is not the host's
+    const serverVersion = host === this.opts.host ? this.models.serverVersion() : Promise.resolve(null);
     const budgets = this.streamBudgets(req.model);
-    const raw = await this.withRetries(req, emit, () =>
-      streamChat(host, body, budgets, {
-        signal: req.signal,
-        onDelta: req.onDelta,
-        onMalformed: (line) => emit('stream_malformed_line', { skipped: true, line: line.slice(0, 200) }),
-      }),
-    );
-    return this.toResult(raw, mode === 'text' ? tools : [], emit);
+    const ticket = cloud ? undefined : this.runners.beforeSend(host, req.model, runner, this.keepAlive.ms);
+    let raw: RawChatResult;
+    try {
+      raw = await withRetries(req, emit, { random: this.opts.random, retryDelayScale: this.opts.retryDelayScale }, () =>
+        streamChat(host, body, budgets, {
+          signal: req.signal,
+          onDelta: req.onDelta,
+          onMalformed: (line) => emit('stream_malformed_line', { skipped: true, line: line.slice(0, 200) }),
+        }),
+      );
+    } catch (e) {
+      if (ticket) this.runners.failed(ticket);
+      throw e;
+    }
+    if (ticket) await this.noteReply(ticket, raw, req, emit, prepared);
+    const version = await serverVersion;
+    const result = toCompletionResult(raw, mode === 'text' ? tools : [], emit);
+    const count = promptCount({ version, promptEvalCount: raw.promptEvalCountReported, cachedCount: raw.promptCachedCount });
+    result.serverVersion = version;
+    result.prompt = { ...prepared, reportedTokens: count.total, cachedTokens: count.cached, countSemantics: count.semantics };
+    emit('inference_response', {
+      model: result.model,
+      finishReason: result.finishReason,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      promptEvalCount: count.reported,
+      promptCachedCount: count.cached,
+      promptTokens: count.total,
+      countSemantics: count.semantics,
+      serverVersion: version,
+      loadMs: result.timings.loadMs ?? null,
+      estimatedPromptTokens,
+      contextLength: prepared.contextLength,
+      contextSource: prepared.contextSource,
+    });
+    return result;
+  }
+
+  /**
+   * What a reply tells of the runner: a load on a model the provider believed warm is recorded as
+   * model_reloaded (with its cause), and the loaded context is read again from /api/ps after any load.
+   */
+  private async noteReply(
+    ticket: SendTicket,
+    raw: RawChatResult,
+    req: CompletionRequest,
+    emit: ProviderEventSink,
+    prepared: PreparedPrompt,
+  ) {
+    const loadMs = nsToMs(raw.loadNs);
+    const seen = this.runners.replied(ticket, loadMs);
+    if (seen.finding) {
+      const f = seen.finding;
+      emit('model_reloaded', {
+        model: req.model,
+        host: ticket.host,
+        loadMs: Math.round(loadMs ?? 0),
+        cause: f.cause,
+        previous: f.previous,
+        next: f.next,
+        idleMs: f.idleMs,
+        keepAliveMs: f.keepAliveMs,
+        measured: req.measured ?? true,
+      });
+    }
+    if (seen.loaded) {
+      await this.refreshLoadedContext(ticket.host, req.model, ticket.options);
+      const loaded = this.runners.contextLength(ticket.host, req.model, ticket.options);
+      if (loaded !== undefined) Object.assign(prepared, { contextLength: loaded, contextSource: 'loaded' });
+    }
   }
 
   /** The time budgets one attempt of a completion for `model` runs under. */
@@ -274,113 +391,6 @@ export class OllamaProvider implements LlmProvider {
       // cloud proxies cut idle connections at ~90 s, so cloud models get the shorter of the two
       idleTimeoutMs: isCloudModel(model) ? Math.min(this.opts.idleTimeoutMs, idleTimeoutFor(model)) : this.opts.idleTimeoutMs,
       requestTimeoutMs: this.opts.requestTimeoutMs,
-    };
-  }
-
-  private async withRetries(
-    req: CompletionRequest,
-    emit: ProviderEventSink,
-    attempt: () => Promise<RawChatResult>,
-  ): Promise<RawChatResult> {
-    for (let failures = 0; ;) {
-      try {
-        return await attempt();
-      } catch (e) {
-        if (!ProviderError.isInstance(e)) throw e;
-        failures++;
-        const schedule = req.retrySchedule ?? 'loupe';
-        const plan = planRetry(e.info, failures, this.opts.random ?? Math.random, schedule);
-        if (!plan.retry) {
-          if (plan.reason !== 'not_retryable') {
-            emit('inference_retry', {
-              attempt: failures,
-              schedule,
-              giveUp: true,
-              reason: plan.reason,
-              kind: e.info.kind,
-              status: e.info.status ?? null,
-              message: e.info.message,
-            });
-          }
-          throw e;
-        }
-        if (req.signal?.aborted) throw e;
-        const delayMs = Math.round(plan.delayMs * (this.opts.retryDelayScale ?? 1));
-        emit('inference_retry', {
-          attempt: failures,
-          schedule,
-          delayMs,
-          kind: e.info.kind,
-          status: e.info.status ?? null,
-          retryAfterMs: e.info.retryAfterMs ?? null,
-          message: e.info.message,
-        });
-        try {
-          await abortableSleep(delayMs, req.signal);
-        } catch (reason) {
-          // the caller aborted during the backoff: fail like an abort during the stream does
-          throw toProviderError(classifyProviderError(reason, { abortReason: reason }), reason);
-        }
-      }
-    }
-  }
-
-  private toResult(raw: RawChatResult, textTools: CompletionRequest['tools'] & object, emit: ProviderEventSink): LlmCompletionResult {
-    let content = raw.content;
-    let thinking = raw.thinking;
-    let toolCalls = raw.toolCalls;
-    let source: LlmCompletionResult['toolCallSource'] = toolCalls.length ? 'native' : 'none';
-    if (textTools.length && !toolCalls.length && content) {
-      const x = extractToolCallsFromContent(content, textTools);
-      if (x.thinking) thinking = thinking ? `${thinking}\n${x.thinking}` : x.thinking;
-      if (x.calls.length) {
-        toolCalls = x.calls;
-        content = x.text;
-        source = 'text';
-        emit('tool_calls_extracted', {
-          strategy: x.strategy,
-          strategies: x.strategies,
-          count: x.calls.length,
-          names: x.calls.map((c) => c.name),
-        });
-        for (const r of x.repairs) {
-          // each repair under its own name: dashboards count name repairs and type coercions apart
-          if (r.kind === 'tool_name_repaired') emit('tool_name_repaired', { callIndex: r.callIndex, from: r.from, to: r.to, how: r.how });
-          else if (r.kind === 'arg_coerced') emit('tool_args_coerced', { callIndex: r.callIndex, key: r.key, from: r.from, to: r.to });
-          else emit('tool_args_normalized', { callIndex: r.callIndex, from: r.from, to: r.to });
-        }
-      } else if (x.thinking) {
-        content = x.text;
-      }
-      // a call naming no declared tool is never run under a guessed name: the record says so
-      for (const d of x.dropped ?? [])
-        emit('tool_call_dropped', { name: d.name, arguments: d.arguments, strategy: d.strategy, reason: d.reason });
-    }
-    const total = nsToMs(raw.totalNs);
-    const load = nsToMs(raw.loadNs);
-    const prefill = nsToMs(raw.promptEvalNs);
-    const decode = nsToMs(raw.evalNs);
-    const queue = total !== undefined ? total - (load ?? 0) - (prefill ?? 0) - (decode ?? 0) : undefined;
-    const finishReason: LlmFinishReason = (['stop', 'length', 'load', 'unload'] as const).includes(raw.doneReason as 'stop')
-      ? (raw.doneReason as LlmFinishReason)
-      : 'unknown';
-    return {
-      model: raw.model,
-      content,
-      thinking: thinking || undefined,
-      toolCalls,
-      toolCallSource: source,
-      finishReason,
-      usage: { inputTokens: raw.promptEvalCount, outputTokens: raw.evalCount },
-      timings: {
-        wallMs: raw.wallMs,
-        firstChunkMs: raw.firstChunkMs,
-        totalMs: total,
-        loadMs: load,
-        promptEvalMs: prefill,
-        evalMs: decode,
-        serverQueueMs: queue !== undefined && queue > 0 ? queue : 0,
-      },
     };
   }
 }

@@ -3,7 +3,7 @@
 // run) and stopped after it; num_ctx and the slot settings as the provider reads them.
 import type { LoupeConfig } from '../../../config/loupe-config';
 import { mergeCatalog } from '../../../eval/standin-catalog-merge';
-import { DEFAULT_NUM_CTX } from '../../../process/policies/loop-settings';
+import { DEFAULT_APPROVAL_TIMEOUT_MS, DEFAULT_NUM_CTX } from '../../../process/policies/loop-settings';
 import { StandinServer } from '../../../standin/standin-server';
 import { numCtxSettings } from './doctor-judgement';
 import type { DoctorReport } from './doctor-types';
@@ -31,6 +31,8 @@ export async function doctorForConfig(ollama: LoupeConfig['ollama'], req: Doctor
       numCtx: numCtxSettings(ollama.numCtx, req.numCtx, DEFAULT_NUM_CTX),
       maxParallel: ollama.maxParallel,
       numGpu: ollama.numGpu,
+      keepAliveMs: ollama.keepAlive?.ms,
+      approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS,
     });
   } finally {
     await standin?.stop();

@@ -5,7 +5,9 @@ import { classifyProviderError } from '../error-classifier';
 import { LOAD_TIMEOUT_MS } from '../ollama-models';
 import { createManagementClient } from '../ollama-transport';
 import { contextLengthFrom } from './doctor-judgement';
-import type { ModelFacts, ProbeResult } from './doctor-types';
+import type { ThinkValue } from '../model-family';
+import { canonicalModelName } from '../model-name';
+import type { CloudAccess, ModelFacts, ProbeResult } from './doctor-types';
 
 /** a host that does not answer a listing in this long is reported unreachable, not waited on */
 const READ_TIMEOUT_MS = 10_000;
@@ -67,7 +69,7 @@ const nsToMs = (ns: unknown): number | null => (typeof ns === 'number' && ns > 0
 /** One short streamed turn; the first chunk's arrival is the time to first byte. A cold load can take minutes. */
 export async function probeChat(
   host: string,
-  input: { model: string; numCtx: number; think?: boolean; timeoutMs?: number },
+  input: { model: string; numCtx: number; think?: ThinkValue; timeoutMs?: number },
 ): Promise<ProbeResult> {
   const client = createManagementClient(host, AbortSignal.timeout(input.timeoutMs ?? LOAD_TIMEOUT_MS));
   const started = performance.now();
@@ -111,5 +113,45 @@ export async function readRunning(host: string): Promise<Array<{ name: string; s
     return (await createManagementClient(host, AbortSignal.timeout(READ_TIMEOUT_MS)).ps()).models;
   } catch {
     return [];
+  }
+}
+
+/** The context each loaded model runs with (/api/ps `context_length`), by canonical name. */
+export async function readLoadedContexts(host: string): Promise<Map<string, number>> {
+  const running = (await readRunning(host)) as Array<{ name: string; context_length?: number }>;
+  const out = new Map<string, number>();
+  for (const m of running) if (typeof m.context_length === 'number') out.set(canonicalModelName(m.name), m.context_length);
+  return out;
+}
+
+/**
+ * A one-token chat to a cloud model: the host proxies it to ollama.com, which answers 401 with a
+ * `signin_url` when the host is not signed in (403: cloud disabled, 429: quota). Plain fetch, as
+ * ollama-js keeps only the error text of a refusal.
+ */
+export async function probeCloudAccess(host: string, model: string, timeoutMs = READ_TIMEOUT_MS): Promise<CloudAccess> {
+  try {
+    const res = await fetch(`${host}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'ok' }], stream: false, options: { num_predict: 1 } }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    if (res.ok) return { ok: true };
+    let body: { error?: unknown; signin_url?: unknown } = {};
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      // not JSON: the text is the error
+    }
+    return {
+      ok: false,
+      status: res.status,
+      error: typeof body.error === 'string' ? body.error : text.trim() || res.statusText,
+      ...(typeof body.signin_url === 'string' ? { signinUrl: body.signin_url } : {}),
+    };
+  } catch (e) {
+    return { ok: false, status: null, error: reason(e) };
   }
 }

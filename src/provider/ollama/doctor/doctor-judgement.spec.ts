@@ -1,5 +1,8 @@
 import {
   contextLengthFrom,
+  judgeCloudAccess,
+  judgeKeepAlive,
+  judgeReloads,
   judgeCapabilities,
   judgeNumCtx,
   judgeProbe,
@@ -150,5 +153,50 @@ describe('judgeProbe', () => {
     expect(judgeProbe({ ok: true, latency, promptEvalCount: 12, evalCount: 3, doneReason: 'stop' }).message).toBe(
       'first byte 120 ms, load 500 ms, prompt eval 30 ms, eval -, total 900 ms',
     );
+  });
+});
+
+describe('judgeCloudAccess', () => {
+  it('fails a host that is not signed in (401) or has cloud disabled (403), warns on quota', () => {
+    expect(judgeCloudAccess('c:cloud', 'http://h', { ok: true }).level).toBe('ok');
+    expect(judgeCloudAccess('c:cloud', 'http://h', { ok: false, status: 401, error: 'unauthorized', signinUrl: 'https://s' })).toEqual({
+      check: 'cloud',
+      level: 'fail',
+      message:
+        'http://h is not signed in to ollama.com, so the cloud model c:cloud cannot run: run `ollama signin` on that machine (or open https://s)',
+    });
+    expect(judgeCloudAccess('c:cloud', 'http://h', { ok: false, status: 403, error: 'disabled' }).level).toBe('fail');
+    expect(judgeCloudAccess('c:cloud', 'http://h', { ok: false, status: 429, error: 'too many requests' }).level).toBe('warn');
+  });
+});
+
+describe('judgeKeepAlive', () => {
+  it('warns when keep_alive is shorter than the approval timeout', () => {
+    expect(judgeKeepAlive(60_000, 300_000)).toEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: expect.stringMatching(/^keep_alive 1 min is shorter than the approval timeout 5 min/),
+      }),
+    );
+    expect(judgeKeepAlive(1_800_000, 300_000).level).toBe('ok');
+    expect(judgeKeepAlive(null, 300_000).level).toBe('ok');
+  });
+});
+
+describe('judgeReloads', () => {
+  it('counts one load per num_ctx value, and warns of a model loaded at another context', () => {
+    const two = numCtxSettings(undefined, 4096, 8192);
+    expect(judgeReloads(two, null, 40960)).toEqual([
+      expect.objectContaining({ level: 'ok', message: expect.stringMatching(/^num_ctx 8192, 4096: one load per value/) }),
+    ]);
+    expect(judgeReloads([{ source: 'default', value: 8192 }], 4096, 40960)).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: expect.stringMatching(/^loaded with context 4096 \(\/api\/ps\); num_ctx 8192 reloads it/),
+      }),
+    ]);
+    expect(judgeReloads([{ source: 'default', value: 8192 }], 8192, 40960)[0].level).toBe('ok');
+    // over the trained length Ollama loads at the cap: no reload against a model loaded there
+    expect(judgeReloads([{ source: 'default', value: 65536 }], 40960, 40960)[0].level).toBe('ok');
   });
 });

@@ -1,7 +1,7 @@
 // The doctor's judgement, pure: what the facts read from a host mean for a Loupe run. Each check
 // returns typed findings (ok / warn / fail with a message); the worst one decides the exit code.
 import type { ToolCallingDecision } from '../model-family';
-import type { Finding, FindingLevel, ModelFacts, NumCtxSetting, ProbeResult } from './doctor-types';
+import type { CloudAccess, Finding, FindingLevel, ModelFacts, NumCtxSetting, ProbeResult } from './doctor-types';
 
 const RANK: Record<FindingLevel, number> = { ok: 0, warn: 1, fail: 2 };
 
@@ -115,4 +115,78 @@ export function judgeProbe(probe: ProbeResult | null, skippedBecause?: string): 
     level: 'ok',
     message: `first byte ${ms(l.ttfbMs)}, load ${ms(l.loadMs)}, prompt eval ${ms(l.promptEvalMs)}, eval ${ms(l.evalMs)}, total ${ms(l.totalMs ?? l.wallMs)}`,
   };
+}
+
+/** A cloud model runs only where the host is signed in to ollama.com (401 with signin_url otherwise). */
+export function judgeCloudAccess(model: string, host: string, access: CloudAccess | null): Finding {
+  if (!access) return { check: 'cloud', level: 'ok', message: 'sign-in not checked (--no-probe)' };
+  if (access.ok) return { check: 'cloud', level: 'ok', message: `${host} is signed in to ollama.com` };
+  if (access.status === 401)
+    return {
+      check: 'cloud',
+      level: 'fail',
+      message: `${host} is not signed in to ollama.com, so the cloud model ${model} cannot run: run \`ollama signin\` on that machine${access.signinUrl ? ` (or open ${access.signinUrl})` : ''}`,
+    };
+  if (access.status === 403)
+    return { check: 'cloud', level: 'fail', message: `cloud models are disabled on ${host} (${access.error}): ${model} cannot run` };
+  if (access.status === 429)
+    return {
+      check: 'cloud',
+      level: 'warn',
+      message: `ollama.com refuses ${model} for now (429: ${access.error}): trials may fail on quota`,
+    };
+  return { check: 'cloud', level: 'warn', message: `the sign-in check of ${model} failed: ${access.error}` };
+}
+
+const duration = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/**
+ * keep_alive shorter than an approval wait: a session waiting that long finds its model unloaded
+ * (Ollama unloads it keep_alive after the last request) and its next turn pays the load.
+ */
+export function judgeKeepAlive(keepAliveMs: number | null | undefined, approvalTimeoutMs: number): Finding {
+  if (keepAliveMs === undefined)
+    return { check: 'keep_alive', level: 'ok', message: 'not sent: the server keeps its own (5 min by default)' };
+  if (keepAliveMs === null) return { check: 'keep_alive', level: 'ok', message: 'models stay loaded (negative keep_alive)' };
+  if (keepAliveMs < approvalTimeoutMs)
+    return {
+      check: 'keep_alive',
+      level: 'warn',
+      message: `keep_alive ${duration(keepAliveMs)} is shorter than the approval timeout ${duration(approvalTimeoutMs)}: a session waiting on an approval that long finds its model unloaded and reloads it inside a measured turn (set OLLAMA_KEEP_ALIVE to at least ${duration(approvalTimeoutMs)})`,
+    };
+  return {
+    check: 'keep_alive',
+    level: 'ok',
+    message: `keep_alive ${duration(keepAliveMs)} covers the approval timeout ${duration(approvalTimeoutMs)}`,
+  };
+}
+
+/**
+ * Whether the num_ctx values Loupe sends will make Ollama reload the model (any change of num_ctx
+ * does, server/sched.go needsReload): several values mean one load each, and a model /api/ps shows
+ * loaded at another context is reloaded by the first request. An eval warms each (model, num_ctx)
+ * group before its trials, so these loads stay out of measured turns; other clients' sessions do not.
+ */
+export function judgeReloads(settings: readonly NumCtxSetting[], loadedContext: number | null, contextLength: number | null): Finding[] {
+  const values = [...new Set(settings.map((s) => (contextLength ? Math.min(s.value, contextLength) : s.value)))];
+  const findings: Finding[] = [];
+  if (values.length > 1)
+    findings.push({
+      check: 'reloads',
+      level: 'ok',
+      message: `num_ctx ${values.join(', ')}: one load per value (an eval runs each value's trials together, warmed first)`,
+    });
+  if (loadedContext !== null && !values.includes(loadedContext))
+    findings.push({
+      check: 'reloads',
+      level: 'warn',
+      message: `loaded with context ${loadedContext} (/api/ps); num_ctx ${values.join(', ')} reloads it (an eval's warm-up does, before its trials; a session's first turn otherwise)`,
+    });
+  if (!findings.length)
+    findings.push({
+      check: 'reloads',
+      level: 'ok',
+      message: loadedContext === null ? `one load at num_ctx ${values[0]}` : `loaded at ${loadedContext}, as Loupe sends it: no reload`,
+    });
+  return findings;
 }

@@ -13,9 +13,13 @@ export interface Finding {
 
 /** A num_ctx Loupe would send, and where it comes from. */
 export interface NumCtxSetting {
-  source: 'default' | 'OLLAMA_NUM_CTX' | '--num-ctx';
+  /** the doctor's: default, OLLAMA_NUM_CTX or --num-ctx; an eval's preflight names the scenario or --set axis */
+  source: 'default' | 'OLLAMA_NUM_CTX' | '--num-ctx' | (string & {});
   value: number;
 }
+
+/** What a one-token chat to a cloud model said of the host's ollama.com sign-in. */
+export type CloudAccess = { ok: true } | { ok: false; status: number | null; error: string; signinUrl?: string };
 
 /** The probe's timings: durations from the reply (ns there, ms here) and what Loupe measured. */
 export interface ProbeLatency {
@@ -53,6 +57,10 @@ export interface ModelFacts {
 }
 
 export interface ModelReport extends ModelFacts {
+  /** cloud models only: the one-token sign-in check (null: skipped with --no-probe) */
+  cloud?: CloudAccess | null;
+  /** the context /api/ps shows the model loaded with (null: not loaded) */
+  loadedContext?: number | null;
   toolMode: Pick<ToolCallingDecision, 'mode' | 'reason'>;
   /** share of the host's slot capacity one request takes */
   slotWeight: number;

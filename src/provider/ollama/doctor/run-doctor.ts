@@ -5,9 +5,13 @@ import { thinkParam, toolCallingDecision } from '../model-family';
 import { canonicalModelName } from '../model-name';
 import { resolveModelWeight } from '../model-weight';
 import { detectGpu, resolveMaxWeight, shouldDetectGpu } from '../gpu-tier';
-import { probeChat, readHost, readModelFacts, readRunning } from './doctor-host';
+import { isCloudModel } from '../model-name';
+import { probeChat, probeCloudAccess, readHost, readLoadedContexts, readModelFacts, readRunning } from './doctor-host';
 import {
   judgeCapabilities,
+  judgeCloudAccess,
+  judgeKeepAlive,
+  judgeReloads,
   judgeNumCtx,
   judgeProbe,
   judgeRequestedModels,
@@ -30,6 +34,9 @@ export interface DoctorOptions {
   maxParallel?: number;
   numGpu?: number;
   probeTimeoutMs?: number;
+  /** the keep_alive Loupe sends (ms; null = forever; undefined = not sent) and the approval wait it must cover */
+  keepAliveMs?: number | null;
+  approvalTimeoutMs?: number;
 }
 
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
@@ -61,6 +68,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const listedNames = new Set(listing.models.map((m) => canonicalModelName(m.name)));
   const missing = opts.models.filter((m) => !listedNames.has(canonicalModelName(m)));
   const findings = [...serverFindings, ...judgeRequestedModels(opts.models, missing)];
+  if (opts.approvalTimeoutMs !== undefined) findings.push(judgeKeepAlive(opts.keepAliveMs, opts.approvalTimeoutMs));
+  // before any probe loads a model: what is loaded now, and at which context
+  const loaded = await readLoadedContexts(opts.host);
   if (!chosen.length && !missing.length)
     findings.push({ check: 'models', level: 'warn', message: 'the host lists no models: pull one first' });
 
@@ -68,7 +78,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   // one model at a time: probes that load models side by side would time each other's evictions
   for (const listed of chosen) {
     const facts = await readModelFacts(opts.host, listed);
-    models.push(await diagnose(facts, opts, slotLimit, wanted.size > 0));
+    models.push(await diagnose(facts, opts, slotLimit, wanted.size > 0, loaded.get(canonicalModelName(facts.model)) ?? null));
   }
   const level = worstLevel([...findings, ...models.flatMap((m) => m.findings)]);
   return { ...base, reachable: true, version: listing.version, slotLimit, findings, models, level };
@@ -79,6 +89,7 @@ async function diagnose(
   opts: DoctorOptions,
   slotLimit: DoctorReport['slotLimit'],
   named: boolean,
+  loadedContext: number | null,
 ): Promise<ModelReport> {
   const details = { family: facts.family ?? undefined, parameter_size: facts.parameterSize ?? undefined };
   const decision = toolCallingDecision(facts.model, details, facts.capabilities);
@@ -88,8 +99,10 @@ async function diagnose(
     maxWeight: slotLimit.maxWeight,
   }).weight;
   const canChat = decision.mode !== 'none';
+  const cloud = isCloudModel(facts.model) ? (opts.probe ? await probeCloudAccess(opts.host, facts.model) : null) : undefined;
+  // a cloud model the host cannot reach is said once (the cloud finding), not again by a failed probe
   const probe =
-    opts.probe && canChat
+    opts.probe && canChat && (cloud === undefined || cloud?.ok)
       ? await probeChat(opts.host, {
           model: facts.model,
           // the num_ctx a run would send (the given one when there is one), so the load is the run's
@@ -102,8 +115,18 @@ async function diagnose(
     judgeCapabilities(facts, decision, named),
     judgeToolMode(decision),
     ...judgeNumCtx(opts.numCtx, facts.contextLength),
+    ...(cloud === undefined
+      ? judgeReloads(opts.numCtx, loadedContext, facts.contextLength)
+      : [judgeCloudAccess(facts.model, opts.host, cloud)]),
     judgeSlots(slotWeight, slotLimit),
-    judgeProbe(probe, !opts.probe ? '--no-probe' : canChat ? undefined : 'it cannot chat'),
+    judgeProbe(probe, !opts.probe ? '--no-probe' : !canChat ? 'it cannot chat' : cloud && !cloud.ok ? 'no ollama.com access' : undefined),
   ];
-  return { ...facts, toolMode: { mode: decision.mode, reason: decision.reason }, slotWeight, probe, findings };
+  return {
+    ...facts,
+    toolMode: { mode: decision.mode, reason: decision.reason },
+    slotWeight,
+    ...(cloud === undefined ? { loadedContext } : { cloud }),
+    probe,
+    findings,
+  };
 }

@@ -1,6 +1,6 @@
 // Turns what the scanners read into the calls the loop runs: names resolved against the declared
-// tools (an explicit call to a tool that is not declared, not even closely, is dropped and
-// recorded — never run under a guessed name), positional and plain-text arguments placed on the
+// tools (an explicit call to a tool that is not declared, not even closely, is recorded, and dropped
+// or passed on under the name as written — never run under a guessed name), positional and plain-text arguments placed on the
 // tool's parameters, text values decoded as their format writes them, keys repaired and values
 // typed by the schema. Every repair is reported with the index of its call.
 import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
@@ -35,7 +35,12 @@ export function acceptExplicit(span: CallSpan, resolver: ToolResolver): boolean 
   });
 }
 
-export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, generateId: () => string): BuiltCalls {
+export function buildCalls(
+  spans: readonly CallSpan[],
+  resolver: ToolResolver,
+  generateId: () => string,
+  unknownTools: 'drop' | 'pass' = 'drop',
+): BuiltCalls {
   const out: BuiltCalls = { calls: [], strategies: [], repairs: [], dropped: [] };
   const hasTools = resolver.tools.length > 0;
   // only a reply with both kinds of call needs the echo check below
@@ -48,7 +53,7 @@ export function buildCalls(spans: readonly CallSpan[], resolver: ToolResolver, g
         if (!span.explicit) continue;
         if (hasTools) {
           out.dropped.push({ name: raw.name, arguments: raw.arguments, strategy: span.strategy, reason: 'unknown_tool' });
-          continue;
+          if (unknownTools === 'drop') continue;
         }
       }
       const name = found?.name ?? raw.name;

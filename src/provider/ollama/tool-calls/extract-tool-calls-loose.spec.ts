@@ -117,6 +117,20 @@ describe('extractToolCallsFromContent: names', () => {
     expect(r.full.dropped).toEqual([{ name: 'teleport', arguments: { to: 'mars' }, strategy: 'tool_call_tag', reason: 'unknown_tool' }]);
   });
 
+  it("with unknownTools 'pass', returns the undeclared call under its written name, in call order, and still records it", () => {
+    const r = extractToolCallsFromContent(
+      'Going.<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call><tool_call>{"name": "ping", "arguments": {}}</tool_call>',
+      TOOLS,
+      { unknownTools: 'pass', generateId: fixedIds() },
+    );
+    expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([
+      ['teleport', { to: 'mars' }],
+      ['ping', {}],
+    ]);
+    expect(r.text).toBe('Going.');
+    expect(r.dropped).toEqual([{ name: 'teleport', arguments: { to: 'mars' }, strategy: 'tool_call_tag', reason: 'unknown_tool' }]);
+  });
+
   it('keeps any name in an explicit-marker format when no tools are declared', () => {
     check(
       '<tool_call>{"name": "teleport", "arguments": {"to": "mars"}}</tool_call>',

@@ -92,7 +92,7 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   if (tokens.length) spans = addNonOverlapping(spans, selectSpans(tokens));
   if (spans.length) spans = tidySpans(visible, spans);
 
-  const built = buildCalls(spans, resolver, options.generateId ?? createCallId);
+  const built = buildCalls(spans, resolver, options.generateId ?? createCallId, options.unknownTools);
   const result: ToolCallExtraction = {
     calls: built.calls,
     text: removeRegions(visible, spans),

@@ -30,7 +30,7 @@ export type ExtractionRepair =
   | { kind: 'tool_args_normalized'; callIndex: number; from: string; to: string }
   | { kind: 'arg_coerced'; callIndex: number; key: string; from: string; to: string };
 
-/** A call the model wrote that was not returned, and why. */
+/** A call the model wrote whose name extraction could not resolve, and why (returned as a call only with `unknownTools: 'pass'`). */
 export interface DroppedCall {
   /** the name as written */
   name: string;
@@ -51,11 +51,17 @@ export interface ToolCallExtraction {
   repairs: ExtractionRepair[];
   /** reasoning written in <think>…</think> (or a model's own channel); never a source of calls */
   thinking?: string;
-  /** calls written with explicit markers but not returned (present only when there were some) */
+  /** calls written with explicit markers naming no declared tool (present only when there were some) */
   dropped?: DroppedCall[];
 }
 
 export interface ExtractOptions {
+  /**
+   * An explicit call naming no declared tool: left out of `calls` (drop), or returned under the
+   * name as written (pass) so the agent loop answers it `Unknown tool: <name>` as it does a native
+   * call. Either way it is listed in `dropped`, and never run under a guessed name. Default: drop.
+   */
+  unknownTools?: 'drop' | 'pass';
   /** makes ids deterministic in tests; defaults to 'call_' + 8 random [a-z0-9] */
   generateId?: () => string;
 }
