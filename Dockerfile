@@ -29,6 +29,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY scenarios ./scenarios
+# the spec items scenarios name in `covers:` (validated on load) and `loupe eval --coverage` lists
+COPY specs ./specs
 COPY schemas ./schemas
 # the session viewer, served as it is at /
 COPY web ./web

@@ -4,7 +4,7 @@
 // ends takes its pending requests with it.
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
-import { NotFoundError } from '../common/request-errors';
+import { NotFoundError, SessionExpiredError } from '../common/request-errors';
 import { HostRecorder } from '../journal/host-recorder';
 import { JournalService } from '../journal/journal.service';
 import type { ApprovalBroker, ApprovalDecider, ApprovalRequest, ApprovalVerdict } from './approval-broker';
@@ -19,11 +19,20 @@ interface Waiting {
   settle: (approved: boolean, by: ApprovalDecider, reason?: string) => void;
 }
 
-export type DecideResult = { ok: true; request: PendingApproval } | { ok: false; error: 'unknown_call' };
+export type DecideResult =
+  | { ok: true; request: PendingApproval }
+  | { ok: false; error: 'unknown_call' }
+  /** the call waited in a session the janitor expired */
+  | { ok: false; error: 'session_expired'; sessionId: string };
+
+/** expired sessions' call ids remembered for a clear answer; past this, the oldest are forgotten (then 404) */
+const MAX_EXPIRED_CALLS = 10_000;
 
 @Injectable()
 export class ApprovalService implements ApprovalBroker {
   private readonly waiting = new Map<string, Waiting>();
+  /** call id → session id, for calls that were waiting when their session expired */
+  private readonly expiredCalls = new Map<string, string>();
   private readonly host: HostRecorder;
   /** requests once they wait for a decision (scenario scripts answer them) */
   readonly requested$ = new Subject<PendingApproval>();
@@ -57,7 +66,8 @@ export class ApprovalService implements ApprovalBroker {
     const waiting = this.waiting.get(callId);
     if (!waiting) {
       this.host.event('approval_unknown', { callId, approved, by });
-      return { ok: false, error: 'unknown_call' };
+      const expiredSession = this.expiredCalls.get(callId);
+      return expiredSession ? { ok: false, error: 'session_expired', sessionId: expiredSession } : { ok: false, error: 'unknown_call' };
     }
     waiting.settle(approved, by, reason);
     return { ok: true, request: waiting.request };
@@ -66,11 +76,31 @@ export class ApprovalService implements ApprovalBroker {
   /** A person's decision (API, viewer, WebSocket): an unknown call is a NotFoundError, after it is recorded. */
   decideByPerson(callId: string, approved: boolean, reason?: string): PendingApproval & { approved: boolean } {
     const result = this.decide(callId, approved, 'person', reason);
+    if (!result.ok && result.error === 'session_expired')
+      throw new SessionExpiredError(result.sessionId, approvalExpiredMessage(callId, result.sessionId));
     if (!result.ok) throw new NotFoundError(`no tool call ${callId} is waiting for a decision`);
     return { ...result.request, approved };
+  }
+
+  /**
+   * The janitor is about to end `sessionId`: its waiting calls are remembered, so a late decision
+   * is told the session expired (the session's end then settles them). Returns how many waited.
+   */
+  markExpired(sessionId: string): number {
+    const calls = this.pending(sessionId).map((r) => r.callId);
+    for (const callId of calls) this.expiredCalls.set(callId, sessionId);
+    for (const oldest of this.expiredCalls.keys()) {
+      if (this.expiredCalls.size <= MAX_EXPIRED_CALLS) break;
+      this.expiredCalls.delete(oldest);
+    }
+    return calls.length;
   }
 
   pending(sessionId?: string): PendingApproval[] {
     return [...this.waiting.values()].map((w) => w.request).filter((r) => !sessionId || r.sessionId === sessionId);
   }
+}
+
+export function approvalExpiredMessage(callId: string, sessionId: string): string {
+  return `tool call ${callId} can no longer be decided: session ${sessionId} expired (idle past LOUPE_SESSION_IDLE_TIMEOUT_MS)`;
 }

@@ -35,6 +35,17 @@ export class ConflictError extends Error {
   }
 }
 
+/** The session expired (idle past LOUPE_SESSION_IDLE_TIMEOUT_MS): it cannot be driven again, its history stays (410). */
+export class SessionExpiredError extends Error {
+  constructor(
+    readonly sessionId: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SessionExpiredError';
+  }
+}
+
 /** Something Loupe depends on cannot answer: Ollama unreachable (503). */
 export class UnavailableError extends Error {
   constructor(message: string) {

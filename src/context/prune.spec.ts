@@ -135,6 +135,16 @@ describe('decidePrune', () => {
     });
   });
 
+  it("counts only completed output under dexto's plan: failed output is neither counted nor cleared (context-management-plan.md §3)", () => {
+    const t = indexed([system, prompt, ...steps(4)]);
+    t[5] = { ...t[5], toolFailed: true }; // step 2 failed
+    const options = { numCtx: 8192, protectTokens: 2500, minimumTokens: 100, keepTurns: 0 };
+    // counted, the failed output takes the protected budget past 2,500: it and step 1 are pruned
+    expect(decidePrune(t, options)?.indexes).toEqual([3, 5]);
+    // completed only: steps 4 and 3 are protected, step 2 is skipped, step 1 goes past the budget
+    expect(decidePrune(t, { ...options, completedOnly: true })?.indexes).toEqual([3]);
+  });
+
   it('frees exactly tokensFreed from the rendered context once applied', () => {
     const t = indexed([system, prompt, ...steps(6)]);
     const d = decidePrune(t, { numCtx: 8192 })!;

@@ -33,6 +33,8 @@ export interface PruneOptions {
    */
   turnBoundary?: 'step' | 'user';
   estimator?: TokenEstimatorName;
+  /** dexto's plan (context-management-plan.md §3, `if (tool.status !== 'completed') continue`): failed output is neither counted nor cleared */
+  completedOnly?: boolean;
 }
 
 export interface PruneDecision {
@@ -67,6 +69,7 @@ export function decidePrune(messages: readonly TranscriptMessage[], options: Pru
     keepTurns = PRUNE_KEEP_TURNS,
     turnBoundary = 'step',
     estimator,
+    completedOnly = false,
   } = options;
   const placeholderTokens = estimateTokens(COMPACTED_PLACEHOLDER, estimator);
   const isBoundary = (m: TranscriptMessage) =>
@@ -82,6 +85,7 @@ export function decidePrune(messages: readonly TranscriptMessage[], options: Pru
     if (isBoundary(m)) turns++;
     if (turns < keepTurns) continue;
     if (!isToolResult(m)) continue;
+    if (completedOnly && m.toolFailed) continue;
     if (m.compactedAt !== undefined) break;
     if (m.toolName !== undefined && protectedTools.includes(m.toolName)) continue;
     const tokens = estimateContentTokens(m, estimator);

@@ -1,3 +1,4 @@
+// covers: direct-process#invariant-11
 import {
   CODE_TOKENS_PER_CHAR,
   MESSAGE_OVERHEAD_TOKENS,
@@ -110,9 +111,23 @@ describe('estimateMessageTokens', () => {
   it("estimates as each profile does: chars / 4 (opencode, dexto, the MCP agent) and gemini-cli's heuristic", () => {
     const code = '{ "a": [1, 2, 3] };'.repeat(10);
     expect(estimateTokens(code, 'chars_per_4')).toBe(Math.round(code.length / 4));
-    expect(estimateTokens('héllo wörld', 'gemini')).toBe(Math.round(9 * 0.25 + 2 * 1.5));
+    expect(estimateTokens('héllo wörld', 'gemini')).toBe(Math.round(9 * 0.25 + 2 * 1.3));
     expect(estimateTokens('é'.repeat(100_001), 'gemini')).toBe(Math.round(100_001 / 4));
+    // context-management-plan.md "Gemini-CLI Approach": non-ASCII ~1.3 tokens/char (not 1.5)
+    expect(estimateTokens('日本語のテキスト'.repeat(10), 'gemini')).toBe(104);
     expect(estimateMessagesTokens([{ role: 'user', content: 'x'.repeat(400) }], 'chars_per_4')).toBe(MESSAGE_OVERHEAD_TOKENS + 100);
+  });
+});
+
+describe("corvid's own estimator", () => {
+  it('switches at a code share of 0.08: length / 3 above it, length / 4 below (direct-process.spec.md invariant 11)', () => {
+    const prose = 'the quick brown fox jumps over the lazy dog '.repeat(10);
+    expect(estimateTokens(prose, 'corvid')).toBe(Math.ceil(prose.length / 4));
+    const code = 'if (a) { b(); }\n'.repeat(10);
+    expect(estimateTokens(code, 'corvid')).toBe(Math.ceil(code.length / 3));
+    // non-ASCII counted as characters, not at Loupe's 1 token each
+    expect(estimateTokens('日本語'.repeat(40), 'corvid')).toBe(30);
+    expect(estimateTokens('日本語'.repeat(40), 'corvid')).not.toBe(estimateTokens('日本語'.repeat(40), 'content_aware'));
   });
 });
 

@@ -38,18 +38,23 @@ export function tokensPerChar(ratio: number): number {
 /**
  * The token estimates the loop profiles use: corvid's content-aware one (direct-process.spec.md
  * invariant 11, Loupe's default), chars / 4 (opencode, dexto, the MCP agent), and gemini-cli's
- * (ASCII 1/4 token per char, other characters 1.5, text over 100k chars length / 4).
+ * (ASCII 1/4 token per char, other characters 1.3, text over 100k chars length / 4), and corvid's own
+ * (the corvid profile): Loupe's content_aware departs from it in its blend and its non-ASCII rate.
  */
-export const TOKEN_ESTIMATORS = ['content_aware', 'chars_per_4', 'gemini'] as const;
+export const TOKEN_ESTIMATORS = ['content_aware', 'chars_per_4', 'gemini', 'corvid'] as const;
 export type TokenEstimatorName = (typeof TOKEN_ESTIMATORS)[number];
 
-export const GEMINI_NON_ASCII_TOKENS_PER_CHAR = 1.5;
+/** context-management-plan.md "Gemini-CLI Approach": "ASCII ~0.25, non-ASCII ~1.3 tokens/char" (the survey's
+ * newer code reading, loop-control-prior-art.md §2, has 1.5; the profile follows its own spec). */
+export const GEMINI_NON_ASCII_TOKENS_PER_CHAR = 1.3;
+export const GEMINI_ASCII_TOKENS_PER_CHAR = 0.25;
 export const GEMINI_LONG_TEXT_CHARS = 100_000;
 
 export function estimateTokens(text: string, estimator: TokenEstimatorName = 'content_aware'): number {
   if (!text) return 0;
   if (estimator === 'chars_per_4') return Math.round(text.length / 4);
   if (estimator === 'gemini') return geminiEstimate(text);
+  if (estimator === 'corvid') return corvidEstimate(text);
   // one pass: ASCII and code characters by UTF-16 unit, everything else by code point
   let ascii = 0;
   let code = 0;
@@ -81,12 +86,14 @@ const ESTIMATES: Record<TokenEstimatorName, WeakMap<LlmMessage, number>> = {
   content_aware: new WeakMap(),
   chars_per_4: new WeakMap(),
   gemini: new WeakMap(),
+  corvid: new WeakMap(),
 };
 
 const CONTENT_ESTIMATES: Record<TokenEstimatorName, WeakMap<object, number>> = {
   content_aware: new WeakMap(),
   chars_per_4: new WeakMap(),
   gemini: new WeakMap(),
+  corvid: new WeakMap(),
 };
 
 /** A message's own content estimate (what pruning weighs), once per message and estimator. */
@@ -122,5 +129,13 @@ function geminiEstimate(text: string): number {
     if (ch.charCodeAt(0) < 0x80) ascii++;
     else other++;
   }
-  return Math.round(ascii * 0.25 + other * GEMINI_NON_ASCII_TOKENS_PER_CHAR);
+  return Math.round(ascii * GEMINI_ASCII_TOKENS_PER_CHAR + other * GEMINI_NON_ASCII_TOKENS_PER_CHAR);
+}
+
+/** corvid's v1 switch (direct-process.spec.md invariant 11, corvid-agent notes §2.3): a code-character
+ * share above 0.08 is 3 chars/token, otherwise 4; every UTF-16 unit counts as a character. */
+export const CORVID_CODE_RATIO = 0.08;
+
+function corvidEstimate(text: string): number {
+  return Math.ceil(text.length / (codeCharRatio(text) > CORVID_CODE_RATIO ? 3 : 4));
 }

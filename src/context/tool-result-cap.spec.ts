@@ -1,5 +1,11 @@
 import { estimateTokens } from './token-estimation';
-import { MIN_TOOL_RESULT_CHARS, TOOL_RESULT_MAX_CONTEXT_SHARE, calculateMaxToolResultChars, capToolResult } from './tool-result-cap';
+import {
+  MIN_TOOL_RESULT_CHARS,
+  TOOL_RESULT_MAX_CONTEXT_SHARE,
+  calculateMaxToolResultChars,
+  capToolResult,
+  toolResultCapFor,
+} from './tool-result-cap';
 
 describe('calculateMaxToolResultChars (spec invariant 6)', () => {
   it('caps at 30% of the window with a 1,000-char floor', () => {
@@ -26,6 +32,16 @@ describe('calculateMaxToolResultChars (spec invariant 6)', () => {
     const max = calculateMaxToolResultChars(numCtx, 0);
     const capped = capToolResult('x = f(a[i]);\n'.repeat(10_000), max);
     expect(estimateTokens(capped.text)).toBeLessThanOrEqual(Math.ceil(numCtx * 0.3));
+  });
+});
+
+describe('toolResultCapFor', () => {
+  it("uses corvid's 4 chars/token in the corvid profile and Loupe's 3 otherwise (corvid-agent notes §2.3)", () => {
+    const share = { toolResultCap: 'context_share' as const, toolResultMaxChars: 0, numCtx: 8192 };
+    expect(toolResultCapFor({ ...share, toolResultCharsPerToken: 4 }, 0)).toBe(Math.floor(8192 * 0.3) * 4);
+    expect(toolResultCapFor({ ...share, toolResultCharsPerToken: 3 }, 0)).toBe(Math.floor(8192 * 0.3) * 3);
+    expect(toolResultCapFor(share, 0)).toBe(Math.floor(8192 * 0.3) * 3);
+    expect(toolResultCapFor({ ...share, toolResultCap: 'fixed_chars', toolResultMaxChars: 120_000 }, 0)).toBe(120_000);
   });
 });
 

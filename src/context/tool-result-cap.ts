@@ -4,8 +4,10 @@ export const TOOL_RESULT_MAX_CONTEXT_SHARE = 0.3;
 export const TOOL_RESULT_REMAINING_SHARE = 0.6;
 export const MIN_TOOL_RESULT_CHARS = 1_000;
 /** Tokens → chars at the code rate (corvid used 4): results are mostly code/JSON, and at 4 chars/token
- * a code result would overshoot 30% of the window by a third. */
+ * a code result would overshoot 30% of the window by a third. Loupe's departure; the corvid profile uses 4. */
 export const TOOL_RESULT_CHARS_PER_TOKEN = 3;
+/** corvid's calculateMaxToolResultChars: max(1000, min(floor(ctx·0.3)·4, floor((ctx − used)·0.6)·4)) (corvid-agent notes §2.3). */
+export const CORVID_TOOL_RESULT_CHARS_PER_TOKEN = 4;
 /** JSON keeps its head and tail (closing structure, last entries): 70% / 20% of the budget. */
 export const JSON_HEAD_SHARE = 0.7;
 export const JSON_TAIL_SHARE = 0.2;
@@ -26,12 +28,18 @@ export function calculateMaxToolResultChars(numCtx: number, usedTokens: number, 
 
 /** The cap a profile puts on one result: a share of the window (corvid, Loupe), a fixed size (dexto), or none. */
 export function toolResultCapFor(
-  policy: { toolResultCap: 'context_share' | 'fixed_chars' | 'off'; toolResultMaxChars: number; numCtx: number },
+  policy: {
+    toolResultCap: 'context_share' | 'fixed_chars' | 'off';
+    toolResultMaxChars: number;
+    numCtx: number;
+    /** chars per token of the share cap (Loupe 3, corvid 4); unset: Loupe's */
+    toolResultCharsPerToken?: number;
+  },
   usedTokens: number,
 ): number | null {
   if (policy.toolResultCap === 'off') return null;
   if (policy.toolResultCap === 'fixed_chars') return policy.toolResultMaxChars;
-  return calculateMaxToolResultChars(policy.numCtx, usedTokens);
+  return calculateMaxToolResultChars(policy.numCtx, usedTokens, policy.toolResultCharsPerToken || TOOL_RESULT_CHARS_PER_TOKEN);
 }
 
 const jsonMarker = (n: number) => `\n[... ${n} chars omitted ...]\n`;

@@ -20,6 +20,8 @@ export interface TranscriptMessage extends LlmMessage {
   kind: MessageKind;
   /** epoch ms at which the tool output was pruned (mark, don't delete) */
   compactedAt?: number;
+  /** a tool result whose call failed, was denied or timed out (not a completed output) */
+  toolFailed?: boolean;
 }
 
 /** What a pruned tool result renders as (opencode's text). */

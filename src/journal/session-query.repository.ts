@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, MoreThan } from 'typeorm';
+import { DataSource, In, IsNull, MoreThan } from 'typeorm';
 import { EvalTrialEntity, EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
 import { restoreOriginals } from './storable-text';
 
@@ -14,6 +14,10 @@ export interface SessionDetail {
   events: Array<Recorded<EventEntity>>;
 }
 
+/** A trial's verdict as a session list shows it; `none` filters for sessions that are no trial. */
+export const SESSION_VERDICTS = ['passed', 'failed', 'unjudged', 'error', 'running', 'interrupted', 'none'] as const;
+export type SessionVerdictFilter = (typeof SESSION_VERDICTS)[number];
+
 /** What a session list may be narrowed to (every field optional; all given ones must hold). */
 export interface SessionFilter {
   model?: string;
@@ -23,16 +27,57 @@ export interface SessionFilter {
   runId?: string;
   startedFrom?: Date;
   startedTo?: Date;
+  /** part of the trial's scenario id or title (case-insensitive) */
+  scenario?: string;
+  /** part of the session's prompt (case-insensitive) */
+  prompt?: string;
+  /** the loop profile it ran under */
+  profile?: string;
+  /** its trial's status, or `none` for sessions that are no trial */
+  verdict?: SessionVerdictFilter;
+  minIterations?: number;
+  maxIterations?: number;
+  /** finished sessions whose start-to-finish time is within the bounds (ms) */
+  minDurationMs?: number;
+  maxDurationMs?: number;
   limit: number;
   offset: number;
 }
 
+/** The trial a session ran for, as a list row names it. */
+export interface SessionTrialSummary {
+  id: string;
+  runId: string;
+  scenarioId: string;
+  scenarioTitle: string;
+  model: string;
+  configKey: string;
+  trialIndex: number;
+  status: string;
+}
+
+/** A session row with what a list shows beside it: its trial, profile and duration, and its prompt cut short. */
+export type SessionListItem = Omit<Recorded<SessionEntity>, 'prompt'> & {
+  /** the first PROMPT_PREVIEW characters */
+  prompt: string;
+  promptTruncated: boolean;
+  profile: string | null;
+  /** start to finish (null while it runs) */
+  durationMs: number | null;
+  trial: SessionTrialSummary | null;
+};
+
 export interface SessionPage {
-  items: Array<Recorded<SessionEntity>>;
+  items: SessionListItem[];
   total: number;
   limit: number;
   offset: number;
 }
+
+const PROMPT_PREVIEW = 300;
+
+/** `text` for ILIKE as a literal part of a value: its wildcards escaped */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Read side of what the journal recorded (CLI, admin API, eval assertions). */
 @Injectable()
@@ -44,21 +89,44 @@ export class SessionQueryRepository {
     return rows.map(restoreOriginals);
   }
 
-  /** Newest first, with the total that match (for paging). */
+  /** Newest first, with the total that match (for paging); each row with its trial, profile and duration. */
   async findSessions(f: SessionFilter): Promise<SessionPage> {
-    const q = this.dataSource.getRepository(SessionEntity).createQueryBuilder('s');
+    const q = this.dataSource.getRepository(SessionEntity).createQueryBuilder('s').leftJoin(EvalTrialEntity, 't', 't.id = s.trial_id');
     if (f.model !== undefined) q.andWhere('s.model = :model', { model: f.model });
     if (f.status !== undefined) q.andWhere('s.status = :status', { status: f.status });
     if (f.terminationReason !== undefined) q.andWhere('s.termination_reason = :reason', { reason: f.terminationReason });
     if (f.startedFrom) q.andWhere('s.started_at >= :from', { from: f.startedFrom });
     if (f.startedTo) q.andWhere('s.started_at < :to', { to: f.startedTo });
-    if (f.runId !== undefined) {
-      q.andWhere(`s.trial_id IN ${q.subQuery().select('t.id').from(EvalTrialEntity, 't').where('t.run_id = :runId').getQuery()}`, {
-        runId: f.runId,
-      });
+    if (f.runId !== undefined) q.andWhere('t.run_id = :runId', { runId: f.runId });
+    if (f.scenario !== undefined) {
+      q.andWhere(`(t.scenario_id ILIKE :scenario OR t.scenario_title ILIKE :scenario)`, { scenario: contains(f.scenario) });
     }
-    const [rows, total] = await q.orderBy('s.started_at', 'DESC').addOrderBy('s.id', 'ASC').take(f.limit).skip(f.offset).getManyAndCount();
-    return { items: rows.map(restoreOriginals), total, limit: f.limit, offset: f.offset };
+    if (f.prompt !== undefined) q.andWhere('s.prompt ILIKE :prompt', { prompt: contains(f.prompt) });
+    if (f.profile !== undefined) q.andWhere(`s.config->>'profile' = :profile`, { profile: f.profile });
+    if (f.verdict === 'none') q.andWhere('t.id IS NULL');
+    else if (f.verdict !== undefined) q.andWhere('t.status = :verdict', { verdict: f.verdict });
+    if (f.minIterations !== undefined) q.andWhere('s.iterations >= :minIt', { minIt: f.minIterations });
+    if (f.maxIterations !== undefined) q.andWhere('s.iterations <= :maxIt', { maxIt: f.maxIterations });
+    const took = 'EXTRACT(EPOCH FROM (s.finished_at - s.started_at)) * 1000';
+    if (f.minDurationMs !== undefined) q.andWhere(`${took} >= :minMs`, { minMs: f.minDurationMs });
+    if (f.maxDurationMs !== undefined) q.andWhere(`${took} <= :maxMs`, { maxMs: f.maxDurationMs });
+    // the join is to at most one trial per session: plain LIMIT/OFFSET pages it (take/skip would wrap it in a DISTINCT query)
+    const [rows, total] = await q
+      .orderBy('s.started_at', 'DESC')
+      .addOrderBy('s.id', 'ASC')
+      .limit(f.limit)
+      .offset(f.offset)
+      .getManyAndCount();
+    const trialIds = rows.flatMap((r) => (r.trialId ? [r.trialId] : []));
+    const trials = trialIds.length ? await this.dataSource.getRepository(EvalTrialEntity).find({ where: { id: In(trialIds) } }) : [];
+    const byId = new Map(trials.map((t) => [t.id, t]));
+    return { items: rows.map((r) => listItem(restoreOriginals(r), byId.get(r.trialId ?? ''))), total, limit: f.limit, offset: f.offset };
+  }
+
+  /** The trial a session ran for (null: it is no trial, or its row is not written yet). */
+  async trialOf(trialId: string): Promise<Recorded<EvalTrialEntity> | null> {
+    const row = await this.dataSource.getRepository(EvalTrialEntity).findOne({ where: { id: trialId } });
+    return row && restoreOriginals(row);
   }
 
   async getSession(id: string): Promise<Recorded<SessionEntity> | null> {
@@ -97,6 +165,14 @@ export class SessionQueryRepository {
     return rows.map(restoreOriginals);
   }
 
+  /** A session's messages with idx above `afterIdx`, in order, at most `limit` (the live feed's backfill). */
+  async messagesAfter(sessionId: string, afterIdx: number, limit: number): Promise<Array<Recorded<MessageEntity>>> {
+    const rows = await this.dataSource
+      .getRepository(MessageEntity)
+      .find({ where: { sessionId, idx: MoreThan(afterIdx) }, order: { idx: 'ASC' }, take: limit });
+    return rows.map(restoreOriginals);
+  }
+
   /** Host-level events (model pulls and deletes, database restarts, refused entries), newest first. */
   async hostEvents(limit = 100): Promise<Array<Recorded<EventEntity>>> {
     const rows = await this.dataSource
@@ -118,4 +194,27 @@ export class SessionQueryRepository {
   countEvents(sessionId: string): Promise<number> {
     return this.dataSource.getRepository(EventEntity).count({ where: { sessionId } });
   }
+}
+
+function listItem(s: Recorded<SessionEntity>, t: EvalTrialEntity | undefined): SessionListItem {
+  const profile = s.config?.profile;
+  return {
+    ...s,
+    prompt: s.prompt.slice(0, PROMPT_PREVIEW),
+    promptTruncated: s.prompt.length > PROMPT_PREVIEW,
+    profile: typeof profile === 'string' ? profile : null,
+    durationMs: s.finishedAt ? new Date(s.finishedAt).getTime() - new Date(s.startedAt).getTime() : null,
+    trial: t
+      ? {
+          id: t.id,
+          runId: t.runId,
+          scenarioId: t.scenarioId,
+          scenarioTitle: t.scenarioTitle,
+          model: t.model,
+          configKey: t.configKey,
+          trialIndex: t.trialIndex,
+          status: t.status,
+        }
+      : null,
+  };
 }

@@ -2,16 +2,21 @@
 // policies decide — run the tool calls (then check loop control), nudge, or stop. Every decision
 // is recorded through the runtime; nothing here decides by itself.
 import { estimateMessagesTokens, estimateTokens, renderForModel } from '../context';
-import type { LlmCompletionResult, LlmToolDefinition } from '../provider/llm-types';
+import type { LlmCompletionResult, LlmToolCall, LlmToolDefinition } from '../provider/llm-types';
 import { ProviderError } from '../provider/provider-errors';
-import { decidePreflight } from './policies/context-policy';
-import { clearHistory, prepareContext, shrinkContext } from './context-preparation';
+import { decidePreflight, usageOverflow } from './policies/context-policy';
+import { clearHistory, prepareContext, pruneAfterToolStep, shrinkContext } from './context-preparation';
 import { beginIteration, endIteration, runInference } from './inference-step';
 import { ContextWillOverflowError, type LoopRuntime } from './loop-runtime';
 import type { MessageQueue } from './message-queue';
 import { checkLoopAfterTools, checkLoopInText } from './loop-guard';
+import { replyOutcome } from './policies/iteration-outcome';
+import { timestampCallIds } from './policies/call-ids';
+import { detectRepeatBeforeRun } from './policies/repeat-before-run';
+import type { RepeatBreak } from './policies/repeat-detector';
 import { decideNextStep, type NextStep } from './policies/next-step';
 import { recoverFromProviderError } from './policies/provider-recovery';
+import { stepSignal } from './policies/step-signal';
 import { buildEpilogueRequest, type TerminationReason } from './policies/termination';
 import { executeToolCalls } from './tool-execution';
 
@@ -41,8 +46,18 @@ async function act(
   reply: LlmCompletionResult,
   next: NextStep,
 ): Promise<LoopOutcome | undefined> {
+  if (next.kind === 'run_tools' && rt.settings.callIds === 'timestamp_index') next = { ...next, calls: renameCalls(rt, next.calls) };
   switch (next.kind) {
     case 'run_tools': {
+      const early = repeatBeforeRun(rt, iteration, next.calls);
+      if (early) {
+        // corvid: the repeating call is not run; the reply's text (if any) stays, its calls do not
+        if (reply.content.trim())
+          rt.append({ role: 'assistant', kind: 'assistant', content: reply.content, thinking: reply.thinking }, iteration);
+        rt.record('repeat_break', { ...early, beforeRun: true }, iteration);
+        endIteration(rt, iteration, 'repeat_break');
+        return { reason: 'repeat_break', finalAnswer: '' };
+      }
       if (next.stripped) {
         // fabricated output after the calls never enters the transcript: the event keeps it
         rt.record('hallucination_stripped', { ...next.stripped, content: reply.content.slice(0, 4000), withToolCalls: true }, iteration);
@@ -52,19 +67,25 @@ async function act(
         iteration,
       );
       const tools = await executeToolCalls(rt, iteration, next.calls);
-      rt.waitedForApproval(iteration, tools.approvalWaitMs);
-      if (tools.rejected && rt.settings.onRejection === 'stop') {
-        // the stream processor's choice: a rejected permission blocks the session
+      // the stream processor's choice: a rejected permission blocks the session — unless the step
+      // needs compaction, which it checks first (the next step's preparation then compacts)
+      const signal = stepSignal({
+        needsCompaction: usageOverflow(rt.settings, rt.lastPromptTokens) !== null,
+        blocked: tools.rejected > 0 && rt.settings.onRejection === 'stop',
+      });
+      if (signal === 'stop') {
         endIteration(rt, iteration, 'permission_rejected');
         return { reason: 'permission_rejected', finalAnswer: '' };
       }
-      if (next.midChainNudge) {
-        rt.count({ kind: 'mid_chain_nudged' });
-        rt.record('mid_chain_nudge', { markers: next.stripped?.markers, count: rt.counters.midChainNudges }, iteration);
-        rt.append({ role: 'user', kind: 'nudge', content: next.midChainNudge }, iteration);
-      }
       const loop = await checkLoopAfterTools(rt, iteration, step, reply.content, next.calls.length);
       if (!loop) {
+        // the nudge asks for another turn: only where the loop goes on (invariant 2)
+        if (next.midChainNudge) {
+          rt.count({ kind: 'mid_chain_nudged' });
+          rt.record('mid_chain_nudge', { markers: next.stripped?.markers, count: rt.counters.midChainNudges }, iteration);
+          rt.append({ role: 'user', kind: 'nudge', content: next.midChainNudge }, iteration);
+        }
+        pruneAfterToolStep(rt, iteration);
         endIteration(rt, iteration, 'tool_calls');
         return undefined;
       }
@@ -79,12 +100,19 @@ async function act(
       rt.append({ role: 'user', kind: 'nudge', content: next.message }, iteration);
       endIteration(rt, iteration, 'mid_chain_nudge');
       return undefined;
+    case 'cap_reached':
+      // invariant 2: the nudge would be another turn, and the cap leaves none
+      if (next.stripped) rt.record('hallucination_stripped', { ...next.stripped, content: reply.content.slice(0, 4000) }, iteration);
+      rt.append({ role: 'assistant', kind: 'assistant', content: next.finalAnswer, thinking: reply.thinking }, iteration);
+      rt.record('max_iterations', next.cap, iteration);
+      endIteration(rt, iteration, 'max_iterations');
+      return { reason: 'max_iterations', finalAnswer: next.finalAnswer };
     case 'nudge':
       rt.append({ role: 'assistant', kind: 'assistant', content: reply.content, thinking: reply.thinking }, iteration);
       rt.count({ kind: 'nudged' });
       rt.record('nudge', { reason: next.reason, evidence: next.evidence, count: rt.counters.nudges }, iteration);
       rt.append({ role: 'user', kind: 'nudge', content: next.message }, iteration);
-      endIteration(rt, iteration, 'nudge');
+      endIteration(rt, iteration, replyOutcome(reply, 'nudge'));
       return undefined;
     case 'stop': {
       const x = next.exhausted;
@@ -100,7 +128,7 @@ async function act(
             { reason: x.reason, evidence: x.evidence, exhausted: true, nudgesSoFar: x.nudgesSoFar, max: x.max },
             iteration,
           );
-        const looped = await checkLoopInText(rt, iteration, reply.content);
+        const looped = await checkLoopInText(rt, iteration, step, reply.content);
         if (looped === 'warned') {
           endIteration(rt, iteration, 'loop_warning');
           return undefined;
@@ -111,10 +139,26 @@ async function act(
           return { reason: looped.kind, finalAnswer: '' };
         }
       }
-      endIteration(rt, iteration, next.reason === 'completed' ? 'final_answer' : 'nudges_exhausted');
+      endIteration(rt, iteration, replyOutcome(reply, next.reason === 'completed' ? 'final_answer' : 'nudges_exhausted'));
       return { reason: next.reason, finalAnswer: next.finalAnswer };
     }
   }
+}
+
+const lastCallIdTimestamp = new WeakMap<LoopRuntime, number>();
+
+/** The MCP agent's `call_${timestamp}_${index}` (mcp-agent-technical-spec.md §5 step 1). */
+function renameCalls(rt: LoopRuntime, calls: LlmToolCall[]): LlmToolCall[] {
+  const renamed = timestampCallIds(calls, Date.now(), lastCallIdTimestamp.get(rt));
+  lastCallIdTimestamp.set(rt, renamed.timestamp);
+  return renamed.calls;
+}
+
+/** corvid checks a reply's calls for a repeat before running them (direct-process.spec.md invariant 3). */
+function repeatBeforeRun(rt: LoopRuntime, iteration: number, calls: LlmToolCall[]): RepeatBreak | null {
+  const s = rt.settings;
+  if (s.repeatCheck !== 'before_run') return null;
+  return detectRepeatBeforeRun(rt.calls.slice(rt.loopWindowStart), calls, s.repeatThreshold, s.callKey, iteration);
 }
 
 /** One model call with the session's tools, after the profile's pre-flight check; recoverable provider errors are handled here. */
@@ -131,6 +175,7 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
         recoveriesSoFar: recoveries,
         toolsEnabled: rt.toolsEnabled,
         providerOverflow: rt.settings.providerOverflow,
+        overflowRetries: rt.settings.providerOverflowRetries,
       });
       switch (recovery) {
         case 'disable_tools':
@@ -206,8 +251,11 @@ export async function runEpilogue(rt: LoopRuntime, reason: TerminationReason): P
 }
 
 function injectQueuedMessages(rt: LoopRuntime, queue: MessageQueue, iteration: number): void {
-  for (const m of queue.drain()) {
+  // dexto takes one message per step (context-management-plan.md §4 dequeue); the others drain the queue
+  const one = rt.settings.queueInjection === 'one' ? queue.dequeue() : undefined;
+  if (one) rt.record('user_message_dequeued', { id: one.id, left: queue.size }, iteration);
+  for (const m of one ? [one] : queue.drain()) {
     rt.append({ role: 'user', kind: 'injected', content: m.text }, iteration);
-    rt.record('user_message_injected', { chars: m.text.length, waitedMs: Date.now() - m.queuedAt }, iteration);
+    rt.record('user_message_injected', { chars: m.text.length, waitedMs: Date.now() - m.queuedAt, id: m.id }, iteration);
   }
 }

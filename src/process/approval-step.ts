@@ -11,7 +11,7 @@ import { replyRepeatPositions } from './policies/repeat-detector';
 
 export interface ApprovedStep {
   queue: ApprovalQueue;
-  /** time spent waiting for decisions (not the session's working time) */
+  /** time spent waiting for decisions (not the session's working time; each ask has counted its own) */
   waitedMs: number;
 }
 
@@ -105,7 +105,6 @@ async function askDoomLoop(
     queuePosition: 1,
     totalInQueue: 1,
   });
-  rt.waitedForApproval(iteration, verdict.waitedMs);
   rt.record(
     'approval_decided',
     {
@@ -122,7 +121,10 @@ async function askDoomLoop(
   return { approved: verdict.approved, waitedMs: verdict.waitedMs };
 }
 
-/** One `ask`, through the session's broker: the request is journaled, then the wait for its answer. */
+/**
+ * One `ask`, through the session's broker: the request is journaled, then the wait for its answer —
+ * counted here, once, on the iteration and the session (the only place an approval wait is counted).
+ */
 export async function ask(
   rt: LoopRuntime,
   iteration: number,
@@ -133,6 +135,7 @@ export async function ask(
     { sessionId: rt.options.sessionId, ...request },
     { timeoutMs: rt.settings.approvalTimeoutMs, signal: rt.signal },
   );
+  rt.waitedForApproval(iteration, verdict.waitedMs);
   rt.throwIfAborted();
   return verdict;
 }

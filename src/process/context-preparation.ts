@@ -8,13 +8,15 @@ import {
   buildCompactionRequest,
   decidePrune,
   decideTrim,
+  estimateMessageTokens,
   estimateMessagesTokens,
-  validateCompaction,
   type TrimDecision,
 } from '../context';
+import { summaryContent } from '../context/compaction';
 import { splitPinned } from '../context/transcript';
 import type { LoopRuntime } from './loop-runtime';
 import { runInference } from './inference-step';
+import { judgeCompaction } from './policies/compaction-baseline';
 import { compactionOptions, pruneOptions, trimOptions, usageOverflow } from './policies/context-policy';
 
 export async function prepareContext(rt: LoopRuntime, iteration: number): Promise<void> {
@@ -23,7 +25,7 @@ export async function prepareContext(rt: LoopRuntime, iteration: number): Promis
     rt.record('context_overflow', { ...overflow, phase: 'before_request', action: rt.settings.overflowAction }, iteration);
     await shrinkContext(rt, iteration, overflow.reason);
   }
-  prune(rt, iteration);
+  if (rt.settings.pruneAfter === 'each_request') prune(rt, iteration);
   const options = trimOptions(rt.settings);
   const trim = options && decideTrim(rt.context, options);
   if (trim) applyTrim(rt, trim, iteration);
@@ -35,6 +37,11 @@ export async function shrinkContext(rt: LoopRuntime, iteration: number, cause: s
   if (action === 'clear_history') clearHistory(rt, iteration, cause);
   else if (action === 'trim') fallbackTrim(rt, iteration, cause);
   else await compactOrTrim(rt, iteration, cause);
+}
+
+/** dexto's plan prunes at the end of a step that ran tools, after its termination check (context-management-plan.md loop step 6). */
+export function pruneAfterToolStep(rt: LoopRuntime, iteration: number): void {
+  if (rt.settings.pruneAfter === 'tool_step') prune(rt, iteration);
 }
 
 function prune(rt: LoopRuntime, iteration: number | null): void {
@@ -106,6 +113,7 @@ export function clearHistory(rt: LoopRuntime, iteration: number | null, cause: s
  * summary is rejected, the loop falls back to trimming, and later overflows go straight to trimming.
  */
 export async function compactOrTrim(rt: LoopRuntime, iteration: number, cause: string): Promise<void> {
+  const lastPromptTokens = rt.lastPromptTokens;
   rt.lastPromptTokens = undefined;
   if (rt.compactionFailed) {
     fallbackTrim(rt, iteration, `${cause}; compaction disabled after an earlier failure`);
@@ -127,7 +135,15 @@ export async function compactOrTrim(rt: LoopRuntime, iteration: number, cause: s
     outputTokens: result.usage.outputTokens,
     wallMs: Math.round(result.timings.wallMs),
   };
-  const validation = validateCompaction(result.content, request.tokensBefore, options.estimator);
+  const summaryTokens = estimateMessageTokens({ role: 'user', content: summaryContent(result.content) }, options.estimator);
+  const validation = judgeCompaction(rt.settings.compactionBaseline, {
+    summaryText: result.content,
+    lastPromptTokens,
+    replacedTokens: request.tokensBefore,
+    summaryTokens,
+    contextTokensBefore: estimateMessagesTokens(rt.context, options.estimator),
+    contextTokensAfter: applyCompaction(rt.context, result.content, request.keepFromIndex, undefined, options.estimator).tokensAfter,
+  });
   if (!validation.ok && rt.settings.compactionValidation === 'reject_empty_or_inflated') {
     rt.compactionFailed = true;
     rt.record(
@@ -138,6 +154,7 @@ export async function compactOrTrim(rt: LoopRuntime, iteration: number, cause: s
         cause,
         tokensBefore: validation.tokensBefore,
         tokensAfter: validation.tokensAfter,
+        basis: validation.basis,
         summaryChars: result.content.length,
         usage,
       },
@@ -168,7 +185,7 @@ export async function compactOrTrim(rt: LoopRuntime, iteration: number, cause: s
       keepFromIndex: request.keepFromIndex,
       tokensBefore: before,
       tokensAfter: applied.tokensAfter,
-      summaryTokens: validation.tokensAfter,
+      summaryTokens,
       summaryIndex,
       usage,
       ...(validation.ok ? {} : { reason: `accepted unvalidated (${validation.reason})` }),

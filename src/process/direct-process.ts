@@ -8,6 +8,8 @@ import { SessionRecorder } from '../journal/session-recorder';
 import { ProviderError, SlotWaitTimeoutError } from '../provider/provider-errors';
 import { LOUPE_ATTR, SPAN_NAMES, GEN_AI } from '../telemetry/gen-ai-attributes';
 import { runEpilogue, runLoop, type LoopOutcome } from './agent-loop';
+import { SessionExpiredReason } from './expiry-reason';
+import { runGraceTurn } from './grace-turn';
 import { endIteration } from './inference-step';
 import { ContextWillOverflowError, LoopRuntime, SessionAbortedError } from './loop-runtime';
 import { endSessionSpan, failSpan, startChildSpan, startSessionSpan } from './loop-tracing';
@@ -27,7 +29,7 @@ export class DirectProcess implements SessionHandle {
   private finished = false;
   private rt?: LoopRuntime;
   /** messages queued before the session's records exist: journaled as soon as they do */
-  private readonly queuedEarly: Array<{ position: number; chars: number }> = [];
+  private readonly queuedEarly: Array<{ position: number; chars: number; id?: string }> = [];
 
   private markRecorded!: () => void;
   readonly recorded = new Promise<void>((resolve) => (this.markRecorded = resolve));
@@ -51,12 +53,13 @@ export class DirectProcess implements SessionHandle {
   sendMessage(text: string): number {
     if (this.finished) throw new Error(`session ${this.sessionId} has finished; start a new session to continue`);
     const position = this.queue.enqueue(text);
-    if (this.rt) this.rt.record('user_message_queued', { position, chars: text.length });
-    else this.queuedEarly.push({ position, chars: text.length });
+    const queued = { position, chars: text.length, id: this.queue.lastId };
+    if (this.rt) this.rt.record('user_message_queued', queued);
+    else this.queuedEarly.push(queued);
     return position;
   }
 
-  kill(reason = 'killed'): void {
+  kill(reason: string | SessionExpiredReason = 'killed'): void {
     if (!this.abort.signal.aborted) this.abort.abort(reason);
   }
 
@@ -116,6 +119,7 @@ export class DirectProcess implements SessionHandle {
       await this.recordModels(rt);
       slotAcquired = await this.acquireSlot(rt);
       outcome = await context.with(rootCtx, () => runLoop(rt, this.queue));
+      outcome = await context.with(rootCtx, () => runGraceTurn(rt, outcome));
       if (needsSummaryEpilogue(outcome.reason, this.settings.epilogue)) outcome.finalAnswer = await runEpilogue(rt, outcome.reason);
     } catch (e) {
       ({ outcome, exitCode, error } = failureOutcome(rt, e, outcome));
@@ -202,6 +206,11 @@ export class DirectProcess implements SessionHandle {
 
 /** How a session that threw ends: killed (aborted, exit 0), slot timeout, context overflow or provider error. */
 function failureOutcome(rt: LoopRuntime, e: unknown, current: LoopOutcome): { outcome: LoopOutcome; exitCode: number; error?: string } {
+  if (rt.signal.reason instanceof SessionExpiredReason) {
+    const { idleMs, idleTimeoutMs } = rt.signal.reason;
+    rt.record('session_expired', { idleMs, idleTimeoutMs, phase: rt.iterationSpan ? 'iteration' : 'outside_iteration' });
+    return { outcome: { reason: 'expired', finalAnswer: current.finalAnswer }, exitCode: 0 };
+  }
   if (rt.signal.aborted || e instanceof SessionAbortedError) {
     rt.record('abort', {
       reason: String(rt.signal.reason ?? (e as Error).message),

@@ -2,19 +2,23 @@
 // provider's own events (retries, extraction, repairs) journaled against it, and the silent-truncation
 // guard on the way in and out.
 import { context } from '@opentelemetry/api';
-import { checkPromptFit, estimateMessagesTokens } from '../context';
+import { checkPromptFit, estimateMessagesTokens, type PromptFitOverflow } from '../context';
+import type { PreparedPrompt } from '../provider/llm-provider';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from '../provider/llm-types';
 import { ProviderError } from '../provider/provider-errors';
 import type { LoopRuntime } from './loop-runtime';
+import type { IterationOutcome } from './policies/iteration-outcome';
 import type { SamplingSettings } from './policies/loop-settings';
 import { endChatSpan, failSpan, startChatSpan, startIterationSpan } from './loop-tracing';
 
-export type InferencePurpose = 'step' | 'epilogue' | 'compaction';
+export type InferencePurpose = 'step' | 'epilogue' | 'compaction' | 'grace_turn';
 
 export interface InferenceInput {
   purpose: InferencePurpose;
   messages: LlmMessage[];
   tools: LlmToolDefinition[];
+  /** cancels this call only (gemini-cli's grace period); default: the session's signal */
+  signal?: AbortSignal;
 }
 
 /** Opens an iteration: its span (parent of chat and tool spans) and its row. */
@@ -30,7 +34,12 @@ export function beginIteration(rt: LoopRuntime, purpose: InferencePurpose): numb
   return idx;
 }
 
-export function endIteration(rt: LoopRuntime, idx: number, outcome: string, status: 'finished' | 'failed' | 'aborted' = 'finished'): void {
+export function endIteration(
+  rt: LoopRuntime,
+  idx: number,
+  outcome: IterationOutcome,
+  status: 'finished' | 'failed' | 'aborted' = 'finished',
+): void {
   rt.recorder.iterationUpdated(idx, { outcome, status }, true);
   rt.record('iteration_finished', { outcome, status }, idx);
   rt.iterationSpan?.setAttribute('loupe.iteration.outcome', outcome);
@@ -42,11 +51,19 @@ export function endIteration(rt: LoopRuntime, idx: number, outcome: string, stat
 export async function runInference(rt: LoopRuntime, iteration: number, input: InferenceInput): Promise<LlmCompletionResult> {
   const { provider } = rt.options;
   const numCtx = rt.settings.numCtx;
-  const estimated = estimateMessagesTokens(input.messages, rt.settings.tokenEstimator);
-  // Loupe's silent-truncation guard (profiles with another pre-flight check run theirs in the loop)
+  // Loupe's silent-truncation guard (profiles with another pre-flight check run theirs in the loop),
+  // judged on the provider's estimate of the body it sends against the runner's loaded context
   const guard = rt.settings.preflight === 'record';
-  const before = guard ? checkPromptFit({ estimatedPromptTokens: estimated, numCtx }) : null;
-  if (before) rt.record('context_overflow', { ...before, phase: 'before_send', purpose: input.purpose, action: 'record' }, iteration);
+  let before: PromptFitOverflow | null = null;
+  const onPrepared = (p: PreparedPrompt) => {
+    before = guard ? checkPromptFit({ estimatedPromptTokens: p.estimatedTokens, numCtx: p.contextLength ?? numCtx }) : null;
+    if (before)
+      rt.record(
+        'context_overflow',
+        { ...before, contextSource: p.contextSource, phase: 'before_send', purpose: input.purpose, action: 'record' },
+        iteration,
+      );
+  };
   const { span, ctx } = startChatSpan(rt.iterationCtx, rt.options.model, provider.host, input.tools.length);
   span.setAttribute('loupe.inference.purpose', input.purpose);
   rt.count({ kind: 'inference_made' });
@@ -56,13 +73,20 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
         model: rt.options.model,
         messages: input.messages,
         tools: input.tools.length ? input.tools : undefined,
-        signal: rt.signal,
+        signal: input.signal ?? rt.signal,
         options: { numCtx, ...samplingOf(rt.settings), seed: rt.options.seed },
         retrySchedule: rt.settings.retrySchedule,
+        tokenEstimator: rt.settings.tokenEstimator,
+        onPrepared,
+        measured: true,
+        onDelta: streamTap(rt, iteration, input.purpose),
         onEvent: (type, payload) => rt.record(type, { ...payload, purpose: input.purpose }, iteration, span),
       }),
     );
     endChatSpan(span, result, input.purpose !== 'compaction' ? rt.iterationSpan : undefined);
+    const estimated = result.prompt?.estimatedTokens ?? estimateMessagesTokens(input.messages, rt.settings.tokenEstimator);
+    // the whole prompt as the server counted it (per its version); null: cannot be told, not judged
+    const reported = result.prompt ? result.prompt.reportedTokens : result.usage.inputTokens || null;
     if (input.purpose !== 'compaction') {
       rt.recorder.iterationUpdated(iteration, {
         finishReason: result.finishReason,
@@ -79,20 +103,39 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
         decodeMs: round(result.timings.evalMs),
         serverQueueMs: round(result.timings.serverQueueMs),
       });
-      rt.lastPromptTokens = result.usage.inputTokens || undefined;
+      rt.lastPromptTokens = reported ?? (result.usage.inputTokens || undefined);
     }
-    // Ollama truncates silently to num_ctx and reports prompt_eval_count after truncating.
+    // Ollama truncates silently to the loaded context and reports prompt_eval_count after truncating.
     const after = guard
-      ? checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: result.usage.inputTokens || null, numCtx })
+      ? checkPromptFit({ estimatedPromptTokens: estimated, promptEvalCount: reported, numCtx: result.prompt?.contextLength ?? numCtx })
       : null;
-    if (after && after.reason !== before?.reason)
-      rt.record('context_overflow', { ...after, phase: 'after_response', purpose: input.purpose, action: 'record' }, iteration);
+    const beforeReason = (before as PromptFitOverflow | null)?.reason;
+    if (after && after.reason !== beforeReason)
+      rt.record(
+        'context_overflow',
+        {
+          ...after,
+          contextSource: result.prompt?.contextSource,
+          cached: result.prompt?.cachedTokens ?? null,
+          phase: 'after_response',
+          purpose: input.purpose,
+          action: 'record',
+        },
+        iteration,
+      );
     return result;
   } catch (e) {
     failSpan(span, ProviderError.isInstance(e) ? e.info.kind : (e as Error).name, (e as Error).message);
     span.end();
     throw e;
   }
+}
+
+/** The session's live-watch callback bound to this call's place (none: the provider streams to nobody). */
+function streamTap(rt: LoopRuntime, iteration: number, purpose: InferencePurpose) {
+  const onDelta = rt.options.onDelta;
+  const at = { iteration, purpose };
+  return onDelta && ((d: { content?: string; thinking?: string }) => onDelta(d, at));
 }
 
 /** The session's sampling settings (unset ones stay unset: not sent). */

@@ -1,10 +1,12 @@
 // Loop control after a step, as the session's profile decides: the detectors (pure, ./policies) look
 // at the calls since detection last restarted and at the reply's text; a detected loop then breaks,
 // asks a person (opencode's doom_loop permission), or warns the model first (gemini-cli's strikes).
+// Going on after a warning or an approval is another turn: at the iteration cap the loop stops instead.
 import { ask } from './approval-step';
 import type { LoopRuntime } from './loop-runtime';
 import { detectContentLoop, type ContentLoopBreak } from './policies/content-loop-detector';
 import { evaluateLoopControl, type LoopBreak } from './policies/loop-control';
+import { capRulesOut, type MaxIterationsBreak } from './policies/max-iterations';
 import { detectRepeat, type RepeatBreak } from './policies/repeat-detector';
 import { LOOP_WARNING_MESSAGE, decideLoopResponse } from './policies/loop-response';
 
@@ -36,29 +38,41 @@ export async function checkLoopAfterTools(
       : null;
   const detected = control.kind !== 'continue' ? control : (inReply ?? detectContentLoop(replyText, s.contentLoopThreshold));
   if (!detected) return null;
-  return (await goOnAfter(rt, iteration, detected)) ? null : detected;
+  return goOnAfter(rt, iteration, step, detected);
 }
 
 /** A reply without tool calls: only the text can loop. */
-export async function checkLoopInText(rt: LoopRuntime, iteration: number, replyText: string): Promise<ContentLoopBreak | 'warned' | null> {
+export async function checkLoopInText(
+  rt: LoopRuntime,
+  iteration: number,
+  step: number,
+  replyText: string,
+): Promise<ContentLoopBreak | MaxIterationsBreak | 'warned' | null> {
   const detected = detectContentLoop(replyText, rt.settings.contentLoopThreshold);
   if (!detected) return null;
-  return (await goOnAfter(rt, iteration, detected)) ? 'warned' : detected;
+  return (await goOnAfter(rt, iteration, step, detected)) ?? 'warned';
 }
 
-/** Whether the loop goes on after a detection: approved by a person, or warned (a strike left). */
-async function goOnAfter(rt: LoopRuntime, iteration: number, detected: DetectedLoop): Promise<boolean> {
+/** The loop to break on after a detection, or null when it goes on: approved by a person, or warned (a strike left). */
+async function goOnAfter<D extends DetectedLoop>(
+  rt: LoopRuntime,
+  iteration: number,
+  step: number,
+  detected: D,
+): Promise<D | MaxIterationsBreak | null> {
   const response = decideLoopResponse({
     kind: detected.kind,
     doomLoop: rt.settings.doomLoop,
     strikesSoFar: rt.loopStrikes,
     loopNudges: rt.settings.loopNudges,
   });
+  if (response === 'break') return detected;
+  // invariant 2: nobody is asked, and no warning given, where the loop could not go on anyway
+  const cap = capRulesOut(step, rt.settings.maxToolIterations, response === 'ask' ? 'doom_loop_ask' : 'loop_warning');
+  if (cap) return cap;
   switch (response) {
-    case 'break':
-      return false;
     case 'ask':
-      return doomLoopAllowed(rt, iteration, detected as RepeatBreak);
+      return (await doomLoopAllowed(rt, iteration, detected as unknown as RepeatBreak)) ? null : detected;
     case 'warn':
       rt.loopStrikes++;
       rt.loopWindowStart = rt.calls.length;
@@ -68,7 +82,7 @@ async function goOnAfter(rt: LoopRuntime, iteration: number, detected: DetectedL
         iteration,
       );
       rt.append({ role: 'user', kind: 'nudge', content: LOOP_WARNING_MESSAGE }, iteration);
-      return true;
+      return null;
   }
 }
 
@@ -86,7 +100,6 @@ async function doomLoopAllowed(rt: LoopRuntime, iteration: number, repeat: Repea
     queuePosition: 1,
     totalInQueue: 1,
   });
-  rt.waitedForApproval(iteration, verdict.waitedMs);
   rt.record(
     'approval_decided',
     {

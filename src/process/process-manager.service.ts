@@ -3,6 +3,7 @@ import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { ApprovalService } from '../approval/approval.service';
 import { JournalService } from '../journal/journal.service';
+import { ModelStream } from '../sessions/model-stream';
 import { DirectProcess } from './direct-process';
 import { resolveLoopSettings } from './profiles/profiles';
 import type { DirectProcessOptions, LoopSettings, SessionHandle } from './process-types';
@@ -19,6 +20,7 @@ export class ProcessManager implements OnModuleDestroy {
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
     private readonly journal: JournalService,
     private readonly approvals: ApprovalService,
+    private readonly stream: ModelStream,
   ) {}
 
   /** The loop's defaults, then the environment's overrides, then the session's own. */
@@ -27,13 +29,18 @@ export class ProcessManager implements OnModuleDestroy {
       maxToolIterations: this.config.loop.maxToolIterations,
       toolTimeoutMs: this.config.loop.toolTimeoutMs,
       numCtx: this.config.ollama.numCtx,
+      numPredict: this.config.ollama.numPredict,
     };
     return resolveLoopSettings(env, overrides);
   }
 
   /** `approvals` defaults to the shared approval service (the API, the viewer and scenario scripts answer there). */
   start(request: Omit<DirectProcessOptions, 'approvals'> & Partial<Pick<DirectProcessOptions, 'approvals'>>): SessionHandle {
-    const options: DirectProcessOptions = { approvals: this.approvals, ...request };
+    const options: DirectProcessOptions = {
+      approvals: this.approvals,
+      onDelta: (delta, at) => this.stream.publish(request.sessionId, delta, at),
+      ...request,
+    };
     if (this.running.has(options.sessionId)) throw new Error(`session ${options.sessionId} is already running`);
     const proc = new DirectProcess(options, this.settingsFor(options.config), this.journal);
     this.running.set(options.sessionId, proc);

@@ -2,6 +2,8 @@ import type { ApprovalBroker } from '../approval/approval-broker';
 import type { ApprovalPolicy } from '../approval/approval-policy';
 import type { LlmProvider } from '../provider/llm-provider';
 import type { ToolRegistry } from '../tools/tool-registry';
+import type { SessionExpiredReason } from './expiry-reason';
+import type { InferencePurpose } from './inference-step';
 import type { CouncilRole } from './policies/council-policy';
 import type { LoopSettings } from './policies/loop-settings';
 
@@ -29,6 +31,8 @@ export interface DirectProcessOptions {
   config?: Partial<LoopSettings>;
   /** sent with every model request of the session (an eval trial's seed); unset: none is sent */
   seed?: number;
+  /** the model's output as it streams, for live watchers (never journaled: the final text is) */
+  onDelta?: (delta: { content?: string; thinking?: string }, at: { iteration: number; purpose: InferencePurpose }) => void;
 }
 
 export interface SessionResult {
@@ -47,7 +51,8 @@ export interface SessionHandle {
   readonly sessionId: string;
   /** queued and injected before the next iteration; returns the message's position in the queue */
   sendMessage(text: string): number;
-  kill(reason?: string): void;
+  /** a SessionExpiredReason (the idle-session janitor) ends it as `expired` */
+  kill(reason?: string | SessionExpiredReason): void;
   readonly done: Promise<SessionResult>;
   /** resolves once the session's row is handed to the journal (or the session ended before it was) */
   readonly recorded: Promise<void>;

@@ -22,6 +22,7 @@ function digest(text: string): string {
 export interface StepToolsOutcome {
   /** calls a decision rejected (their denial text went to the model) */
   rejected: number;
+  /** the step's approval waits (already counted on the iteration and session, by each ask) */
   approvalWaitMs: number;
 }
 
@@ -114,7 +115,17 @@ function recordResult(rt: LoopRuntime, iteration: number, call: LlmToolCall, out
   };
   if (ok) rt.record('tool_result', resultPayload, iteration);
   else rt.record('tool_error', { ...resultPayload, error: outcome.text.slice(0, 500) }, iteration);
-  rt.append({ role: 'tool', kind: 'tool_result', content: capped.text, toolCallId: call.id, toolName: call.name }, iteration);
+  rt.append(
+    {
+      role: 'tool',
+      kind: 'tool_result',
+      content: capped.text,
+      toolCallId: call.id,
+      toolName: call.name,
+      ...(ok ? {} : { toolFailed: true }),
+    },
+    iteration,
+  );
   rt.calls.push({
     iteration,
     name: call.name,

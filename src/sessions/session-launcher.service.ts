@@ -18,6 +18,7 @@ import { McpServerNotFoundError } from '../tools/external-mcp-errors';
 import { McpServersService } from '../tools/mcp-servers.service';
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace } from '../tools/workspace/workspace-manager';
+import { SessionJanitor } from './session-janitor.service';
 import { checkSessionRequest, type SessionPlan, type SessionRequest } from './session-request';
 
 export interface StartedSession {
@@ -43,6 +44,7 @@ export class SessionLauncher {
     private readonly mcpServers: McpServersService,
     private readonly providers: OllamaProviderFactory,
     private readonly journal: JournalService,
+    private readonly janitor: SessionJanitor,
   ) {}
 
   async start(request: SessionRequest): Promise<StartedSession> {
@@ -76,6 +78,8 @@ export class SessionLauncher {
         config: plan.loopSettings,
       });
       void handle.done.finally(() => this.release(cleanup));
+      // idle past LOUPE_SESSION_IDLE_TIMEOUT_MS, it is expired: the cleanup above then releases what it holds
+      this.janitor.watch(handle);
       await this.recorded(sessionId, handle);
       return { sessionId, pid: handle.pid, model: plan.model, profile: plan.profile, status: 'running', scripted: Boolean(plan.script) };
     } catch (e) {

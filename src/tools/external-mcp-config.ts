@@ -138,3 +138,18 @@ export function redactConfig(config: McpServerConfig): McpServerConfig {
   if (isHttpConfig(config)) return { ...config, ...(config.headers ? { headers: hide(config.headers) } : {}) };
   return { ...config, ...(config.env ? { env: hide(config.env) } : {}) };
 }
+
+/**
+ * The admin API document's schemas of `{ name, config }` (POST /api/mcp/add) and of a config as
+ * shown back, generated from the zod schemas validateMcpServer parses with (OpenAPI 3.0 dialect).
+ */
+export function mcpServerJsonSchemas(): { body: Record<string, unknown>; config: Record<string, unknown> } {
+  const config = z.discriminatedUnion('transport', [stdioConfig, httpConfig]);
+  const body = z.strictObject({ name: z.string().regex(MCP_SERVER_NAME).describe(MCP_SERVER_NAME_RULE), config });
+  const opts = { target: 'openapi-3.0', unrepresentable: 'any' } as const;
+  return {
+    body: z.toJSONSchema(body, { ...opts, io: 'input' }) as Record<string, unknown>,
+    // shown back: env and header values redacted, and stdio configs from before HTTP servers have no transport
+    config: z.toJSONSchema(config, { ...opts, io: 'output' }) as Record<string, unknown>,
+  };
+}

@@ -1,6 +1,12 @@
 // The registry of external MCP servers (mcp-agent-technical-spec.md §7): add, list, remove, probe.
-// The admin API and the CLI only delegate here; sessions get the registered configs by name.
-import { Injectable } from '@nestjs/common';
+// The admin API and the CLI only delegate here; sessions get the registered configs by name. Every
+// change rewrites mcp-config.json under LOUPE_HOME (./mcp-config-file.ts), and an added server is
+// journaled (mcp_added, the spec's mcpAdded).
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { LOUPE_CONFIG } from '../config/config.module';
+import type { LoupeConfig } from '../config/loupe-config';
+import { HostRecorder } from '../journal/host-recorder';
+import { JournalService } from '../journal/journal.service';
 import {
   endpointOf,
   redactConfig,
@@ -12,6 +18,7 @@ import {
 } from './external-mcp-config';
 import { McpServerInvalidError, McpServerNotFoundError } from './external-mcp-errors';
 import { MCP_HEALTH_TIMEOUT_MS, probeServer, type McpHealthStatus } from './external-mcp-health';
+import { mcpConfigPath, renderMcpConfig, writeMcpConfig } from './mcp-config-file';
 import { McpServersRepository, type RegisteredMcpServer } from './mcp-servers.repository';
 
 /** A registered server as the API and the CLI show it (env and header values redacted). */
@@ -56,14 +63,42 @@ function view(s: RegisteredMcpServer): McpServerView {
 }
 
 @Injectable()
-export class McpServersService {
-  constructor(private readonly repository: McpServersRepository) {}
+export class McpServersService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('McpServers');
+  private readonly host: HostRecorder;
+  /** file writes one after another, each from the registry as it is then: the last change always wins */
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly repository: McpServersRepository,
+    @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
+    journal: JournalService,
+  ) {
+    this.host = new HostRecorder(journal);
+  }
+
+  get configFile(): string {
+    return mcpConfigPath(this.config.home);
+  }
+
+  /** A file missing or out of date (written by an older Loupe, or deleted) is put in step at start. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.syncConfigFile().catch((e: Error) => this.logger.warn(`${this.configFile} not written: ${e.message}`));
+  }
 
   /** `{ name, config }` → the registered server; McpServerInvalidError (field errors), McpServerExistsError. */
   async add(input: unknown): Promise<McpServerView> {
     const checked = validateMcpServer(input);
     if (!checked.ok) throw new McpServerInvalidError(checked.errors);
-    return view(await this.repository.insert(checked.value));
+    const added = view(await this.repository.insert(checked.value));
+    await this.syncConfigFile();
+    this.host.event('mcp_added', {
+      name: added.name,
+      transport: added.transport,
+      endpoint: added.endpoint,
+      configFile: this.configFile,
+    });
+    return added;
   }
 
   async list(): Promise<McpServerView[]> {
@@ -72,6 +107,17 @@ export class McpServersService {
 
   async remove(name: string): Promise<void> {
     if (!(await this.repository.remove(name))) throw new McpServerNotFoundError([name]);
+    await this.syncConfigFile();
+  }
+
+  /** Rewrites mcp-config.json from the registry (atomically; calls queue behind each other). */
+  syncConfigFile(): Promise<void> {
+    const next = this.writing.then(async () => {
+      const servers = await this.repository.list();
+      writeMcpConfig(this.configFile, renderMcpConfig(servers));
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
   }
 
   /** Probes every registered server at once (connect + tools/list, each within `timeoutMs`) and stores the results. */

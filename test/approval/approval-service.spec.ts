@@ -1,6 +1,7 @@
 // The approval service as the loop, a person and a script meet it: requests wait for a decision,
 // the clock rejects what nobody answers, a session that ends takes its requests with it, and an
 // answer for a call nobody waits on is recorded, not thrown.
+// covers: mcp-agent-technical-spec#error-no-matching-call, mcp-agent-technical-spec#error-queue-lifecycle
 import { ApprovalService } from '../../src/approval/approval.service';
 import type { JournalEntry } from '../../src/journal/journal-entry';
 import type { JournalService } from '../../src/journal/journal.service';

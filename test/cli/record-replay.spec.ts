@@ -130,10 +130,10 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     expect(run.stderr).not.toMatch(/ERROR/);
     expect(run.code).toBe(0);
     const report = json(run.stdout);
-    expect(report.summary).toEqual(expect.objectContaining({ passed: 26, trials: 26, failed: 0, errored: 0 }));
+    expect(report.summary).toEqual(expect.objectContaining({ passed: 24, trials: 24, failed: 0, errored: 0 }));
     recordedRun = report.runId;
     recorded = await runSignatures(db, recordedRun);
-    expect(recorded.size).toBe(26);
+    expect(recorded.size).toBe(24);
     const types = new Set([...recorded.values()].flatMap((s) => s.types));
     for (const t of ['nudge', 'repeat_break', 'trim', 'compaction', 'inference_retry', 'stream_malformed_line']) expect(types).toContain(t);
 
@@ -156,7 +156,7 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     const trialsWithChats = new Set(
       exchanges.filter((x) => x.kind === 'chat').map((x) => `${x.scenario_id} ${x.config_key}#${x.trial_index}`),
     );
-    expect(trialsWithChats.size).toBe(13 * 2);
+    expect(trialsWithChats.size).toBe(12 * 2);
     expect(exchanges.filter((x) => x.kind === 'chat').every((x) => x.model_digest)).toBe(true);
     // the faults as they crossed the wire: a 503, and a stream cut by the server
     expect(exchanges.some((x) => x.scenario_id === 'ollama-provider/retry-on-transient-error' && x.status === 503)).toBe(true);
@@ -168,7 +168,7 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     expect(run.stderr).not.toMatch(/ERROR/);
     expect(run.code).toBe(0);
     const report = json(run.stdout);
-    expect(report.summary).toEqual(expect.objectContaining({ passed: 26, trials: 26 }));
+    expect(report.summary).toEqual(expect.objectContaining({ passed: 24, trials: 24 }));
     expect(report.replayOf).toBe(recordedRun);
     expect(run.stderr + run.stdout).not.toContain('replay miss');
     expectSameSessions(recorded, await runSignatures(db, report.runId));
@@ -188,7 +188,7 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     expect(replay.stderr).toContain(`recorded run ${recordedRun}, imported`);
     expect(replay.code).toBe(0);
     const report = json(replay.stdout);
-    expect(report.summary).toEqual(expect.objectContaining({ passed: 26, trials: 26 }));
+    expect(report.summary).toEqual(expect.objectContaining({ passed: 24, trials: 24 }));
     expectSameSessions(recorded, await runSignatures(freshDb, report.runId));
 
     const again = await runCli(['eval', 'import', file], fresh);
@@ -361,12 +361,12 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     const out = path.join(tmp, 'exported');
     const exp = await runCli(['eval', 'export', recordedRun, '--scenarios', out], env);
     expect(exp.code).toBe(0);
-    expect(exp.stderr).toContain(`26 scenario(s) written to ${out}`);
+    expect(exp.stderr).toContain(`24 scenario(s) written to ${out}`);
     const scenarios = loadScenarios([out]);
-    expect(scenarios).toHaveLength(26);
+    expect(scenarios).toHaveLength(24);
     expect(scenarios.map((s) => s.id)).toContain('recorded/nudges/promised-action/llama3.1-8b/profile-loupe/t2');
     const run = await runCli(['eval', out, '--json'], env, { timeoutMs: 120_000 });
     expect(run.code).toBe(0);
-    expect(json(run.stdout).summary).toEqual(expect.objectContaining({ passed: 26, trials: 26, failed: 0, errored: 0 }));
+    expect(json(run.stdout).summary).toEqual(expect.objectContaining({ passed: 24, trials: 24, failed: 0, errored: 0 }));
   }, 150_000);
 });

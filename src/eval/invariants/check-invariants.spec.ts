@@ -91,10 +91,49 @@ describe('checkInvariants', () => {
       'tool_calls_closed',
     ],
     ['a tool call with no result event', [start, ['tool_call', { id: 'a' }], ['session_finished']], {}, 'tool_calls_closed'],
+    [
+      'more answered step calls than allowed, in fewer iterations',
+      [
+        start,
+        ['iteration_started', { purpose: 'step' }],
+        ...Array.from({ length: 4 }, (): [string, Record<string, unknown>] => ['inference_response', { purpose: 'step' }]),
+        ['session_finished'],
+      ],
+      {},
+      'loop_bounded',
+    ],
+    [
+      'a negative working time',
+      [start, ['approval_decided', { waitedMs: 301 }], ['session_finished', { approvalWaitMs: 301, workingMs: -5 }]],
+      {},
+      'approval_wait_accounted',
+    ],
+    [
+      'an approval wait counted twice',
+      [start, ['approval_decided', { waitedMs: 301 }], ['session_finished', { approvalWaitMs: 602, workingMs: 40 }]],
+      {},
+      'approval_wait_accounted',
+    ],
     ['an event after session_finished', [start, ['session_finished'], ['nudge']], {}, 'session_finished_last'],
     ['two session_finished events', [start, ['session_finished'], ['session_finished']], {}, 'session_finished_last'],
   ])('catches %s', (_name, types, over, invariant) => {
     expect(checkInvariants(session(types, over)).map((v) => v.invariant)).toContain(invariant);
+  });
+
+  it('does not count compaction or epilogue calls as loop turns', () => {
+    const calls = (purpose: string, n: number) =>
+      Array.from({ length: n }, (): [string, Record<string, unknown>] => ['inference_response', { purpose }]);
+    expect(
+      checkInvariants(session([start, ...calls('step', 3), ...calls('compaction', 2), ...calls('epilogue', 1), ['session_finished']])),
+    ).toEqual([]);
+  });
+
+  it('accepts approval waits counted once, and a killed session whose last wait has no decision', () => {
+    const finished = (approvalWaitMs: number) =>
+      ['session_finished', { approvalWaitMs, workingMs: 10 }] as [string, Record<string, unknown>];
+    const decided = (waitedMs: number) => ['approval_decided', { waitedMs }] as [string, Record<string, unknown>];
+    expect(checkInvariants(session([start, decided(301), decided(0), decided(99), finished(400)]))).toEqual([]);
+    expect(checkInvariants(session([start, decided(301), finished(500)], { terminationReason: 'aborted' }))).toEqual([]);
   });
 
   it('accepts a break followed by a tools-off epilogue, and a killed session without one', () => {

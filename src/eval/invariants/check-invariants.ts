@@ -13,12 +13,13 @@ export type InvariantName =
   | 'break_followed_by_epilogue'
   | 'tool_result_within_cap'
   | 'tool_calls_closed'
+  | 'approval_wait_accounted'
   | 'session_finished_last';
 
 const BREAKS = new Set(['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'content_loop_break', 'max_iterations']);
 const TERMINAL = new Set(['completed', 'failed', 'rejected', 'aborted']);
 /** direct-process.spec.md invariant 6: a result never exceeds 30% of the window (3 chars/token), nor 1,000 chars below that */
-const windowCapChars = (numCtx: number) => Math.max(1_000, Math.floor(numCtx * 0.3) * 3);
+const windowCapChars = (numCtx: number, charsPerToken = 3) => Math.max(1_000, Math.floor(numCtx * 0.3) * charsPerToken);
 
 const of = (events: RecordedEvent[], type: string) => events.filter((e) => e.type === type);
 const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
@@ -34,13 +35,23 @@ const CHECKS: Record<InvariantName, Check> = {
     if (released !== acquired) return `slot acquired ${acquired} time(s), released ${released} time(s)`;
     return undefined;
   },
-  // invariant 2: at most maxToolIterations loop steps, plus at most one epilogue
+  // invariant 2: at most maxToolIterations loop turns, each one model call that answered (a nudge's,
+  // a warning's or an approved doom loop's re-ask is a turn too), plus at most one epilogue;
+  // compaction calls are context management, not turns, and a request the server refused and that
+  // was sent again after recovery is the same turn
   loop_bounded: (s, settings) => {
     const max = num(settings.maxToolIterations);
     const steps = of(s.events, 'iteration_started').filter((e) => e.payload.purpose === 'step').length;
+    const calls = of(s.events, 'inference_response').filter((e) => e.payload.purpose === 'step').length;
     const epilogues = of(s.events, 'iteration_started').filter((e) => e.payload.purpose === 'epilogue').length;
     if (max !== undefined && steps > max) return `${steps} loop steps, more than maxToolIterations ${max}`;
+    if (max !== undefined && calls > max) return `${calls} step model calls answered, more than maxToolIterations ${max}`;
     if (epilogues > 1) return `${epilogues} epilogues`;
+    // gemini-cli's grace turn: the one call past the cap, only under a profile that has it, only at the cap
+    const grace = of(s.events, 'iteration_started').filter((e) => e.payload.purpose === 'grace_turn');
+    if (grace.length && settings.capRecovery !== 'grace_turn') return `a grace turn ran under capRecovery ${String(settings.capRecovery)}`;
+    if (grace.length > 1) return `${grace.length} grace turns`;
+    if (grace.length && !of(s.events, 'max_iterations').length) return 'a grace turn ran without the iteration cap being reached';
     return undefined;
   },
   // invariant 9: an abnormal break is followed by one model call with tools off (unless the session was
@@ -73,7 +84,12 @@ const CHECKS: Record<InvariantName, Check> = {
         ? `call ${String(capped.payload.id)} was capped under profile ${String(settings.profile)}, which caps nothing`
         : undefined;
     }
-    const limit = mode === 'fixed_chars' ? num(settings.toolResultMaxChars) : numCtx === undefined ? undefined : windowCapChars(numCtx);
+    const limit =
+      mode === 'fixed_chars'
+        ? num(settings.toolResultMaxChars)
+        : numCtx === undefined
+          ? undefined
+          : windowCapChars(numCtx, num(settings.toolResultCharsPerToken) || 3);
     if (limit === undefined) return undefined;
     const capped = new Set(of(s.events, 'tool_result_capped').map((e) => e.payload.id));
     for (const r of [...of(s.events, 'tool_result'), ...of(s.events, 'tool_error')]) {
@@ -90,6 +106,19 @@ const CHECKS: Record<InvariantName, Check> = {
     const answered = new Set([...of(s.events, 'tool_result'), ...of(s.events, 'tool_error')].map((e) => e.payload.id));
     const unanswered = of(s.events, 'tool_call').filter((e) => !answered.has(e.payload.id));
     return unanswered.length ? `tool call(s) without a result: ${unanswered.map((e) => String(e.payload.id)).join(', ')}` : undefined;
+  },
+  // approval time is counted once: the session's total is the sum of its decisions' waits, and the
+  // working time (elapsed less that total) is never negative
+  approval_wait_accounted: (s) => {
+    const finished = of(s.events, 'session_finished')[0];
+    if (!finished) return undefined;
+    const working = num(finished.payload.workingMs);
+    const total = num(finished.payload.approvalWaitMs);
+    if (working !== undefined && working < 0) return `workingMs ${working} is negative (approvalWaitMs ${total})`;
+    // a session closed by the next start (interrupted) or killed mid-ask has no decision for its last wait
+    if (total === undefined || s.terminationReason === 'aborted' || s.terminationReason === 'interrupted') return undefined;
+    const decided = of(s.events, 'approval_decided').reduce((sum, e) => sum + (num(e.payload.waitedMs) ?? 0), 0);
+    return total !== decided ? `approvalWaitMs ${total}, but the decisions waited ${decided} ms in all` : undefined;
   },
   session_finished_last: (s) => {
     const finished = of(s.events, 'session_finished');

@@ -16,6 +16,13 @@ import { explainIssue } from './union-issue';
 import { unknownToolNames, type NameProblem } from './scenario-tool-names';
 import { fileCheckProblems } from './scenario-file-checks';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
+import { toStandinSettings } from './scenario-standin-schema';
+import { presetFault } from '../../standin/standin-fault';
+import { findCatalogModel } from '../../standin/standin-catalog';
+import { mergeCatalog } from '../standin-catalog-merge';
+import { unknownNameMessage } from '../../common/closest-name';
+import { unknownCovers } from '../coverage/spec-coverage';
+import { catalogueIds } from '../coverage/catalogue-file';
 import type { z } from 'zod';
 
 function relativeToScenario(absFile: string, value: string): string {
@@ -61,17 +68,19 @@ function toTurn(t: ScenarioTurnDocument): StandinTurn {
     evalCount: t.eval_count,
     fault: !f
       ? undefined
-      : f.kind === 'http'
-        ? { kind: 'http', status: f.status, error: f.error, retryAfterSeconds: f.retry_after_seconds, times: f.times }
-        : f.kind === 'delay_first_byte'
-          ? { kind: 'delay_first_byte', ms: f.ms, times: f.times }
-          : f.kind === 'stall'
-            ? { kind: 'stall', afterChunks: f.after_chunks, ms: f.ms, times: f.times }
-            : f.kind === 'disconnect'
-              ? { kind: 'disconnect', afterChunks: f.after_chunks, times: f.times }
-              : f.kind === 'malformed_line'
-                ? { kind: 'malformed_line', afterChunks: f.after_chunks, times: f.times }
-                : { kind: 'error_line', afterChunks: f.after_chunks, error: f.error, times: f.times },
+      : f.kind === 'preset'
+        ? presetFault(f.preset, f.times)
+        : f.kind === 'http'
+          ? { kind: 'http', status: f.status, error: f.error, retryAfterSeconds: f.retry_after_seconds, times: f.times }
+          : f.kind === 'delay_first_byte'
+            ? { kind: 'delay_first_byte', ms: f.ms, times: f.times }
+            : f.kind === 'stall'
+              ? { kind: 'stall', afterChunks: f.after_chunks, ms: f.ms, times: f.times }
+              : f.kind === 'disconnect'
+                ? { kind: 'disconnect', afterChunks: f.after_chunks, times: f.times }
+                : f.kind === 'malformed_line'
+                  ? { kind: 'malformed_line', afterChunks: f.after_chunks, times: f.times }
+                  : { kind: 'error_line', afterChunks: f.after_chunks, error: f.error, times: f.times },
   };
 }
 
@@ -130,7 +139,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
   // bad input the schema cannot see alone: a tool name no tool has, a file check outside the workspace
   const located = (found: NameProblem[]): ScenarioProblem[] =>
     found.map((p) => ({ file, ...at(nodeAt(doc, p.path)?.range?.[0]), field: formatPath(p.path), message: p.message }));
-  const badNames = located([...unknownToolNames(value), ...fileCheckProblems(value)]);
+  const badNames = located([...unknownToolNames(value), ...fileCheckProblems(value), ...unknownCovers(value, catalogueIds)]);
   let parsed = scenarioSchema.safeParse(value);
   const problemsOf = (issues: readonly z.core.$ZodIssue[]) =>
     issues.flatMap((raw): ScenarioProblem[] => {
@@ -186,6 +195,25 @@ export function parseScenario(text: string, file: string, absFile: string = path
     const message = 'required field is missing: a scenario needs `expect` (checks of a scripted run) or `success` (of a live one)';
     return { ok: false, problems: [{ file, ...at(0), field: 'expect', message }] };
   }
+  // a model warm at start must be one the stand-in lists
+  const catalog = d.default_catalog ? mergeCatalog(d.catalog?.map(toModel)) : (d.catalog?.map(toModel) ?? []);
+  const unlisted = (d.standin?.loaded ?? []).flatMap((p, i) =>
+    findCatalogModel(catalog, p.model)
+      ? []
+      : [
+          {
+            file,
+            ...at(nodeAt(doc, ['standin', 'loaded', i, 'model'])?.range?.[0]),
+            field: `standin.loaded.${i}.model`,
+            message: unknownNameMessage(
+              "model in the stand-in's catalog",
+              p.model,
+              catalog.map((m) => m.name),
+            ),
+          },
+        ],
+  );
+  if (unlisted.length) return { ok: false, problems: unlisted };
   const profiles = d.profile === undefined ? [DEFAULT_PROFILE] : [...new Set(Array.isArray(d.profile) ? d.profile : [d.profile])];
   // a list for a profile the scenario was written for would never judge anything: `expect` does there
   const written = Object.keys(d.expect_by_profile ?? {}).filter((p) => (profiles as string[]).includes(p));
@@ -205,6 +233,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       id: d.id,
       title: d.title ?? d.id,
       spec: d.spec ?? '',
+      ...(d.covers ? { covers: d.covers } : {}),
       version: d.version,
       file,
       hash: createHash('sha256').update(text).digest('hex'),
@@ -219,6 +248,7 @@ export function parseScenario(text: string, file: string, absFile: string = path
       tools: d.tools,
       catalog: d.catalog?.map(toModel),
       defaultCatalog: d.default_catalog,
+      ...(d.standin ? { standin: toStandinSettings(d.standin) } : {}),
       script: toScript(d.script),
       expect: d.expect ? falseChecks.kept(['expect'], d.expect) : [],
       success: d.success && falseChecks.kept(['success'], d.success),

@@ -7,6 +7,7 @@ import { expectation, successCriterion, type Expectation } from './scenario-expe
 import { injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-trigger-schema';
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 import { mcpServersSchema } from './scenario-mcp-schema';
+import { standinSettingsSchema } from './scenario-standin-schema';
 import { COUNCIL_ROLES } from '../../process/policies/council-policy';
 import { TOOL_PERMISSIONS } from '../../approval/approval-policy';
 import { LOOP_PROFILE_NAMES, type LoopProfileName } from '../../process/policies/loop-settings';
@@ -31,12 +32,14 @@ export const configSchema = z.strictObject({
   profile: z.enum(LOOP_PROFILE_NAMES).optional(),
   max_tool_iterations: z.number().int().min(1).max(100_000).optional(),
   num_ctx: z.number().int().min(256).max(16_777_216).optional(),
+  num_predict: z.number().int().min(1).max(16_777_216).optional(),
   tool_timeout_ms: durationMs(1).optional(),
   command_timeout_ms: durationMs(1).optional(),
   /** the command tool's isolation: auto (bubblewrap, else refuse), bubblewrap, or none (an explicit opt-out) */
   command_sandbox: z.enum(['auto', 'bubblewrap', 'none']).optional(),
   repeat_threshold: detector.optional(),
   repeat_scope: z.enum(['session', 'reply']).optional(),
+  repeat_check: z.enum(['after_run', 'before_run']).optional(),
   call_key: z.enum(['normalized', 'exact']).optional(),
   same_tool_threshold: detector.optional(),
   cycle_repetitions: detector.optional(),
@@ -50,6 +53,9 @@ export const configSchema = z.strictObject({
   hallucination_guard: z.enum(['replies_without_calls', 'all_replies', 'off']).optional(),
   max_mid_chain_nudges: z.number().int().min(0).max(100).optional(),
   epilogue: z.enum(['summary', 'none']).optional(),
+  cap_recovery: z.enum(['none', 'grace_turn']).optional(),
+  grace_turn_ms: z.number().int().min(0).max(86_400_000).optional(),
+  queue_injection: z.enum(['all', 'one']).optional(),
   token_estimator: z.enum(TOKEN_ESTIMATORS).optional(),
   trim_max_messages: z.number().int().min(0).max(100_000).optional(),
   trim_keep_recent: z.number().int().min(0).max(100_000).optional(),
@@ -58,24 +64,31 @@ export const configSchema = z.strictObject({
   trim_summaries: z.boolean().optional(),
   tool_result_cap: z.enum(['context_share', 'fixed_chars', 'off']).optional(),
   tool_result_max_chars: z.number().int().min(1).max(100_000_000).optional(),
+  tool_result_chars_per_token: z.number().int().min(1).max(16).optional(),
   prune: z.enum(['scaled', 'fixed', 'off']).optional(),
   prune_protect_tokens: tokens.optional(),
   prune_minimum_tokens: tokens.optional(),
   prune_keep_turns: z.number().int().min(0).max(1_000).optional(),
   prune_protected_tools: z.array(z.string().min(1)).optional(),
+  prune_after: z.enum(['each_request', 'tool_step']).optional(),
+  prune_completed_only: z.boolean().optional(),
   overflow_trigger: z.enum(['reserved_output', 'context_ratio', 'off']).optional(),
   overflow_ratio: share.optional(),
+  output_reserve: z.enum(['window_quarter', 'max_output']).optional(),
   overflow_action: z.enum(['compact', 'trim', 'clear_history']).optional(),
   compaction_keep: z.enum(['turns', 'turns_clamped', 'share']).optional(),
   compaction_keep_turns: z.number().int().min(0).max(1_000).optional(),
   compaction_keep_share: share.optional(),
   compaction_validation: z.enum(['reject_empty_or_inflated', 'none']).optional(),
+  compaction_baseline: z.enum(['replaced_estimate', 'last_prompt']).optional(),
   preflight: z.enum(['record', 'refuse', 'clear_history', 'off']).optional(),
   provider_overflow: z.enum(['compact', 'clear_history', 'fail']).optional(),
+  provider_overflow_retries: z.number().int().min(0).max(10).optional(),
   retry_schedule: z.enum(RETRY_SCHEDULE_NAMES).optional(),
   approval_timeout_ms: durationMs(1).optional(),
   on_rejection: z.enum(['continue', 'stop']).optional(),
   tool_execution: z.enum(['parallel', 'sequential']).optional(),
+  call_ids: z.enum(['provider', 'timestamp_index']).optional(),
   // sampling, sent with every model request; unset: not sent (the model's and Ollama's defaults apply)
   temperature: z.number().min(0).max(5).optional(),
   top_p: share.optional(),
@@ -98,6 +111,8 @@ export const scenarioSchema = z.strictObject({
   title: z.string().min(1).optional(),
   /** the spec and section the scenario checks (`direct-process.spec.md#…`); a user's own scenario may have none */
   spec: z.string().min(1).optional(),
+  /** the spec items the scenario checks, by catalogue id (`direct-process#invariant-2`; specs/spec-catalogue.json) */
+  covers: z.array(z.string().min(1)).optional(),
   version: z.number().int().min(0).max(1).default(0),
   /** the loop profile(s) whose loop `expect` describes (default loupe); several: the scenario runs under each */
   profile: z.union([profileName, z.array(profileName).min(1)]).optional(),
@@ -176,6 +191,8 @@ export const scenarioSchema = z.strictObject({
   kill: killTrigger.optional(),
   inject: z.array(injectTrigger).optional(),
   catalog: z.array(catalogModel).optional(),
+  /** the stand-in server's settings (Ollama's environment, the simulated GPU and clock, cloud sign-in, models warm at start) */
+  standin: standinSettingsSchema.optional(),
   /** false: the stand-in lists only `catalog`, not its default models */
   default_catalog: z.boolean().default(true),
   /** the stand-in's replies; a scenario for real models only needs none (on the stand-in its trials then fail: nothing to reply) */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { byteCount, chunkIndex, durationMs, faultTimes, tokenCount } from './scenario-bounds';
 import { MAX_TIMER_MS } from '../../config/loupe-config';
+import { FAULT_PRESET_NAMES } from '../../standin/standin-fault';
 
 const toolCall = z.strictObject({
   name: z.string().min(1),
@@ -25,6 +26,8 @@ export const fault = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('disconnect'), after_chunks: chunkIndex, times: faultTimes.optional() }),
   z.strictObject({ kind: z.literal('malformed_line'), after_chunks: chunkIndex, times: faultTimes.optional() }),
   z.strictObject({ kind: z.literal('error_line'), after_chunks: chunkIndex, error: z.string(), times: faultTimes.optional() }),
+  /** a named failure of today's (or an older) Ollama with its exact status and text: out_of_memory, gpu_load_failed, system_memory, context_length, cloud_quota, cloud_disabled */
+  z.strictObject({ kind: z.literal('preset'), preset: z.enum(FAULT_PRESET_NAMES), times: faultTimes.optional() }),
 ]);
 
 export const turn = z

@@ -5,6 +5,7 @@ import type { CouncilRole, LoopSettings } from '../../process/process-types';
 import type { LoopProfileName } from '../../process/policies/loop-settings';
 import type { ScenarioMcpServer } from './scenario-mcp-schema';
 import type { Expectation, TriggerDocument } from './scenario-schema';
+import type { StandinSettings } from './scenario-standin-schema';
 
 export interface ScriptedApproval {
   tool?: string;
@@ -29,6 +30,8 @@ export interface Scenario {
   id: string;
   title: string;
   spec: string;
+  /** the spec items it checks (catalogue ids, validated) */
+  covers?: string[];
   version: number;
   file: string;
   /** sha256 of the file text: results are tied to the exact scenario they ran */
@@ -49,6 +52,8 @@ export interface Scenario {
   tools?: string[];
   catalog?: StandinModel[];
   defaultCatalog: boolean;
+  /** the stand-in server's settings (`standin:`): stand-in runs only */
+  standin?: StandinSettings;
   script: StandinScript;
   permissions?: ApprovalPolicy;
   /** scripted answers to approval requests: by tool, or by the n-th request (1-based) */

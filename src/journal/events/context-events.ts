@@ -32,6 +32,8 @@ export const CONTEXT_EVENTS = {
     summaryIndex: z.number().optional(),
     replacedIndexes: z.array(z.number()).optional(),
     keepFromIndex: z.number().optional(),
+    /** a rejected summary: what tokensBefore is (the replaced part's estimate; gemini-cli: the last prompt's API count, or the context's estimate without one) */
+    basis: z.enum(['replaced_estimate', 'api', 'context_estimate']).optional(),
     usage,
   }),
   history_cleared: defineEvent(
@@ -60,13 +62,17 @@ export const CONTEXT_EVENTS = {
       action: z.enum(['compact', 'trim', 'clear_history', 'refuse', 'record', 'fail']).optional(),
       ratio: z.number().optional(),
       phase: z.enum(['before_request', 'before_send', 'after_response', 'provider']),
-      purpose: z.enum(['step', 'epilogue', 'compaction']).optional(),
+      purpose: z.enum(['step', 'epilogue', 'compaction', 'grace_turn']).optional(),
       usedTokens: z.number().optional(),
       usableTokens: z.number().optional(),
       reservedOutputTokens: z.number().optional(),
       estimated: z.number().optional(),
       reported: z.number().nullable().optional(),
       numCtx: z.number().optional(),
+      /** where numCtx (the window judged against) came from: the runner's loaded context (/api/ps) or the requested num_ctx */
+      contextSource: z.enum(['loaded', 'requested', 'unknown']).optional(),
+      /** prompt_eval_cached_count of the reply, when the server sent it */
+      cached: z.number().nullable().optional(),
       message: z.string().optional(),
     },
   ),

@@ -12,7 +12,7 @@ export function defineEvent<S extends z.ZodRawShape>(description: string, shape:
 }
 
 /** Fields the loop adds to every event the provider reports during one model call. */
-export const inferencePurpose = { purpose: z.enum(['step', 'epilogue', 'compaction']).optional() };
+export const inferencePurpose = { purpose: z.enum(['step', 'epilogue', 'compaction', 'grace_turn']).optional() };
 
 export const callRecord = z.object({
   iteration: z.number(),

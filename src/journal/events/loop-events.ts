@@ -34,6 +34,8 @@ export const LOOP_EVENTS = {
     key: z.string(),
     count: z.number(),
     calls: z.array(callRecord),
+    /** caught before the repeating call ran (corvid checks a reply's calls before running them); it never ran */
+    beforeRun: z.boolean().optional(),
   }),
   same_tool_break: defineEvent('The same tool, with any arguments, was called threshold times in a row: the loop breaks.', {
     kind: z.literal('same_tool_break'),
@@ -68,7 +70,20 @@ export const LOOP_EVENTS = {
     kind: z.literal('max_iterations'),
     iteration: z.number(),
     maxIterations: z.number(),
+    /** what the cap ruled out at the last turn: a re-ask after a nudge, a loop warning or an approved doom loop */
+    instead: z.enum(['nudge', 'mid_chain_nudge', 'loop_warning', 'doom_loop_ask']).optional(),
   }),
+  grace_turn: defineEvent(
+    "gemini-cli's recovery turn at the iteration cap: one tools-off call under its own time limit (timeoutMs, 60 s) to give a final answer; recovered: it answered in time and the session completes, otherwise it stays at max_iterations (why: timed_out, called_tools, empty, failed).",
+    {
+      reason: z.literal('max_iterations'),
+      timeoutMs: z.number(),
+      recovered: z.boolean(),
+      why: z.enum(['timed_out', 'called_tools', 'empty', 'failed']).optional(),
+      waitedMs: z.number(),
+      chars: z.number(),
+    },
+  ),
   summary_epilogue: defineEvent('After an abnormal break, a tools-off call produced a summary of the work.', {
     reason: z.string(),
     chars: z.number(),

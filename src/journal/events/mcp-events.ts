@@ -25,6 +25,16 @@ export const MCP_EVENTS = {
       stderr: z.string(),
     },
   ),
+  mcp_added: defineEvent(
+    "An external MCP server was added to the registry (POST /api/mcp/add, `loupe mcp add`; the spec's `mcpAdded`) and mcp-config.json under LOUPE_HOME rewritten; a host event (no session).",
+    {
+      name: z.string(),
+      transport,
+      /** the command line or the URL */
+      endpoint: z.string(),
+      configFile: z.string(),
+    },
+  ),
   mcp_server_died: defineEvent(
     'An external MCP server stopped mid-session (its process exited, its URL stopped answering); calls to its tools come back as tool errors and the session goes on.',
     {

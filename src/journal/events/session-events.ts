@@ -19,16 +19,29 @@ export const SESSION_EVENTS = {
   }),
   user_message_queued: defineEvent(
     "A message was sent into the running session (API, WebSocket, a scenario's inject) and queued: position is its place in the queue; it is injected before the next iteration.",
-    { position: z.number(), chars: z.number() },
+    { position: z.number(), chars: z.number(), id: z.string().optional() },
+  ),
+  user_message_dequeued: defineEvent(
+    "A queued message was taken off the queue for the next step, one per step (dexto's message:dequeued, context-management-plan.md §4); left: how many still wait.",
+    { id: z.string(), left: z.number() },
   ),
   user_message_injected: defineEvent('A message sent into the running session was added to the context before an iteration.', {
     chars: z.number(),
     waitedMs: z.number(),
+    id: z.string().optional(),
   }),
   abort: defineEvent('The session was killed (by a person, a scenario trigger or shutdown).', {
     reason: z.string(),
     phase: z.enum(['iteration', 'outside_iteration']),
   }),
+  session_expired: defineEvent(
+    'The session was idle (nothing recorded, no message or approval) for idleMs, past the limit (LOUPE_SESSION_IDLE_TIMEOUT_MS): the janitor ended it as `expired` and released its tool processes, MCP servers and pending approvals; its history stays (mcp-agent\'s JanitorService, "Expired Session").',
+    {
+      idleMs: z.number(),
+      idleTimeoutMs: z.number(),
+      phase: z.enum(['iteration', 'outside_iteration']),
+    },
+  ),
   error: defineEvent('A failure: a provider error that ended the session, a failed epilogue, an internal error or a slot timeout.', {
     kind: z.string().optional(),
     message: z.string(),

@@ -1,10 +1,18 @@
 import { profileSettings } from '../profiles/profiles';
-import { compactionOptions, decidePreflight, opencodeTailBudget, pruneOptions, trimOptions, usageOverflow } from './context-policy';
+import {
+  compactionOptions,
+  decidePreflight,
+  opencodeTailBudget,
+  pruneOptions,
+  reservedOutputTokens,
+  trimOptions,
+  usageOverflow,
+} from './context-policy';
 
 describe('context policy by profile', () => {
   it('trims as each profile does, or not at all', () => {
     expect(trimOptions(profileSettings('corvid'))).toEqual(
-      expect.objectContaining({ maxMessages: 40, keepRecent: 30, budgetRatio: 0.7, summaries: true, estimator: 'content_aware' }),
+      expect.objectContaining({ maxMessages: 40, keepRecent: 30, budgetRatio: 0.7, summaries: true, estimator: 'corvid' }),
     );
     expect(trimOptions(profileSettings('mcp-agent'))).toEqual(
       expect.objectContaining({ maxMessages: 50, budgetTokens: 30_000, budgetRatio: 0, summaries: false, estimator: 'chars_per_4' }),
@@ -66,5 +74,19 @@ describe('context policy by profile', () => {
     expect(
       decidePreflight(profileSettings('gemini-cli'), { estimatedTokens: 5_000, toolTokens: 0, newTokens: 2_000, lastPromptTokens: 6_000 }),
     ).toEqual({ kind: 'send' });
+  });
+
+  it("reserves min(num_predict, OUTPUT_TOKEN_MAX) for the reply under dexto's plan (context-management-plan.md §2)", () => {
+    const dexto = profileSettings('dexto');
+    expect(reservedOutputTokens({ ...dexto, numCtx: 4096 })).toBe(2048);
+    expect(reservedOutputTokens({ ...dexto, numPredict: 64_000 })).toBe(32_000);
+    expect(reservedOutputTokens({ ...profileSettings('loupe'), numCtx: 4096 })).toBe(1024);
+    expect(usageOverflow({ ...dexto, numCtx: 4096 }, 2500)).toEqual(expect.objectContaining({ usableTokens: 2048 }));
+    expect(usageOverflow({ ...profileSettings('loupe'), numCtx: 4096 }, 2500)).toBeNull();
+  });
+
+  it("prunes only completed output in dexto's profile", () => {
+    expect(pruneOptions(profileSettings('dexto'))).toEqual(expect.objectContaining({ completedOnly: true }));
+    expect(pruneOptions(profileSettings('gemini-cli'))).not.toHaveProperty('completedOnly');
   });
 });

@@ -32,8 +32,11 @@ type Settings = Pick<
   | 'pruneMinimumTokens'
   | 'pruneKeepTurns'
   | 'pruneProtectedTools'
+  | 'pruneCompletedOnly'
   | 'overflowTrigger'
   | 'overflowRatio'
+  | 'outputReserve'
+  | 'numPredict'
   | 'compactionKeep'
   | 'compactionKeepTurns'
   | 'compactionKeepShare'
@@ -65,6 +68,7 @@ export function pruneOptions(s: Settings): PruneOptions | null {
     keepTurns: s.pruneKeepTurns,
     protectedTools: s.pruneProtectedTools,
     estimator: s.tokenEstimator,
+    ...(s.pruneCompletedOnly ? { completedOnly: true } : {}),
   };
 }
 
@@ -73,7 +77,19 @@ export function usageOverflow(s: Settings, lastPromptTokens: number | undefined)
   if (lastPromptTokens === undefined || s.overflowTrigger === 'off') return null;
   if (s.overflowTrigger === 'context_ratio')
     return isContextRatioExceeded({ promptTokens: lastPromptTokens, numCtx: s.numCtx, ratio: s.overflowRatio });
-  return isContextOverflow({ promptTokens: lastPromptTokens, numCtx: s.numCtx });
+  return isContextOverflow({ promptTokens: lastPromptTokens, numCtx: s.numCtx, reservedOutputTokens: reservedOutputTokens(s) });
+}
+
+/** opencode's OUTPUT_TOKEN_MAX, the cap dexto's plan puts on a model's maxOutput. */
+export const OUTPUT_TOKEN_MAX = 32_000;
+
+/**
+ * Room kept for the reply: Loupe's min(2,048, window / 4), or dexto's plan, min(model.maxOutput,
+ * OUTPUT_TOKEN_MAX) (context-management-plan.md §2 isOverflow), where maxOutput is num_predict.
+ */
+export function reservedOutputTokens(s: Pick<LoopSettings, 'outputReserve' | 'numPredict' | 'numCtx'>): number {
+  if (s.outputReserve === 'max_output') return Math.min(s.numPredict, OUTPUT_TOKEN_MAX);
+  return defaultReservedOutputTokens(s.numCtx);
 }
 
 /** What a summary keeps verbatim: the last N steps (within opencode's clamp when asked), or the newest share. */

@@ -1,3 +1,4 @@
+// covers: direct-process#invariant-7, direct-process#invariant-8
 import { MAX_MID_CHAIN_NUDGES, MID_CHAIN_NUDGE_MESSAGE, detectHallucinatedToolOutput } from './hallucination-detector';
 
 const nudge = (markers: string[], strippedText: string) => ({

@@ -3,6 +3,8 @@
 // single settings on top; the session records what it resolved to, profile included.
 import type { RetryScheduleName } from '../../provider/ollama/retry-schedules';
 import type { TokenEstimatorName } from '../../context/token-estimation';
+import type { CallIdScheme } from './call-ids';
+import type { CompactionBaseline } from './compaction-baseline';
 
 export const LOOP_PROFILE_NAMES = ['loupe', 'corvid', 'opencode', 'dexto', 'mcp-agent', 'gemini-cli'] as const;
 export type LoopProfileName = (typeof LOOP_PROFILE_NAMES)[number];
@@ -16,6 +18,8 @@ export interface SessionBudgets {
   toolTimeoutMs: number;
   /** an `ask` that gets no decision in this long counts as rejected */
   approvalTimeoutMs: number;
+  /** the most tokens one reply may have (OLLAMA_NUM_PREDICT): the model's maxOutput in dexto's output reserve */
+  numPredict: number;
 }
 
 /** The choices a loop profile makes; each is read by one pure policy. 0 turns a threshold off. */
@@ -38,6 +42,8 @@ export interface LoopPolicies {
   errorRepeatThreshold: number;
   /** a 50-char chunk of the model's text repeated this often, close together (0: off; gemini-cli: 10) */
   contentLoopThreshold: number;
+  /** where identical calls are caught: after they ran, or before the last of them runs (corvid: the third never runs) */
+  repeatCheck: 'after_run' | 'before_run';
   /** what a detected repeat, cycle or content loop does: break, ask a person (opencode), or warn the model first (gemini-cli) */
   doomLoop: 'break' | 'ask' | 'nudge';
   /** with doomLoop 'nudge': warnings before the next detection breaks */
@@ -52,6 +58,12 @@ export interface LoopPolicies {
   maxMidChainNudges: number;
   /** after a loop-control break: one tools-disabled summary call, or nothing */
   epilogue: 'summary' | 'none';
+  /** at the iteration cap: end, or one last turn under a time limit to give a final answer (gemini-cli's grace recovery turn) */
+  capRecovery: 'none' | 'grace_turn';
+  /** the grace turn's time limit, ms (gemini-cli: 60 s) */
+  graceTurnMs: number;
+  /** messages sent mid-loop: all queued ones before the next step, or one per step (dexto's dequeue) */
+  queueInjection: 'all' | 'one';
 
   // context
   tokenEstimator: TokenEstimatorName;
@@ -67,15 +79,23 @@ export interface LoopPolicies {
   /** one tool result's cap: a share of the window (corvid invariant 6), a fixed size, or none */
   toolResultCap: 'context_share' | 'fixed_chars' | 'off';
   toolResultMaxChars: number;
+  /** tokens → chars for the 'context_share' cap: 3 (Loupe: results are mostly code) or 4 (corvid's calculateMaxToolResultChars) */
+  toolResultCharsPerToken: number;
   /** mark old tool output as cleared: scaled to num_ctx (Loupe), opencode's fixed budgets, or not at all */
   prune: 'scaled' | 'fixed' | 'off';
   pruneProtectTokens: number;
   pruneMinimumTokens: number;
   pruneKeepTurns: number;
   pruneProtectedTools: string[];
+  /** when pruning runs: before every request, or after a step that ran tools (dexto's plan, step 6) */
+  pruneAfter: 'each_request' | 'tool_step';
+  /** failed tool output is left alone, neither counted nor cleared (dexto's plan: completed outputs only) */
+  pruneCompletedOnly: boolean;
   /** when the last prompt's actual token count calls for shrinking the context */
   overflowTrigger: 'reserved_output' | 'context_ratio' | 'off';
   overflowRatio: number;
+  /** the reserve for the reply under 'reserved_output': min(2,048, window / 4) (Loupe), or min(num_predict, OUTPUT_TOKEN_MAX) (dexto's plan) */
+  outputReserve: 'window_quarter' | 'max_output';
   /** what shrinks it: an LLM summary (trim if that fails), a trim, or clearing the history */
   overflowAction: 'compact' | 'trim' | 'clear_history';
   /** what a summary keeps verbatim: the last N steps, the last N steps if they fit clamp(25% of the usable window, 2k, 8k) (opencode), or the newest share of the history */
@@ -84,13 +104,22 @@ export interface LoopPolicies {
   compactionKeepShare: number;
   /** an empty or inflating summary is rejected (and later overflows only trim), or accepted as is */
   compactionValidation: 'reject_empty_or_inflated' | 'none';
+  /**
+   * what a summary's count is checked against for inflation: the estimate of what it replaces, or the
+   * last prompt's API-reported token count, the context's estimate without one (gemini-cli's compress())
+   */
+  compactionBaseline: CompactionBaseline;
   /** before sending: record an estimated overflow (Loupe's silent-truncation guard), refuse to send (gemini-cli), clear the history and send (mcp-agent), or nothing */
   preflight: 'record' | 'refuse' | 'clear_history' | 'off';
   /** when the server rejects the context as too long */
   providerOverflow: 'compact' | 'clear_history' | 'fail';
+  /** recoveries (compact or clear, and retry) per model call before a rejection stands (corvid: retry once) */
+  providerOverflowRetries: number;
 
   // provider and tools
   retrySchedule: RetryScheduleName;
+  /** how a reply's calls are named: as the provider named them, or call_${timestamp}_${index} (the MCP agent) */
+  callIds: CallIdScheme;
   /** approved calls of one reply: all at once, settled one by one (mcp-agent §5), or one after another */
   toolExecution: 'parallel' | 'sequential';
   /** a rejected call: tell the model and go on, or stop the session */
@@ -119,6 +148,9 @@ export const DEFAULT_NUM_CTX = 8192;
 /** mcp-agent-technical-spec.md §6: execute_command has a 30 s timeout. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
+/** The provider's default OLLAMA_NUM_PREDICT (loupe-config.ts), for settings resolved without the environment. */
+export const DEFAULT_NUM_PREDICT = 2048;
+
 /** How long a session waits for a person's approval before counting it as rejected. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
@@ -126,4 +158,5 @@ export const DEFAULT_BUDGETS: Readonly<SessionBudgets> = {
   numCtx: DEFAULT_NUM_CTX,
   toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
   approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS,
+  numPredict: DEFAULT_NUM_PREDICT,
 };

@@ -1,4 +1,4 @@
-import { MAX_TOOL_ITERATIONS, detectMaxIterations } from './max-iterations';
+import { MAX_TOOL_ITERATIONS, capRulesOut, detectMaxIterations } from './max-iterations';
 
 describe('detectMaxIterations', () => {
   it('uses the spec constant MAX_TOOL_ITERATIONS = 25', () => {
@@ -23,5 +23,15 @@ describe('detectMaxIterations', () => {
     { name: 'continues below a tier cap', iteration: 7, max: 8, expected: null },
   ])('$name', ({ iteration, max, expected }) => {
     expect(detectMaxIterations(iteration, max)).toEqual(expected);
+  });
+});
+
+describe('capRulesOut', () => {
+  it('names what the cap ruled out at the last turn', () => {
+    expect(capRulesOut(3, 3, 'loop_warning')).toEqual({ kind: 'max_iterations', iteration: 3, maxIterations: 3, instead: 'loop_warning' });
+  });
+
+  it('leaves a turn that is not the last alone', () => {
+    expect(capRulesOut(2, 3, 'doom_loop_ask')).toBeNull();
   });
 });

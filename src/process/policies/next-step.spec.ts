@@ -81,4 +81,43 @@ describe('decideNextStep', () => {
       stripped: { markers: ['[Tool Result]'], strippedText: 'Reading it.' },
     });
   });
+
+  describe('at the iteration cap (invariant 2: a re-ask is another turn)', () => {
+    const capped = (content: string, opts: Parameters<typeof next>[1], max: number) =>
+      decideNextStep({
+        reply: { content, toolCalls: [] },
+        step: opts?.step ?? 2,
+        counters: { ...NO_COUNTS, ...opts?.counters },
+        settings: { ...DEFAULT_LOOP_SETTINGS, maxToolIterations: max },
+        toolsEnabled: true,
+      });
+
+    it('stops instead of a mid-chain nudge, keeping only the real text', () => {
+      expect(capped('Let me see. <<tool_output>>42<</tool_output>>', { step: 2, counters: { toolsCalled: 1 } }, 2)).toEqual({
+        kind: 'cap_reached',
+        cap: { kind: 'max_iterations', iteration: 2, maxIterations: 2, instead: 'mid_chain_nudge' },
+        finalAnswer: 'Let me see.',
+        stripped: { markers: ['<<tool_output>>', '<</tool_output>>'], strippedText: 'Let me see.' },
+      });
+    });
+
+    it('still nudges one step before the cap', () => {
+      expect(capped('Let me see. <<tool_output>>42<</tool_output>>', { step: 1, counters: { toolsCalled: 1 } }, 2).kind).toBe(
+        'mid_chain_nudge',
+      );
+    });
+
+    it('never nudges a weak reply at the cap', () => {
+      const settings = { ...DEFAULT_LOOP_SETTINGS, maxToolIterations: 1 };
+      // corvid's windows end at maxIterations - 1: with a cap of 1 no nudge is due at all, so the reply completes
+      expect(
+        decideNextStep({ reply: { content: "I'll read it.", toolCalls: [] }, step: 1, counters: NO_COUNTS, settings, toolsEnabled: true })
+          .kind,
+      ).toBe('stop');
+    });
+
+    it('runs the calls of a reply at the cap (the loop check after them stops the loop)', () => {
+      expect(next('', { calls: true, step: 25 }).kind).toBe('run_tools');
+    });
+  });
 });

@@ -1,9 +1,11 @@
 // What the loop does with a model reply: run its tool calls, nudge, or stop. Pure; the loop is a
 // switch over the answer. Precedence, in the spec's order: fabricated tool output is checked first
 // (invariant 8, on every reply after tools have run, and on any reply that calls tools — the
-// text-mode habit of writing a call and then its "result"), then the nudges (invariant 7).
+// text-mode habit of writing a call and then its "result"), then the nudges (invariant 7). A nudge is
+// a re-ask, so another turn: at the iteration cap (invariant 2) there is none, and the loop stops.
 import type { LlmToolCall } from '../../provider/llm-types';
 import { detectHallucinatedToolOutput, MID_CHAIN_NUDGE_MESSAGE } from './hallucination-detector';
+import { capRulesOut, type MaxIterationsBreak } from './max-iterations';
 import type { LoopCounters } from './loop-counters';
 import type { LoopSettings } from './loop-settings';
 import { detectNudgeReason, type NudgeEvidence, type NudgeReason } from './nudge-policy';
@@ -32,6 +34,14 @@ export type NextStep =
     }
   | { kind: 'nudge'; reason: NudgeReason; evidence: NudgeEvidence; message: string }
   | { kind: 'mid_chain_nudge'; stripped: StrippedOutput; message: string }
+  | {
+      /** a nudge was due but the cap is reached: no re-ask, the loop stops */
+      kind: 'cap_reached';
+      cap: MaxIterationsBreak;
+      /** the reply's text to keep (fabricated output removed) */
+      finalAnswer: string;
+      stripped?: StrippedOutput;
+    }
   | {
       kind: 'stop';
       reason: 'completed' | 'nudges_exhausted';
@@ -75,7 +85,12 @@ export function decideNextStep({ reply, step, counters, settings, toolsEnabled }
       ...(fabricated?.kind === 'mid_chain_nudge' ? { midChainNudge: MID_CHAIN_NUDGE_MESSAGE } : {}),
     };
   }
-  if (fabricated?.kind === 'mid_chain_nudge') return { kind: 'mid_chain_nudge', stripped: stripped!, message: fabricated.message };
+  if (fabricated?.kind === 'mid_chain_nudge') {
+    const cap = capRulesOut(step, settings.maxToolIterations, 'mid_chain_nudge');
+    return cap
+      ? { kind: 'cap_reached', cap, finalAnswer: stripped!.strippedText, stripped: stripped! }
+      : { kind: 'mid_chain_nudge', stripped: stripped!, message: fabricated.message };
+  }
   if (fabricated?.kind === 'mid_chain_nudges_exhausted') {
     return {
       kind: 'stop',
@@ -101,7 +116,12 @@ export function decideNextStep({ reply, step, counters, settings, toolsEnabled }
           maxNudges: settings.maxNudges,
         })
       : null;
-  if (nudge?.kind === 'nudge') return { kind: 'nudge', reason: nudge.reason, evidence: nudge.evidence, message: nudge.message };
+  if (nudge?.kind === 'nudge') {
+    const cap = capRulesOut(step, settings.maxToolIterations, 'nudge');
+    return cap
+      ? { kind: 'cap_reached', cap, finalAnswer: reply.content }
+      : { kind: 'nudge', reason: nudge.reason, evidence: nudge.evidence, message: nudge.message };
+  }
   if (nudge?.kind === 'nudges_exhausted') {
     return {
       kind: 'stop',

@@ -30,4 +30,10 @@ describe('recoverFromProviderError', () => {
   ])('%s', (_name, kind, state, want) => {
     expect(recoverFromProviderError(error(kind), state)).toBe(want);
   });
+
+  it('corvid summarizes and retries once: a second rejection stands (corvid-agent notes §2.2 step 2)', () => {
+    const corvid = { toolsEnabled: true, providerOverflow: 'compact' as const, overflowRetries: 1 };
+    expect(recoverFromProviderError(error('context_too_long'), { ...corvid, recoveriesSoFar: 0 })).toBe('compact');
+    expect(recoverFromProviderError(error('context_too_long'), { ...corvid, recoveriesSoFar: 1 })).toBe('fail');
+  });
 });

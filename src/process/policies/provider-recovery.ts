@@ -12,10 +12,19 @@ export const MAX_RECOVERIES_PER_CALL = 2;
 /** providerOverflow: what the session's profile does with a context the server rejects (default: compact). */
 export function recoverFromProviderError(
   error: ProviderErrorInfo,
-  state: { recoveriesSoFar: number; toolsEnabled: boolean; providerOverflow?: 'compact' | 'clear_history' | 'fail' },
+  state: {
+    recoveriesSoFar: number;
+    toolsEnabled: boolean;
+    providerOverflow?: 'compact' | 'clear_history' | 'fail';
+    /** overflow recoveries allowed per call (corvid: summarize and "retry once", corvid-agent notes §2.2 step 2) */
+    overflowRetries?: number;
+  },
 ): ProviderRecovery {
   if (state.recoveriesSoFar >= MAX_RECOVERIES_PER_CALL) return 'fail';
   if (error.kind === 'tools_unsupported' && state.toolsEnabled) return 'disable_tools';
-  if (error.kind === 'context_too_long') return state.providerOverflow ?? 'compact';
+  if (error.kind === 'context_too_long') {
+    if (state.recoveriesSoFar >= (state.overflowRetries ?? MAX_RECOVERIES_PER_CALL)) return 'fail';
+    return state.providerOverflow ?? 'compact';
+  }
   return 'fail';
 }

@@ -17,6 +17,7 @@ describe('needsSummaryEpilogue', () => {
     ['slot_timeout', false],
     ['interrupted', false],
     ['permission_rejected', false],
+    ['expired', false],
   ])('%s → %s', (reason, expected) => {
     expect(needsSummaryEpilogue(reason)).toBe(expected);
   });
@@ -34,6 +35,7 @@ describe('needsSummaryEpilogue', () => {
       'context_overflow',
       'cycle_break',
       'error_repeat_break',
+      'expired',
       'interrupted',
       'max_iterations',
       'nudges_exhausted',

@@ -23,6 +23,8 @@ export const TERMINATION_REASONS = [
   'interrupted',
   /** a tool call was rejected and the session stops on rejection (stream-processor: blocked → stop) */
   'permission_rejected',
+  /** idle past LOUPE_SESSION_IDLE_TIMEOUT_MS: pruned by the janitor, its history kept (mcp-agent "Expired Session") */
+  'expired',
 ] as const;
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];

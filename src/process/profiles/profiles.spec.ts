@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { LOOP_PROFILE_NAMES } from '../policies/loop-settings';
 import { POLICY_ROWS } from './loop-profile';
 import { DEFAULT_LOOP_SETTINGS, LOOP_PROFILES, profileSettings, resolveLoopSettings } from './profiles';
-import { TABLE_END, TABLE_START, renderProfilesTable } from './profiles-table';
+import { TABLE_END, TABLE_START, renderProfilesTable, rowSources } from './profiles-table';
 
 describe('loop profiles', () => {
   it("defaults to the loupe profile, whose constants are the corvid spec's where it follows it", () => {
@@ -65,13 +65,18 @@ describe('loop profiles', () => {
     expect(() => profileSettings('opencod')).toThrow(/unknown loop profile "opencod" \(did you mean "opencode"\?\)/);
   });
 
-  it('documents every policy of every profile with its source', () => {
+  it('describes every row of every profile, each with the sources of its settings', () => {
     for (const name of LOOP_PROFILE_NAMES) {
       const p = LOOP_PROFILES[name];
       expect(p.name).toBe(name);
       expect(Object.keys(p.choices).sort()).toEqual(Object.keys(POLICY_ROWS).sort());
-      for (const [row, c] of Object.entries(p.choices)) {
-        expect({ row, choice: c.choice.length > 0, source: c.source.length > 0 }).toEqual({ row, choice: true, source: true });
+      for (const row of Object.keys(POLICY_ROWS) as Array<keyof typeof POLICY_ROWS>) {
+        expect({ name, row, choice: p.choices[row].length > 0, sources: rowSources(name, row).length > 0 }).toEqual({
+          name,
+          row,
+          choice: true,
+          sources: true,
+        });
       }
     }
   });

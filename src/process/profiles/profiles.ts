@@ -1,11 +1,11 @@
-// The loop profiles by name, and how a session's settings are resolved: the profile's policies over
+// The loop profiles by name, and how a session's settings are resolved: the profile's cited values over
 // the shared budgets, then each override layer in turn (environment, scenario, configuration axis).
 import { closestName } from '../../common/closest-name';
 import { DEFAULT_BUDGETS, DEFAULT_PROFILE, LOOP_PROFILE_NAMES, type LoopProfileName, type LoopSettings } from '../policies/loop-settings';
 import { corvidProfile } from './corvid.profile';
 import { dextoProfile } from './dexto.profile';
 import { geminiCliProfile } from './gemini-cli.profile';
-import type { LoopProfile } from './loop-profile';
+import { policiesOf, type LoopProfile } from './loop-profile';
 import { loupeProfile } from './loupe.profile';
 import { mcpAgentProfile } from './mcp-agent.profile';
 import { opencodeProfile } from './opencode.profile';
@@ -31,7 +31,7 @@ export function profileSettings(name: string): LoopSettings {
       `unknown loop profile "${name}"${near ? ` (did you mean "${near}"?)` : ''}; profiles: ${LOOP_PROFILE_NAMES.join(', ')}`,
     );
   }
-  const { policies } = LOOP_PROFILES[name];
+  const policies = policiesOf(LOOP_PROFILES[name]);
   return { profile: name, ...DEFAULT_BUDGETS, ...policies, pruneProtectedTools: [...policies.pruneProtectedTools] };
 }
 

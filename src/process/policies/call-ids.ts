@@ -1,0 +1,19 @@
+// How a reply's tool calls are named: as the provider named them (Ollama's native ids, or the
+// extractor's), or as the MCP agent names every call it queues, `call_${timestamp}_${index}`
+// (mcp-agent-technical-spec.md §5 workflow step 1).
+import type { LlmToolCall } from '../../provider/llm-types';
+
+export type CallIdScheme = 'provider' | 'timestamp_index';
+
+/**
+ * The calls renamed `call_${timestamp}_${index}`. Two replies within one millisecond (scripted
+ * runs) would share names, so the timestamp never goes back to or below the previous reply's.
+ */
+export function timestampCallIds(
+  calls: readonly LlmToolCall[],
+  now: number,
+  previousTimestamp = 0,
+): { calls: LlmToolCall[]; timestamp: number } {
+  const timestamp = Math.max(now, previousTimestamp + 1);
+  return { calls: calls.map((c, index) => ({ ...c, id: `call_${timestamp}_${index}` })), timestamp };
+}
