@@ -81,6 +81,18 @@ function suites(): BenchSuite[] {
       run: (config) => (require('./calibration.bench') as typeof import('./calibration.bench')).calibrationSuite.run(config),
     },
     {
+      name: 'live-reloads',
+      description:
+        'the built CLI against a stand-in whose 3 models load in 2 s, 2 num_ctx values, -c 2: reloads inside measured turns (from the stand-in log) and the run wall time',
+      run: () => (require('./live-reloads.bench') as typeof import('./live-reloads.bench')).benchLiveReloads(),
+    },
+    {
+      name: 'viewer',
+      description:
+        'headless Chromium: the session page with a 1,000-iteration session and the run page with 1,000 trials (written through the journal), median ms to first paint and to fully rendered',
+      run: (config) => (require('./viewer.bench') as typeof import('./viewer.bench')).benchViewer(config),
+    },
+    {
       name: 'sandbox',
       description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
       run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),

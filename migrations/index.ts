@@ -10,6 +10,7 @@ import { DashboardViews1764400000000 } from './1764400000000-dashboard-views';
 import { RecordResumeWorkers1764500000000 } from './1764500000000-record-resume-workers';
 import { EventsWithoutSessionFk1764600000000 } from './1764600000000-events-without-session-fk';
 import { UnjudgedCounts1764700000000 } from './1764700000000-unjudged-counts';
+import { DashboardFilters1764800000000 } from './1764800000000-dashboard-filters';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   RecordResumeWorkers1764500000000,
   EventsWithoutSessionFk1764600000000,
   UnjudgedCounts1764700000000,
+  DashboardFilters1764800000000,
 ];

@@ -5,7 +5,9 @@ const KEY = 'loupe.token';
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body?.message ? `${status}: ${Array.isArray(body.message) ? body.message.join('; ') : body.message}` : `HTTP ${status}`);
+    // a 400 names the fields at fault: say which
+    const fields = Array.isArray(body?.errors) ? ` (${body.errors.map((e) => `${e.field}: ${e.message}`).join('; ')})` : '';
+    super(body?.message ? `${status}: ${Array.isArray(body.message) ? body.message.join('; ') : body.message}${fields}` : `HTTP ${status}`);
     this.status = status;
     this.body = body;
   }

@@ -1,9 +1,11 @@
 // The viewer's shell: the token, the event catalogue, hash routes (#/, #/runs, #/session/<id>,
-// #/run/<id>) and the connection indicator.
+// #/run/<id>, #/compare?a=…&b=…) and the connection indicator.
 import { api, ApiError, forgetToken, getToken, setToken, takeTokenFromFragment } from './api.js';
 import { h, replace } from './dom.js';
 import { renderRun } from './run-view.js';
-import { renderRuns, renderSessions } from './lists-view.js';
+import { renderCompare } from './compare-view.js';
+import { renderRuns } from './runs-list.js';
+import { renderSessions } from './sessions-list.js';
 import { renderSession } from './session-view.js';
 
 const main = document.getElementById('app');
@@ -51,11 +53,13 @@ async function route() {
   replace(main, h('p', { class: 'muted loading' }, 'Loading…'));
   try {
     catalogue ??= await loadCatalogue();
-    const [, page, id] = path.split('/');
+    // a query after the id (#/run/<id>?cell=…) is the page's own, not part of the id
+    const [, page, id] = path.split('?')[0].split('/');
     const ctx = { main, catalogue, setConnection };
     if (page === 'session' && id) cleanup = await renderSession(ctx, decodeURIComponent(id));
     else if (page === 'run' && id) cleanup = await renderRun(ctx, decodeURIComponent(id));
-    else if (page === 'runs') cleanup = await renderRuns(ctx);
+    else if (page === 'runs') cleanup = await renderRuns(ctx, new URLSearchParams(path.split('?')[1] ?? ''));
+    else if (page === 'compare') cleanup = await renderCompare(ctx, new URLSearchParams(path.split('?')[1] ?? ''));
     else cleanup = await renderSessions(ctx, new URLSearchParams(path.split('?')[1] ?? ''));
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) {
@@ -67,6 +71,11 @@ async function route() {
   }
 }
 
+// the API explorer opens with this tab's token, in the fragment (never sent to the server)
+document.getElementById('api-docs').addEventListener('click', (e) => {
+  const token = getToken();
+  if (token) e.currentTarget.href = `/api/docs#token=${encodeURIComponent(token)}`;
+});
 document.getElementById('forget-token').addEventListener('click', () => {
   forgetToken();
   catalogue = undefined;

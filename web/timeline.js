@@ -1,7 +1,9 @@
 // A session's loop as a timeline: its journal events grouped by iteration, tool calls joined with
 // their results and approvals (status, duration, wait), slot waits with their durations, and every
 // other event as an entry coloured by its kind from the catalogue (nudges, breaks, trims, prunes,
-// compactions, retries…). Event names used here are checked against the vocabulary by a test.
+// compactions, retries…). Each iteration's head carries its figures from the iteration row: tokens
+// in/out, time to first token, prefill, decode, load, slot wait, and a link to its trace.
+// Event names used here are checked against the vocabulary by a test.
 import { fmtMs, h } from './dom.js';
 
 const is = (e, type) => e.type === type;
@@ -48,8 +50,10 @@ export function buildTimeline(events, catalogue) {
       slot = { kind: 'slot', seq: e.seq, model: p.model, waiting: true };
       g.entries.push(slot);
     } else if (is(e, 'slot_status') && slot) slot.position = `${p.queuePosition}/${p.queueLength}`;
-    else if (is(e, 'slot_acquired') && slot) Object.assign(slot, { waiting: false, waitMs: p.waitMs });
-    else g.entries.push({ kind: catalogue.get(e.type)?.kind ?? 'unknown', seq: e.seq, event: e });
+    else if (is(e, 'slot_acquired') && slot) {
+      Object.assign(slot, { waiting: false, waitMs: p.waitMs });
+      g.slotWaitMs = (g.slotWaitMs ?? 0) + (p.waitMs ?? 0);
+    } else g.entries.push({ kind: catalogue.get(e.type)?.kind ?? 'unknown', seq: e.seq, event: e });
   }
   return groups;
 }
@@ -112,7 +116,33 @@ function entry(x, catalogue) {
   );
 }
 
-export function renderTimeline(groups, catalogue) {
+const num = (n) => (n === null || n === undefined ? '–' : Number(n).toLocaleString('en-US'));
+
+/** tokens in/out, first token, prefill, decode, load, queueing and the trace link of one iteration (the session's slot wait is in its header) */
+function figures(row, slotWaitMs) {
+  if (!row && slotWaitMs === undefined) return null;
+  const fig = (name, label, value, title) =>
+    h('span', { class: 'figure', dataset: { figure: name }, title }, h('span', { class: 'muted' }, `${label} `), value);
+  return h(
+    'div',
+    { class: 'iteration-figures' },
+    row
+      ? fig('tokens', 'tokens', `${num(row.inputTokens)} in / ${num(row.outputTokens)} out`, 'prompt tokens read / tokens written')
+      : null,
+    row ? fig('first-token', 'first token', fmtMs(row.firstTokenMs), 'from the request to the first streamed piece') : null,
+    row ? fig('prefill', 'prefill', fmtMs(row.prefillMs), "the server's prompt evaluation") : null,
+    row ? fig('decode', 'decode', fmtMs(row.decodeMs), "the server's generation") : null,
+    row?.loadMs ? fig('load', 'load', fmtMs(row.loadMs), 'the model was loaded for this call') : null,
+    row ? fig('queue', 'server queue', fmtMs(row.serverQueueMs ?? 0), "waiting in the Ollama server's queue before prefill") : null,
+    slotWaitMs !== undefined ? fig('slot-wait', 'slot wait', fmtMs(slotWaitMs), "waiting for Loupe's inference slot on the host") : null,
+    row?.traceUrl
+      ? h('a', { class: 'trace-link', href: row.traceUrl, target: '_blank', rel: 'noopener', dataset: { figure: 'trace' } }, 'trace ↗')
+      : null,
+  );
+}
+
+/** iterations: idx → iteration row (GET /api/sessions/:id and session:iteration) */
+export function renderTimeline(groups, catalogue, iterations = new Map()) {
   return h(
     'ol',
     { class: 'timeline' },
@@ -137,6 +167,7 @@ export function renderTimeline(groups, catalogue) {
               : null,
           took !== null ? h('span', { class: 'duration' }, fmtMs(took)) : null,
         ),
+        g.iteration === null || g.iteration === undefined ? null : figures(iterations.get(g.iteration), g.slotWaitMs),
         h(
           'ul',
           { class: 'entries' },

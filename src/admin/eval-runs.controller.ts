@@ -1,35 +1,51 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { EvalRunEntity } from '../database/entities';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiAcceptedResponse, ApiOkResponse } from '@nestjs/swagger';
 import { EvalRunsService, type RunDetail, type StartedRun } from '../eval/eval-runs.service';
+import { InvalidRequestError } from '../common/request-errors';
+import { RunViews, type RunListItem, type RunPage } from '../eval/run-views';
 import type { RunComparison } from '../eval/statistics/compare';
-import type { Recorded } from '../journal/session-query.repository';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { CompareRunsQueryDto, StartEvalRunDto } from './dto/eval-runs.dto';
 import { IdParamDto, PageQueryDto } from './dto/id-param.dto';
+import { RunComparisonResultDto, RunDetailDto, StartedRunDto } from './dto/responses/eval-runs-responses.dto';
+import { RunPageDto } from './dto/responses/run-views-responses.dto';
+import { ApiErrors } from './http/api-errors.decorator';
 
 @ApiTags('eval runs')
 @ApiBearerAuth()
 @Controller('api/eval-runs')
 @UseGuards(AdminAuthGuard)
 export class EvalRunsController {
-  constructor(private readonly runs: EvalRunsService) {}
+  constructor(
+    private readonly runs: EvalRunsService,
+    private readonly views: RunViews,
+  ) {}
 
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
+  @ApiAcceptedResponse({ type: StartedRunDto })
   @ApiOperation({ summary: 'Start an eval run in the background: scenarios × models × configurations × trials, as `loupe eval`' })
   start(@Body() body: StartEvalRunDto): Promise<StartedRun> {
     return this.runs.start(body);
   }
 
   @Get()
-  @ApiOperation({ summary: 'Eval runs, newest first' })
-  list(@Query() q: PageQueryDto): Promise<Array<Recorded<EvalRunEntity>>> {
-    return this.runs.list(q.limit ?? 50, q.offset ?? 0);
+  @ApiOkResponse({ schema: { type: 'array', items: { $ref: '#/components/schemas/RunListItem' } } })
+  @ApiOperation({
+    summary: 'Eval runs, newest first',
+    description:
+      'Each stored run row with its list fields: `mode` (replay, live, scripted, or simulated: live trials on the stand-in), `models`, ' +
+      '`configurations` (keys), `profiles` its trials ran under, `plannedTrials`, `finishedTrials`, `durationMs` (null while it runs) and ' +
+      '`passRate`; a running run counts passed, failed, unjudged and errored from its trials so far.',
+  })
+  list(@Query() q: PageQueryDto): Promise<RunListItem[]> {
+    return this.views.list(q.limit ?? 50, q.offset ?? 0);
   }
 
   // declared before :id, which would otherwise take "compare"
   @Get('compare')
+  @ApiOkResponse({ type: RunComparisonResultDto })
+  @ApiErrors({ 404: 'no eval run with that id' })
   @ApiOperation({
     summary: 'Compare run b with baseline a: per cell, model, configuration and run, with exact tests and corrected verdicts',
     description:
@@ -37,11 +53,31 @@ export class EvalRunsController {
       "Fisher's exact test for independent runs, McNemar's for trials paired by seed; pass rates are passed / (passed + failed), errored and unjudged trials counted apart on each side. " +
       'Each tested row has its p-value, its Holm-adjusted p (verdict and gate) and its Benjamini–Hochberg q over the family of every tested row; gate.fires when a regression survives Holm.',
   })
-  compare(@Query() q: CompareRunsQueryDto): Promise<{ a: string; b: string; comparison: RunComparison }> {
-    return this.runs.compare(q.a, q.b, q.alpha);
+  async compare(
+    @Query() q: CompareRunsQueryDto,
+  ): Promise<{ a: string; b: string; profileA?: string; profileB?: string; comparison: RunComparison }> {
+    if ((q.profileA === undefined) !== (q.profileB === undefined)) {
+      const field = q.profileA === undefined ? 'profileA' : 'profileB';
+      throw new InvalidRequestError([{ field, message: 'give profileA and profileB together' }], 'invalid comparison');
+    }
+    if (q.profileA === undefined || q.profileB === undefined) return this.runs.compare(q.a, q.b, q.alpha);
+    const comparison = await this.views.compareProfiles(q.a, q.profileA, q.b, q.profileB, q.alpha);
+    return { a: q.a, b: q.b, profileA: q.profileA, profileB: q.profileB, comparison };
+  }
+
+  @Get(':id/view')
+  @ApiOkResponse({ type: RunPageDto })
+  @ApiOperation({
+    summary: "One run as the viewer's run page reads it: its list row, cells (once it finishes) and each trial as a matrix chip",
+    description:
+      "Trials carry their verdict, the failed checks with their messages, tokens, first-token and working time and termination; the live feed's `run:trial` sends the same shape.",
+  })
+  view(@Param() p: IdParamDto): Promise<RunPage> {
+    return this.views.page(p.id);
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: RunDetailDto })
   @ApiOperation({
     summary: 'One run with its statistics, cells (scenario × model × configuration) and trials',
     description:

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpStatus, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { ReadinessService, type Liveness, type Readiness } from './readiness.service';
+import { LivenessDto, ReadinessDto } from './dto/responses/health.dto';
 
 @ApiTags('health')
 @Controller()
@@ -9,12 +10,15 @@ export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
   @Get('health')
+  @ApiOkResponse({ type: LivenessDto })
   @ApiOperation({ summary: 'Liveness (no token): the process answers, and whether Postgres does' })
   health(): Promise<Liveness> {
     return this.readiness.liveness();
   }
 
   @Get('ready')
+  @ApiOkResponse({ type: ReadinessDto, description: 'ready' })
+  @ApiServiceUnavailableResponse({ type: ReadinessDto, description: 'not ready: what is down' })
   @ApiBearerAuth()
   @UseGuards(AdminAuthGuard)
   @ApiOperation({ summary: 'Readiness: Postgres and the configured Ollama answer (200), else 503 with what is down' })

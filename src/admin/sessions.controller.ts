@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import type { SessionPage } from '../journal/session-query.repository';
 import type { StartedSession } from '../sessions/session-launcher.service';
 import { SessionLauncher } from '../sessions/session-launcher.service';
@@ -7,6 +7,14 @@ import { SessionsService, type SessionView } from '../sessions/sessions.service'
 import { AdminAuthGuard } from './admin-auth.guard';
 import { IdParamDto } from './dto/id-param.dto';
 import { KillSessionDto, ListSessionsQueryDto, SendMessageDto, StartSessionDto } from './dto/sessions.dto';
+import {
+  KilledSessionDto,
+  MessageQueuedDto,
+  SessionPageDto,
+  SessionViewDto,
+  StartedSessionDto,
+} from './dto/responses/sessions-responses.dto';
+import { ApiErrors } from './http/api-errors.decorator';
 
 @ApiTags('sessions')
 @ApiBearerAuth()
@@ -19,13 +27,19 @@ export class SessionsController {
   ) {}
 
   @Post()
+  @ApiCreatedResponse({ type: StartedSessionDto })
+  @ApiErrors({ 404: 'a named MCP server is not registered', 503: 'the Ollama host cannot be reached' })
   @ApiOperation({ summary: 'Start a session (runs in the background; watch it over the WebSocket or GET it)' })
   start(@Body() body: StartSessionDto): Promise<StartedSession> {
     return this.launcher.start(body);
   }
 
   @Get()
-  @ApiOperation({ summary: 'Sessions, newest first, with filters and paging' })
+  @ApiOkResponse({ type: SessionPageDto })
+  @ApiOperation({
+    summary:
+      'Sessions, newest first, with filters and paging; each with its trial (scenario, run, verdict), profile, duration and the start of its prompt',
+  })
   list(@Query() q: ListSessionsQueryDto): Promise<SessionPage> {
     return this.sessions.list({
       model: q.model,
@@ -34,19 +48,33 @@ export class SessionsController {
       runId: q.run,
       startedFrom: q.from ? new Date(q.from) : undefined,
       startedTo: q.to ? new Date(q.to) : undefined,
+      scenario: q.scenario,
+      prompt: q.prompt,
+      profile: q.profile,
+      verdict: q.verdict,
+      minIterations: q.minIterations,
+      maxIterations: q.maxIterations,
+      minDurationMs: q.minDurationMs,
+      maxDurationMs: q.maxDurationMs,
       limit: q.limit ?? 50,
       offset: q.offset ?? 0,
     });
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One session: messages, iterations, tool calls, events, pending approvals' })
+  @ApiOkResponse({ type: SessionViewDto })
+  @ApiOperation({
+    summary:
+      'One session: messages, iterations (each with its trace link when LOUPE_TRACE_URL_TEMPLATE is set), tool calls, events, pending approvals, and its trial (verdict, checks, run cell) when it ran for one',
+  })
   get(@Param() p: IdParamDto): Promise<SessionView> {
     return this.sessions.get(p.id);
   }
 
   @Post(':id/messages')
   @HttpCode(HttpStatus.ACCEPTED)
+  @ApiAcceptedResponse({ type: MessageQueuedDto })
+  @ApiErrors({ 409: 'not running in this Loupe process (finished, or run by another one)' })
   @ApiOperation({ summary: 'Send a message into a running session: queued (position returned), injected before the next iteration' })
   send(@Param() p: IdParamDto, @Body() body: SendMessageDto): Promise<{ queued: true; position: number }> {
     return this.sessions.sendMessage(p.id, body.text);
@@ -54,6 +82,8 @@ export class SessionsController {
 
   @Post(':id/kill')
   @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: KilledSessionDto })
+  @ApiErrors({ 409: 'not running in this Loupe process (finished, or run by another one)' })
   @ApiOperation({ summary: 'Kill a running session (its records are closed as aborted)' })
   kill(@Param() p: IdParamDto, @Body() body: KillSessionDto): Promise<{ sessionId: string; terminationReason: string | null }> {
     return this.sessions.kill(p.id, body.reason);

@@ -31,6 +31,7 @@ export const lazy = {
   catalogue: () => require('../journal/event-catalogue') as typeof import('../journal/event-catalogue'),
   profiles: () => require('../process/profiles/profiles-table') as typeof import('../process/profiles/profiles-table'),
   loopSettings: () => require('../process/policies/loop-settings') as typeof import('../process/policies/loop-settings'),
+  typeorm: () => require('typeorm') as typeof import('typeorm'),
   server: () => require('../server') as typeof import('../server'),
   mcpServers: () => require('../tools/mcp-servers.service') as typeof import('../tools/mcp-servers.service'),
   mcpErrors: () => require('../tools/external-mcp-errors') as typeof import('../tools/external-mcp-errors'),

@@ -2,6 +2,8 @@
 import type { EvalRunReport, TrialReport } from '../eval/eval-types';
 import type { PassKEstimate } from '../eval/statistics/pass-k-estimate';
 import type { Proportion, Summary } from '../eval/statistics/statistics-types';
+import { measuredReloads } from '../eval/statistics/summarize';
+import { pathologyTable } from './pathology-table';
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
@@ -102,10 +104,12 @@ export function formatResultsTable(report: EvalRunReport): string {
       ),
     );
   }
-  const pathologies = Object.entries(report.summaries.run.pathologies).filter(([, p]) => p && p.successes > 0);
-  if (pathologies.length) {
-    out.push('', `Pathologies (share of judged trials): ${pathologies.map(([key, p]) => `${key} ${rateWithInterval(p!)}`).join(', ')}`);
-  }
+  const pathologies = pathologyTable(report.summaries.run.pathologies);
+  if (pathologies.length) out.push('', ...pathologies);
+  // a live run's timings are clean only when no measured turn paid a model load
+  const reloads = measuredReloads(report.summaries.run);
+  if (report.mode === 'live' || reloads)
+    out.push(`Reloads inside measured turns: ${reloads}${reloads ? " (model_reloaded: those turns' latency includes a model load)" : ''}`);
   const problems = report.trials.filter((t) => t.status !== 'passed');
   if (problems.length) {
     out.push('');
@@ -182,6 +186,8 @@ export function toJsonReport(report: EvalRunReport): unknown {
     // trials a signal cut short: in no count of `summary` (rerun by `eval resume`)
     interrupted: report.interrupted ?? 0,
     storage: report.storage ?? null,
+    /** model_reloaded events inside measured turns (the run's pathology; 0 expected) */
+    reloadsInMeasuredTurns: measuredReloads(report.summaries.run),
     statistics: report.summaries,
     comparison: report.comparison ?? null,
     replayOf: report.replayOf ?? null,

@@ -10,6 +10,11 @@ export const EMBEDDED_POSTGRES = Symbol('EMBEDDED_POSTGRES');
 
 const logger = new Logger('Database');
 
+// a notice (the first start's initialisation) reaches stderr at any log level: the CLI logs only
+// warnings by default, and the first run would otherwise sit silent for seconds
+const embeddedLog = (m: string, level?: 'warn' | 'notice') =>
+  level === 'warn' ? logger.warn(m) : level === 'notice' ? process.stderr.write(`loupe: ${m}\n`) : logger.log(m);
+
 @Global()
 @Module({
   providers: [
@@ -20,7 +25,7 @@ const logger = new Logger('Database');
       useFactory: async (config: LoupeConfig): Promise<EmbeddedPostgresHandle | null> =>
         config.databaseUrl
           ? null
-          : startEmbeddedPostgres(config.home, (m, level) => (level === 'warn' ? logger.warn(m) : logger.log(m)), {
+          : startEmbeddedPostgres(config.home, embeddedLog, {
               restartDeadlineMs: config.embeddedPostgresRestartMs,
             }),
     },

@@ -11,6 +11,7 @@ import { TrialQueue } from './queue/trial-queue';
 import { TrialWorker } from './queue/worker.service';
 import { WorkersRepository } from './queue/workers.repository';
 import { EvalRunsService } from './eval-runs.service';
+import { RunViews } from './run-views';
 import { ScenarioRunner } from './scenario-runner.service';
 import { TrialRunner } from './trials/trial-runner.service';
 
@@ -28,6 +29,7 @@ import { TrialRunner } from './trials/trial-runner.service';
     TrialWorker,
     RunStatusRepository,
     EvalRunsService,
+    RunViews,
   ],
   exports: [
     ScenarioRunner,
@@ -39,6 +41,7 @@ import { TrialRunner } from './trials/trial-runner.service';
     TrialWorker,
     RunStatusRepository,
     EvalRunsService,
+    RunViews,
   ],
 })
 export class EvalModule {}

@@ -8,7 +8,7 @@ import { mergeCatalog, STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
 
 const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
 
-function standinModels(s: Scenario): string[] {
+export function standinModels(s: Scenario): string[] {
   const catalog = [...(s.defaultCatalog ? mergeCatalog(s.catalog) : (s.catalog ?? [])), ...(s.localStandin?.catalog ?? [])];
   return [...new Set(catalog.map((m) => bare(m.name)))];
 }

@@ -63,7 +63,11 @@ export async function prepareBackend(
     const standin = async (upstream: Upstream, catalog: StandinServer['catalog']) => {
       const server = options.replay
         ? new StandinServer({ replay: options.replay.sourceFor(upstream) })
-        : new StandinServer({ catalog: [...catalog], script: { ...scenario.script, whenExhausted: options.whenExhausted } });
+        : new StandinServer({
+            ...(upstream === 'main' ? scenario.standin : undefined),
+            catalog: [...catalog],
+            script: { ...scenario.script, whenExhausted: options.whenExhausted },
+          });
       servers.push(server);
       return (await server.start(0)).url;
     };

@@ -7,14 +7,28 @@ import { fieldErrors } from '../tools/external-mcp-config';
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
 
 export const CLIENT_MESSAGES = {
-  /** receive a session's journal events, live, after `afterSeq` (default: from its first event) */
-  'session:subscribe': z.strictObject({ sessionId: uuid, afterSeq: z.number().int().min(-1).optional() }),
+  /**
+   * receive a session's journal events, live, after `afterSeq` (default: from its first event); with
+   * `afterMessageIdx` (the last message the client has, -1 for none), messages after it are read back
+   * first and then come in order, so none is lost between a read of the session and this subscribe
+   */
+  'session:subscribe': z.strictObject({
+    sessionId: uuid,
+    afterSeq: z.number().int().min(-1).optional(),
+    afterMessageIdx: z.number().int().min(-1).optional(),
+  }),
   /** stop receiving a session's events (its slot under the per-connection cap is freed) */
   'session:unsubscribe': z.strictObject({ sessionId: uuid }),
   /** every session's row as it changes (the viewer's list) */
   'sessions:subscribe': z.strictObject({}),
   /** stop following the session list */
   'sessions:unsubscribe': z.strictObject({}),
+  /** an eval run's trials and progress, live (answered once everything recorded before is readable) */
+  'run:subscribe': z.strictObject({ runId: uuid }),
+  'run:unsubscribe': z.strictObject({ runId: uuid }),
+  /** every eval run's list row as it changes (the viewer's runs list) */
+  'runs:subscribe': z.strictObject({}),
+  'runs:unsubscribe': z.strictObject({}),
   'tool:approval': z.strictObject({ callId: z.string().min(1).max(200), approved: z.boolean(), reason: z.string().max(2000).optional() }),
   /** into a running session; without sessionId, starts a session with the connection's model */
   message: z.strictObject({ sessionId: uuid.optional(), text: z.string().min(1).max(1_000_000) }),

@@ -1,7 +1,8 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { AdminAuthGuard } from '../admin/admin-auth.guard';
 import { viewerCatalogue, type CatalogueEntry } from './timeline-kinds';
+import { CatalogueEntryDto } from '../admin/dto/responses/catalogue.dto';
 
 @ApiTags('events')
 @ApiBearerAuth()
@@ -9,6 +10,7 @@ import { viewerCatalogue, type CatalogueEntry } from './timeline-kinds';
 @UseGuards(AdminAuthGuard)
 export class EventCatalogueController {
   @Get('catalogue')
+  @ApiOkResponse({ type: [CatalogueEntryDto] })
   @ApiOperation({ summary: 'The journal event vocabulary: type, group, meaning, payload fields and how the viewer draws it' })
   catalogue(): CatalogueEntry[] {
     return viewerCatalogue();

@@ -1,8 +1,11 @@
 // The live side of the journal: one subscription to everything the journal writes, fanned out to
 // the sockets that follow a session (its events, transcript, tool outputs, approvals) or the
 // session list. Handing an entry over is a map lookup and a bounded push per subscriber, so the
-// loop and the journal never wait on a socket. It also remembers the last seq appended per session,
-// so a subscriber knows when Postgres has caught up with what this process recorded.
+// loop and the journal never wait on a socket. It also remembers the last seq (and message idx)
+// appended per session, so a subscriber knows when Postgres has caught up with what this process
+// recorded. The model's
+// output as it streams reaches the same subscribers as llm:chunk, joined per tick, and only while
+// someone follows the session: it never touches the journal.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { ApprovalService } from '../approval/approval.service';
@@ -12,7 +15,18 @@ import type { JournalEntry } from '../journal/journal-entry';
 import { JournalService } from '../journal/journal.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
-import { approvalRequired, liveEvent, liveMessage, liveSession, sessionError, toolCallOutcome } from './live-wire';
+import { ModelStream, type ModelDelta, type StreamPlace } from '../sessions/model-stream';
+import { CHUNK_TICK_MS, ChunkCoalescer } from './chunk-coalescer';
+import {
+  approvalRequired,
+  liveEvent,
+  liveIteration,
+  liveMessage,
+  liveSession,
+  sessionError,
+  toolCallOutcome,
+  type LlmChunk,
+} from './live-wire';
 import { SessionListSubscription } from './session-list-subscription';
 import {
   DEFAULT_SUBSCRIPTION_LIMITS,
@@ -26,13 +40,31 @@ import type { FlowSocket } from './socket-flow';
 /** sessions whose last appended seq is remembered (oldest forgotten first) */
 const REMEMBERED_SESSIONS = 10_000;
 
+/** one followed session's streamed output waiting for the end of its tick */
+interface OpenStream {
+  coalescer: ChunkCoalescer;
+  timer?: NodeJS.Timeout;
+}
+
+/** what became of streamed pieces: seen, kept for a subscriber, and llm:chunk messages made of them */
+export interface StreamStats {
+  deltas: number;
+  buffered: number;
+  chunks: number;
+}
+
 @Injectable()
 export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   private readonly bySession = new Map<string, Set<SessionSubscription>>();
   private readonly listSubscribers = new Set<SessionListSubscription>();
   private readonly appended = new Map<string, number>();
+  private readonly messagesAppended = new Map<string, number>();
+  private readonly traceUrlTemplate?: string;
   private readonly subscriptions: Subscription[];
   private readonly limits: SubscriptionLimits;
+  private readonly streams = new Map<string, OpenStream>();
+  private readonly stopStreaming: () => void;
+  readonly streamStats: StreamStats = { deltas: 0, buffered: 0, chunks: 0 };
 
   constructor(
     journal: JournalService,
@@ -40,7 +72,9 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     private readonly sessions: SessionQueryRepository,
     private readonly processes: ProcessManager,
     @Inject(LOUPE_CONFIG) config: LoupeConfig,
+    stream: ModelStream,
   ) {
+    this.traceUrlTemplate = config.api.traceUrlTemplate;
     this.limits = {
       ...DEFAULT_SUBSCRIPTION_LIMITS,
       capacity: config.api.liveBufferItems,
@@ -52,10 +86,12 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
         this.toSession(p.sessionId, { kind: 'emit', event: 'tool:approval_required', body: approvalRequired(p) }),
       ),
     ];
+    this.stopStreaming = stream.listen((sessionId, delta, at) => this.onDelta(sessionId, delta, at));
   }
 
-  subscribe(socket: FlowSocket, sessionId: string, afterSeq: number): SessionSubscription {
-    const sub = new SessionSubscription(sessionId, socket, afterSeq, this, this.limits);
+  /** afterMessageIdx: the last message the subscriber has (later ones are read back first); undefined: messages only as they come */
+  subscribe(socket: FlowSocket, sessionId: string, afterSeq: number, afterMessageIdx?: number): SessionSubscription {
+    const sub = new SessionSubscription(sessionId, socket, afterSeq, this, this.limits, afterMessageIdx);
     let set = this.bySession.get(sessionId);
     if (!set) this.bySession.set(sessionId, (set = new Set()));
     set.add(sub);
@@ -67,7 +103,10 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     sub.close();
     const set = this.bySession.get(sub.sessionId);
     set?.delete(sub);
-    if (set && !set.size) this.bySession.delete(sub.sessionId);
+    if (set && !set.size) {
+      this.bySession.delete(sub.sessionId);
+      this.closeStream(sub.sessionId);
+    }
   }
 
   subscribeList(socket: FlowSocket): SessionListSubscription {
@@ -79,6 +118,11 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   unsubscribeList(sub: SessionListSubscription): void {
     sub.close();
     this.listSubscribers.delete(sub);
+  }
+
+  /** sessions whose streamed output is being joined for subscribers right now */
+  get openStreams(): number {
+    return this.streams.size;
   }
 
   get subscriberCount(): number {
@@ -96,6 +140,14 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     return this.appended.get(sessionId);
   }
 
+  async backfillMessages(sessionId: string, afterIdx: number, limit: number) {
+    return (await this.sessions.messagesAfter(sessionId, afterIdx, limit)).map(liveMessage);
+  }
+
+  messagesAppendedUpTo(sessionId: string): number | undefined {
+    return this.messagesAppended.get(sessionId);
+  }
+
   async runningElsewhere(sessionId: string): Promise<boolean> {
     if (this.processes.get(sessionId)) return false;
     return (await this.sessions.getSession(sessionId))?.status === 'running';
@@ -103,6 +155,8 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
 
   onModuleDestroy(): void {
     for (const s of this.subscriptions) s.unsubscribe();
+    this.stopStreaming();
+    for (const id of [...this.streams.keys()]) this.closeStream(id);
     for (const set of this.bySession.values()) for (const sub of set) sub.close();
     for (const sub of this.listSubscribers) sub.close();
   }
@@ -115,6 +169,9 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
         this.remember(row.sessionId, row.seq);
         const subs = this.bySession.get(row.sessionId);
         if (!subs) return;
+        // what streamed before this event goes out before it (the session's last event ends its stream)
+        this.flushStream(row.sessionId);
+        if (row.type === 'session_finished') this.closeStream(row.sessionId);
         const item: FeedItem = { kind: 'event', event: liveEvent(row) };
         const error = sessionError(row);
         for (const s of subs) {
@@ -124,10 +181,16 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
         return;
       }
       case 'message':
+        this.remember(entry.row.sessionId, entry.row.idx, this.messagesAppended);
+        // the streamed pieces of a reply go out before the reply itself
+        this.flushStream(entry.row.sessionId);
+        return this.toSession(entry.row.sessionId, { kind: 'message', message: liveMessage(entry.row) });
+      case 'iteration':
+        // a snapshot (the last one wins): its figures as they are known, for the session page
         return this.toSession(entry.row.sessionId, {
           kind: 'emit',
-          event: 'session:message',
-          body: { sessionId: entry.row.sessionId, message: liveMessage(entry.row) },
+          event: 'session:iteration',
+          body: { sessionId: entry.row.sessionId, iteration: liveIteration(entry.row, this.traceUrlTemplate) },
         });
       case 'message_compacted':
         return this.toSession(entry.sessionId, {
@@ -152,15 +215,52 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     }
   }
 
+  /** A streamed piece: kept only for a session someone follows, and sent at the end of its tick. */
+  private onDelta(sessionId: string, delta: ModelDelta, at: StreamPlace): void {
+    this.streamStats.deltas++;
+    if (!this.bySession.has(sessionId)) return; // nobody follows it: nothing is kept
+    this.streamStats.buffered++;
+    let open = this.streams.get(sessionId);
+    if (!open) this.streams.set(sessionId, (open = { coalescer: new ChunkCoalescer(sessionId) }));
+    const closed = open.coalescer.add(delta, at);
+    if (closed) this.sendChunk(closed);
+    if (!open.timer) {
+      open.timer = setTimeout(() => this.flushStream(sessionId), CHUNK_TICK_MS);
+      open.timer.unref();
+    }
+  }
+
+  private flushStream(sessionId: string): void {
+    const open = this.streams.get(sessionId);
+    if (!open) return;
+    clearTimeout(open.timer);
+    open.timer = undefined;
+    const chunk = open.coalescer.take();
+    if (chunk) this.sendChunk(chunk);
+  }
+
+  /** Forgets a session's stream (its end, or its last subscriber left): what waits is dropped. */
+  private closeStream(sessionId: string): void {
+    const open = this.streams.get(sessionId);
+    if (!open) return;
+    clearTimeout(open.timer);
+    this.streams.delete(sessionId);
+  }
+
+  private sendChunk(chunk: LlmChunk): void {
+    this.streamStats.chunks++;
+    this.toSession(chunk.sessionId, { kind: 'emit', event: 'llm:chunk', body: chunk });
+  }
+
   private toSession(sessionId: string, item: FeedItem): void {
     const subs = this.bySession.get(sessionId);
     if (subs) for (const s of subs) s.offer(item);
   }
 
-  private remember(sessionId: string, seq: number): void {
-    if (!this.appended.has(sessionId) && this.appended.size >= REMEMBERED_SESSIONS) {
-      this.appended.delete(this.appended.keys().next().value as string);
+  private remember(sessionId: string, seq: number, marks: Map<string, number> = this.appended): void {
+    if (!marks.has(sessionId) && marks.size >= REMEMBERED_SESSIONS) {
+      marks.delete(marks.keys().next().value as string);
     }
-    this.appended.set(sessionId, seq);
+    marks.set(sessionId, seq);
   }
 }

@@ -2,7 +2,10 @@
 // §5, plus a session's journal events): typed maps of the events each side sends, and pure mappers
 // from journal entries and stored rows to them. Journal events keep their vocabulary's names.
 import type { PendingApproval } from '../approval/approval.service';
-import type { EventRow, MessageRow, SessionRow, ToolCallRow } from '../journal/journal-entry';
+import type { EventRow, IterationRow, MessageRow, SessionRow, ToolCallRow } from '../journal/journal-entry';
+import type { InferencePurpose } from '../process/inference-step';
+import { traceUrl } from '../sessions/session-verdict';
+import type { LiveRun, LiveTrial } from './run-wire';
 
 /** One journal event of a session: `seq` counts from 0 with no gaps. */
 export interface LiveEvent {
@@ -29,6 +32,29 @@ export interface LiveMessage {
   createdAt: string;
 }
 
+/** One iteration's row as it stands (a snapshot: the last one wins), with the figures a session page shows. */
+export interface LiveIteration {
+  idx: number;
+  model: string;
+  status: string;
+  outcome: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  wallMs: number | null;
+  firstTokenMs: number | null;
+  loadMs: number | null;
+  prefillMs: number | null;
+  decodeMs: number | null;
+  serverQueueMs: number | null;
+  approvalWaitMs: number;
+  startedAt: string;
+  finishedAt: string | null;
+  traceId: string;
+  spanId: string;
+  /** the iteration in the trace store (null without LOUPE_TRACE_URL_TEMPLATE) */
+  traceUrl: string | null;
+}
+
 export interface LiveSession {
   id: string;
   model: string;
@@ -53,6 +79,8 @@ export interface ServerEvents {
   'session:events': { sessionId: string; events: LiveEvent[] };
   'session:message': { sessionId: string; message: LiveMessage };
   'session:message_compacted': { sessionId: string; idx: number; compactedAt: string };
+  /** an iteration's row as it changed (started, its figures known, finished) */
+  'session:iteration': { sessionId: string; iteration: LiveIteration };
   'session:update': { session: LiveSession };
   /** the subscriber fell behind and its buffer was dropped: events after `afterSeq` come again from Postgres; re-read the transcript */
   'session:resync': { sessionId: string; afterSeq: number; reason: 'overflow' };
@@ -67,7 +95,35 @@ export interface ServerEvents {
   };
   'tool:output': { sessionId: string; callId: string; name: string; output: string; truncated: boolean; durationMs: number | null };
   'agent:error': { sessionId: string; callId?: string; name?: string; kind: string; message: string };
+  /**
+   * The model's output as it streams (opencode's text-delta, dexto's llm:chunk), joined per tick:
+   * at most one per CHUNK_TICK_MS per session, plus one where a model call ends. Only to sockets
+   * following the session, never journaled: the final text still arrives whole (session:message).
+   */
+  'llm:chunk': LlmChunk;
+  /** an eval run's list row as it changes (started, a trial's verdict, finished): to its page and to the runs list */
+  'run:update': { run: LiveRun };
+  /** one trial of a followed run as it starts and as it ends (its verdict, failed checks, tokens, latency) */
+  'run:trial': { runId: string; trial: LiveTrial };
+  /** the subscriber fell behind and its buffer was dropped: re-read the run (or the runs list) */
+  'run:resync': { runId: string; reason: 'overflow' };
+  'runs:resync': { reason: 'overflow' };
   error: { code: string; message: string; callId?: string; sessionId?: string };
+}
+
+/** One llm:chunk: the pieces of one model call that streamed during one tick. */
+export interface LlmChunk {
+  sessionId: string;
+  /** the iteration whose model call streams (a compaction's summary names the iteration it runs in) */
+  iteration: number;
+  purpose: InferencePurpose;
+  /** counts this session's chunks from 0 while someone follows it: a reader places and orders them by it */
+  seq: number;
+  /** how many streamed pieces (one per token from Ollama) this chunk joins */
+  deltas: number;
+  /** text and reasoning that streamed in the tick, each in order ('' when none) */
+  content: string;
+  thinking: string;
 }
 
 export type Ack = (answer: Record<string, unknown>) => void;
@@ -100,6 +156,29 @@ export function liveMessage(row: MessageRow): LiveMessage {
     iteration: row.iteration,
     compactedAt: iso(row.compactedAt),
     createdAt: iso(row.createdAt)!,
+  };
+}
+
+export function liveIteration(row: IterationRow, traceUrlTemplate?: string): LiveIteration {
+  return {
+    idx: row.idx,
+    model: row.model,
+    status: row.status,
+    outcome: row.outcome,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    wallMs: row.wallMs,
+    firstTokenMs: row.firstTokenMs,
+    loadMs: row.loadMs,
+    prefillMs: row.prefillMs,
+    decodeMs: row.decodeMs,
+    serverQueueMs: row.serverQueueMs,
+    approvalWaitMs: row.approvalWaitMs,
+    startedAt: iso(row.startedAt)!,
+    finishedAt: iso(row.finishedAt),
+    traceId: row.traceId,
+    spanId: row.spanId,
+    traceUrl: traceUrl(traceUrlTemplate, row),
   };
 }
 

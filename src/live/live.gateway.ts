@@ -17,7 +17,8 @@ import type { Server, Socket } from 'socket.io';
 import { ADMIN_TOKEN } from '../admin/admin-auth.guard';
 import { bearerFrom, tokenMatches } from '../admin/admin-token';
 import { mapError } from '../admin/http/error-mapping';
-import { ApprovalService } from '../approval/approval.service';
+import { ApprovalService, approvalExpiredMessage } from '../approval/approval.service';
+import { SessionExpiredError } from '../common/request-errors';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { ModelsService } from '../provider/models.service';
@@ -81,14 +82,14 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   @SubscribeMessage('session:subscribe')
   subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
-    return this.handle('session:subscribe', body, async ({ sessionId, afterSeq }) => {
+    return this.handle('session:subscribe', body, async ({ sessionId, afterSeq, afterMessageIdx }) => {
       const state = socket.data as ConnectionState;
       const previous = state.sessions.get(sessionId);
       if (previous) this.feed.unsubscribe(previous);
       else if (state.sessions.size >= MAX_SUBSCRIPTIONS && !this.releaseSpent(state))
         return { ok: false, status: 409, message: `at most ${MAX_SUBSCRIPTIONS} unfinished sessions per connection` };
       const view = await this.sessions.get(sessionId); // 404 for an unknown session
-      state.sessions.set(sessionId, this.feed.subscribe(flowSocketOf(socket), sessionId, afterSeq ?? -1));
+      state.sessions.set(sessionId, this.feed.subscribe(flowSocketOf(socket), sessionId, afterSeq ?? -1, afterMessageIdx));
       for (const p of view.pendingApprovals) socket.emit('tool:approval_required', approvalRequired(p));
       return { ok: true, sessionId, status: view.session.status, live: view.live };
     });
@@ -130,6 +131,12 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     return this.handle('tool:approval', body, async ({ callId, approved, reason }) => {
       const result = this.approvals.decide(callId, approved, 'person', reason);
       if (result.ok) return { ok: true, callId, approved, sessionId: result.request.sessionId };
+      if (result.error === 'session_expired') {
+        // the one error mapping answers it (410), as over HTTP
+        const expired = new SessionExpiredError(result.sessionId, approvalExpiredMessage(callId, result.sessionId));
+        socket.emit('error', { code: 'session_expired', callId, sessionId: result.sessionId, message: expired.message });
+        throw expired;
+      }
       const message = `no tool call ${callId} is waiting for a decision`;
       socket.emit('error', { code: 'unknown_call', callId, message });
       return { ok: false, status: 404, code: 'unknown_call', message };

@@ -1,4 +1,4 @@
-import type { LiveEvent } from './live-wire';
+import type { LiveEvent, LiveMessage } from './live-wire';
 import { SessionSubscription, type SubscriptionSource } from './session-subscription';
 import { HIGH_WATER_PACKETS, type FlowSocket } from './socket-flow';
 
@@ -10,6 +10,19 @@ const ev = (seq: number): LiveEvent => ({
   createdAt: '',
   traceId: 't',
   spanId: 's',
+});
+
+const msg = (idx: number): LiveMessage => ({
+  idx,
+  role: 'assistant',
+  kind: 'assistant',
+  content: `m${idx}`,
+  toolName: null,
+  toolCallId: null,
+  toolCalls: null,
+  iteration: idx,
+  compactedAt: null,
+  createdAt: '',
 });
 
 class FakeSocket implements FlowSocket {
@@ -35,6 +48,10 @@ class FakeSocket implements FlowSocket {
       .filter((e) => e.event === 'session:events')
       .flatMap((e) => (e.body as { events: LiveEvent[] }).events.map((x) => x.seq));
   }
+  /** every delivered message idx, in delivery order */
+  idxs(): number[] {
+    return this.emitted.filter((e) => e.event === 'session:message').map((e) => (e.body as { message: LiveMessage }).message.idx);
+  }
   count(event: string): number {
     return this.emitted.filter((e) => e.event === event).length;
   }
@@ -54,6 +71,17 @@ class FakeSource implements SubscriptionSource {
   }
   appendedUpTo() {
     return this.appended;
+  }
+  /** Postgres holds messages 0 … storedMessages-1; this process appended up to messagesAppended */
+  storedMessages = 0;
+  messagesAppended: number | undefined = undefined;
+  async backfillMessages(_id: string, afterIdx: number, limit: number) {
+    const out: LiveMessage[] = [];
+    for (let i = afterIdx + 1; i < this.storedMessages && out.length < limit; i++) out.push(msg(i));
+    return out;
+  }
+  messagesAppendedUpTo() {
+    return this.messagesAppended;
   }
   async runningElsewhere() {
     return this.elsewhere;
@@ -141,6 +169,47 @@ describe('SessionSubscription', () => {
     expect(socket.seqs()).toEqual(range(0, 99));
     expect(socket.count('session:resync')).toBeGreaterThanOrEqual(1);
     expect(socket.emitted.find((e) => e.event === 'session:resync')!.body).toEqual({ sessionId: 's', afterSeq: -1, reason: 'overflow' });
+  });
+
+  it('messages after the given idx: read back while Postgres catches up, then live, each once and in order', async () => {
+    const socket = new FakeSocket();
+    // the page read messages 0..2; 3 is in Postgres, 4 was appended (journaled) but not written yet
+    const source = Object.assign(new FakeSource(), { stored: 1, appended: 0, storedMessages: 4, messagesAppended: 4 });
+    const sub = new SessionSubscription('s', socket, -1, source, limits, 2);
+    sub.start();
+    await until(() => socket.idxs().length === 1);
+    await settle();
+    expect(socket.idxs()).toEqual([3]); // 4 is not in Postgres and its live item went out before this subscriber came
+    source.storedMessages = 5; // the journal wrote it
+    await until(() => socket.idxs().length === 2);
+    sub.offer({ kind: 'message', message: msg(4) }); // a duplicate: not sent again
+    sub.offer({ kind: 'message', message: msg(5) });
+    await until(() => socket.idxs().length === 3);
+    await settle();
+    expect(socket.idxs()).toEqual([3, 4, 5]);
+    // a gap in the live buffer (7 came, 6 did not): Postgres fills it
+    source.messagesAppended = 7;
+    source.storedMessages = 8;
+    sub.offer({ kind: 'message', message: msg(7) });
+    await until(() => socket.idxs().length === 5);
+    expect(socket.idxs()).toEqual([3, 4, 5, 6, 7]);
+    expect(socket.emitted.find((e) => e.event === 'session:message')!.body).toEqual({ sessionId: 's', message: msg(3) });
+  });
+
+  it('without afterMessageIdx, messages pass as they come and none is read back', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 1, appended: 0, storedMessages: 4, messagesAppended: 4 });
+    let reads = 0;
+    source.backfillMessages = async () => {
+      reads++;
+      return [];
+    };
+    const sub = new SessionSubscription('s', socket, -1, source, limits);
+    sub.start();
+    sub.offer({ kind: 'message', message: msg(9) });
+    await until(() => socket.idxs().length === 1);
+    expect(socket.idxs()).toEqual([9]);
+    expect(reads).toBe(0);
   });
 
   it('emits nothing while the socket is congested', async () => {

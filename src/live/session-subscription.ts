@@ -1,20 +1,30 @@
 // One socket's subscription to one session's journal events: live and in order, resumable from a
 // sequence number, with no gap and no duplicate. Events are delivered only as cursor + 1: whatever
 // the live buffer cannot supply contiguously (the start, a reconnect, a gap, an overflow) is read
-// back from Postgres first. The journal hands items over synchronously and this class only queues
+// back from Postgres first. Transcript messages get the same treatment by their idx when the
+// subscriber says which it has (afterMessageIdx): one that landed between a page's read and its
+// subscribe is read back, not lost. The journal hands items over synchronously and this class only queues
 // them (bounded): a slow reader drops its buffer and catches up from Postgres instead of holding
 // anything up.
 import { BoundedQueue } from './bounded-queue';
-import type { LiveEvent, ServerEvents } from './live-wire';
+import type { LiveEvent, LiveMessage, ServerEvents } from './live-wire';
 import { writable, type FlowSocket } from './socket-flow';
 
-export type FeedItem = { kind: 'event'; event: LiveEvent } | { kind: 'emit'; event: keyof ServerEvents; body: unknown };
+export type FeedItem =
+  | { kind: 'event'; event: LiveEvent }
+  /** a transcript message: ordered by idx for a subscriber that tracks them, passed on as it comes otherwise */
+  | { kind: 'message'; message: LiveMessage }
+  | { kind: 'emit'; event: keyof ServerEvents; body: unknown };
 
 export interface SubscriptionSource {
   /** stored events after `afterSeq`, in order, at most `limit` */
   backfill(sessionId: string, afterSeq: number, limit: number): Promise<LiveEvent[]>;
   /** the last seq this process appended for the session (undefined: none seen here) */
   appendedUpTo(sessionId: string): number | undefined;
+  /** stored messages with idx above `afterIdx`, in order, at most `limit` */
+  backfillMessages(sessionId: string, afterIdx: number, limit: number): Promise<LiveMessage[]>;
+  /** the last message idx this process appended for the session (undefined: none seen here) */
+  messagesAppendedUpTo(sessionId: string): number | undefined;
   /** the session runs in another Loupe process: its events arrive only through Postgres */
   runningElsewhere(sessionId: string): Promise<boolean>;
 }
@@ -38,6 +48,8 @@ const BATCH = 200;
 export class SessionSubscription {
   /** the seq of the last event delivered */
   private cursor: number;
+  /** the idx of the last message delivered; undefined: messages are not tracked (passed on as they come) */
+  private messageCursor: number | undefined;
   private readonly queue: BoundedQueue<FeedItem>;
   private catchingUp = true;
   private overflowed = false;
@@ -56,8 +68,10 @@ export class SessionSubscription {
     afterSeq: number,
     private readonly source: SubscriptionSource,
     private readonly limits: SubscriptionLimits = DEFAULT_SUBSCRIPTION_LIMITS,
+    afterMessageIdx?: number,
   ) {
     this.cursor = afterSeq;
+    this.messageCursor = afterMessageIdx;
     this.queue = new BoundedQueue(limits.capacity);
   }
 
@@ -122,6 +136,10 @@ export class SessionSubscription {
       this.socket.emit(head.event, head.body);
       return;
     }
+    if (head.kind === 'message') {
+      this.deliverMessage(head.message);
+      return;
+    }
     const batch: LiveEvent[] = [];
     let item: FeedItem | undefined = head;
     for (;;) {
@@ -143,7 +161,22 @@ export class SessionSubscription {
     if (batch.length) this.emitEvents(batch);
   }
 
-  /** Reads stored events after the cursor until the live buffer continues from there. */
+  /** A live message: in idx order when tracked; one past a gap sends the subscription back to Postgres. */
+  private deliverMessage(m: LiveMessage): void {
+    if (this.messageCursor === undefined) {
+      this.socket.emit('session:message', { sessionId: this.sessionId, message: m });
+      return;
+    }
+    if (m.idx <= this.messageCursor) return;
+    if (m.idx > this.messageCursor + 1) {
+      this.catchingUp = true;
+      return;
+    }
+    this.messageCursor = m.idx;
+    this.socket.emit('session:message', { sessionId: this.sessionId, message: m });
+  }
+
+  /** Reads stored events (and tracked messages) after the cursors until the live buffer continues from there. */
   private async catchUp(): Promise<void> {
     if (this.overflowed) {
       this.overflowed = false;
@@ -157,21 +190,24 @@ export class SessionSubscription {
     for (;;) {
       if (this.closed || !this.socket.connected) return;
       let rows: LiveEvent[];
+      let messages: LiveMessage[] = [];
       try {
         rows = await this.source.backfill(this.sessionId, this.cursor, PAGE);
+        if (this.messageCursor !== undefined) messages = await this.source.backfillMessages(this.sessionId, this.messageCursor, PAGE);
         failure = undefined;
       } catch (e) {
         rows = [];
         failure = (e as Error).message;
       }
+      await this.deliverStoredMessages(messages);
       await this.deliverStored(rows);
-      if (rows.length === PAGE) continue;
-      if (this.continuesFromCursor()) break;
+      if (rows.length === PAGE || messages.length === PAGE) continue;
+      if (this.continuesFromCursor() && this.messagesContinue()) break;
       if (Date.now() > deadline) {
         this.socket.emit('error', {
           code: 'backfill_incomplete',
           sessionId: this.sessionId,
-          message: `events after ${this.cursor} are not in Postgres yet${failure ? ` (${failure})` : ''}; they follow when it has them`,
+          message: `events after ${this.cursor}${this.messageCursor === undefined ? '' : ` or messages after ${this.messageCursor}`} are not in Postgres yet${failure ? ` (${failure})` : ''}; they follow when it has them`,
         });
         break;
       }
@@ -187,6 +223,27 @@ export class SessionSubscription {
     if (next) return (next as { event: LiveEvent }).event.seq === this.cursor + 1;
     const appended = this.source.appendedUpTo(this.sessionId);
     return appended === undefined || appended <= this.cursor;
+  }
+
+  /** The live buffer (or what this process appended) continues the message cursor without a gap. */
+  private messagesContinue(): boolean {
+    const cursor = this.messageCursor;
+    if (cursor === undefined) return true;
+    const next = this.queue.find((i) => i.kind === 'message' && i.message.idx > cursor);
+    if (next) return (next as { message: LiveMessage }).message.idx === cursor + 1;
+    const appended = this.source.messagesAppendedUpTo(this.sessionId);
+    return appended === undefined || appended <= cursor;
+  }
+
+  private async deliverStoredMessages(rows: LiveMessage[]): Promise<void> {
+    for (const m of rows) {
+      if (this.messageCursor === undefined || m.idx <= this.messageCursor) continue;
+      await writable(this.socket);
+      if (this.closed || !this.socket.connected) return;
+      // a message Postgres refused leaves a hole in idx; what it has goes on
+      this.messageCursor = m.idx;
+      this.socket.emit('session:message', { sessionId: this.sessionId, message: m });
+    }
   }
 
   private async deliverStored(rows: LiveEvent[]): Promise<void> {

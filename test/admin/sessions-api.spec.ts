@@ -49,7 +49,6 @@ describe('admin API: sessions and approvals', () => {
     ['GET', '/api/approvals'],
     ['POST', '/api/approvals/call_x'],
     ['GET', '/ready'],
-    ['GET', '/api/docs'],
     ['GET', '/api/docs-json'],
   ])('%s %s refuses a missing or wrong bearer token (401, the error shape)', async (method, route) => {
     for (const token of [null, 'wrong']) {
@@ -175,7 +174,7 @@ describe('admin API: sessions and approvals', () => {
     expect(done.session.config).toEqual(expect.objectContaining({ profile: 'mcp-agent', maxToolIterations: 8 }));
     const types = done.events.map((e) => e.type);
     expect(types.filter((t) => t === 'user_message_queued')).toHaveLength(2);
-    expect(done.events.find((e) => e.type === 'user_message_queued')!.payload).toEqual({ position: 1, chars: 15 });
+    expect(done.events.find((e) => e.type === 'user_message_queued')!.payload).toEqual({ id: expect.any(String), position: 1, chars: 15 });
     expect(types.indexOf('user_message_injected')).toBeGreaterThan(types.indexOf('approval_decided'));
     const decision = (d: Detail) => d.events.find((e) => e.type === 'approval_decided' && e.payload.name === 'write_file')!.payload;
     expect(decision(done)).toEqual(expect.objectContaining({ by: 'person', decision: 'allow' }));

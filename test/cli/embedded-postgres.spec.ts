@@ -158,23 +158,22 @@ describe('embedded Postgres started by the command itself', () => {
       );
       // a model asked for on the command line that the stand-in lacks is bad input for this run
       const unknownFlag = await runCli(['eval', realModel, '-m', 'nope:1b'], baseEnv(home));
-      expect(unknownFlag.stderr).toMatch(/--model: the stand-in has no model "nope:1b"/);
+      expect(unknownFlag.stderr).toMatch(/-m nope:1b: the Ollama stand-in serves no model "nope:1b"/);
       expect(unknownFlag.code).toBe(2);
       const bad = await runCli(['eval', path.join(tmp, 'missing.yaml')], baseEnv(home));
       expect(bad.code).toBe(2);
-      // Ollama down in a live run: a scenario with no success criteria (minimal.yaml) must not pass on nothing
+      // Ollama down in a live run: bad input found before any trial (the host is checked first), never
+      // a run of errored trials, and never a pass on nothing
       const down = await runCli(
         ['eval', minimal, '--json'],
         baseEnv(home, { OLLAMA_HOST: `http://127.0.0.1:${await closedPort()}`, LOUPE_RETRY_DELAY_SCALE: '0.01' }),
         { timeoutMs: 120_000 },
       );
-      const downTrial = JSON.parse(down.stdout).trials[0];
-      expect({ status: downTrial.status, termination: downTrial.terminationReason }).toEqual({
-        status: 'error',
-        termination: 'provider_error',
-      });
-      expect(downTrial.error).toMatch(/^the provider failed \(connection\): .*ECONNREFUSED/);
-      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(
+        /OLLAMA_HOST is not ready for this run, nothing was run:\n {2}Ollama at http:\/\/127\.0\.0\.1:\d+ is unreachable: .*ECONNREFUSED/,
+      );
+      expect(down.stdout).toBe('');
+      expect(down.code).toBe(2);
 
       const slow = path.join(tmp, 'slow.yaml');
       fs.writeFileSync(

@@ -77,10 +77,12 @@ describe('loupe eval / sessions (the built CLI)', () => {
 
   it('exits 2 naming the field path and line for a schema error', async () => {
     const file = path.join(tmp, 'schema.yaml');
-    fs.writeFileSync(file, fs.readFileSync(NORMAL, 'utf8').replace('name: read_file', 'name: 7'));
+    const text = fs.readFileSync(NORMAL, 'utf8').replace('name: read_file', 'name: 7');
+    fs.writeFileSync(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('name: 7')) + 1;
     const run = await runCli(['eval', file], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/schema\.yaml:21:\d+: script\[1\]\.tool_calls\[0\]\.name: expected string/);
+    expect(run.stderr).toMatch(new RegExp(`schema\\.yaml:${line}:\\d+: script\\[1\\]\\.tool_calls\\[0\\]\\.name: expected string`));
   });
 
   it("loads a live run's first model while the run starts up, before the run is recorded", async () => {

@@ -101,7 +101,11 @@ describe('zero-install defaults (built CLI)', () => {
     try {
       const url = await waitForListening(child);
       const client = new Ollama({ host: url });
-      const reply = await client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'go' }], stream: false });
+      // llama3.1's calls are parsed by its template: only a request that carries tools gets them natively
+      const tools = [
+        { type: 'function', function: { name: 'list_files', description: 'List files', parameters: { type: 'object', properties: {} } } },
+      ];
+      const reply = await client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'go' }], tools, stream: false });
       expect(reply.message.tool_calls?.[0].function).toEqual({ index: 0, name: 'list_files', arguments: {} });
       expect((await client.list()).models.map((m) => m.name)).toContain('llama3.1:8b');
     } finally {

@@ -150,6 +150,10 @@ describe('dashboard queries on a scripted run (Grafana expansion, real Postgres)
           variables[v.name] = { multi: false, includeAll: false, current: String(current), options: [String(current)] };
           continue;
         }
+        if (v.type === 'constant') {
+          variables[v.name] = { multi: false, includeAll: false, current: variableQuery(v), options: [variableQuery(v)] };
+          continue;
+        }
         expect({ variable: v.name, type: v.type }).toEqual({ variable: v.name, type: 'query' });
         const result = await run(variableQuery(v));
         const valueColumn = result.fields.some((f) => f.name === '__value') ? '__value' : result.fields[0].name;
@@ -204,6 +208,29 @@ describe('dashboard queries on a scripted run (Grafana expansion, real Postgres)
         }
       }
       counts[title] = rows;
+      // local mode: every per-trial stand-in is one host, `stand-in`, never a series of its own
+      if (d.uid === 'loupe-capacity' || d.uid === 'loupe-models') {
+        for (const t of p.targets!) {
+          if (!t.rawSql || !/\bhost\b/.test(t.rawSql)) continue;
+          const result = await run(t.rawSql);
+          const column = result.fields.some((f) => f.name === 'host') ? 'host' : result.fields.some((f) => f.name === 'metric') && /host AS metric/.test(t.rawSql) ? 'metric' : undefined;
+          if (column) expect({ panel: title, hosts: [...new Set(result.rows.map((r) => r[column]))] }).toEqual({ panel: title, hosts: ['stand-in'] });
+        }
+      }
+    });
+
+    // the run variable's other choice (All where one run is the default, the newest run where All is):
+    // every query still runs as Grafana would send it (a run may lack what a panel shows: rows may be none)
+    it.each(panels.map((p) => [p.title, p] as [string, Panel]))('%s, with the other run choice', async (_title, p) => {
+      const runVar = variables.run;
+      expect(runVar).toBeDefined();
+      const saved = runVar.current;
+      runVar.current = saved === '$__all' ? runVar.options[0] : '$__all';
+      try {
+        for (const t of p.targets!) if (t.rawSql) await run(t.rawSql);
+      } finally {
+        runVar.current = saved;
+      }
     });
   });
 });

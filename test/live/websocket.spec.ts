@@ -3,6 +3,7 @@
 // resumed after a reconnect from the last seq received with no gap and no duplicate (checked
 // against Postgres), approvals, tool outputs and errors, messages into a running session, and a
 // session started from the socket.
+// covers: mcp-agent-technical-spec#error-no-matching-call, mcp-agent-technical-spec#error-tool-execution-error
 import { JournalService } from '../../src/journal/journal.service';
 import { SessionQueryRepository } from '../../src/journal/session-query.repository';
 import { StandinServer } from '../../src/standin/standin-server';

@@ -88,4 +88,18 @@ export class CompareRunsQueryDto {
   @Min(0.000001)
   @Max(0.999999)
   alpha?: number;
+
+  @ApiPropertyOptional({
+    description: "with profileB: only run a's trials under this loop profile (a = b compares two profiles of one run)",
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  profileA?: string;
+
+  @ApiPropertyOptional({ description: "with profileA: only run b's trials under this loop profile" })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  profileB?: string;
 }

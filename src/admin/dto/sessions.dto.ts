@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
+  IsInt,
   IsISO8601,
   IsNotEmpty,
   IsObject,
@@ -11,11 +12,14 @@ import {
   IsString,
   IsUUID,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
 import { TOOL_PERMISSIONS, type ToolPermission } from '../../approval/approval-policy';
 import { LOOP_PROFILE_NAMES, type LoopProfileName } from '../../process/policies/loop-settings';
+import { SESSION_VERDICTS, type SessionVerdictFilter } from '../../journal/session-query.repository';
 import { PageQueryDto } from './id-param.dto';
+import { ToInt } from './query-values';
 
 const TEXT_MAX = 1_000_000;
 
@@ -142,6 +146,58 @@ export class ListSessionsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsISO8601()
   to?: string;
+
+  @ApiPropertyOptional({ description: "part of its trial's scenario id or title (case-insensitive)" })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(300)
+  scenario?: string;
+
+  @ApiPropertyOptional({ description: 'part of its prompt (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(300)
+  prompt?: string;
+
+  @ApiPropertyOptional({ enum: LOOP_PROFILE_NAMES, description: 'the loop profile it ran under' })
+  @IsOptional()
+  @IsIn(LOOP_PROFILE_NAMES)
+  profile?: LoopProfileName;
+
+  @ApiPropertyOptional({ enum: SESSION_VERDICTS, description: "its trial's status; none: sessions that are no trial" })
+  @IsOptional()
+  @IsIn(SESSION_VERDICTS)
+  verdict?: SessionVerdictFilter;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'at least this many iterations' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  minIterations?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'at most this many iterations' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  maxIterations?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'finished, and took at least this long (ms, start to finish)' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  minDurationMs?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'finished, and took at most this long (ms, start to finish)' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  maxDurationMs?: number;
 }
 
 export class SendMessageDto {

@@ -3,7 +3,14 @@
 // and none reveals a host path or a stack: unexpected errors are logged with their stack and
 // answered as a bare 500.
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { ConflictError, InvalidRequestError, NotFoundError, UnavailableError, type FieldError } from '../../common/request-errors';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  SessionExpiredError,
+  UnavailableError,
+  type FieldError,
+} from '../../common/request-errors';
 import { McpServerExistsError, McpServerInvalidError, McpServerNotFoundError } from '../../tools/external-mcp-errors';
 
 export interface ErrorBody {
@@ -13,6 +20,8 @@ export interface ErrorBody {
   errors?: FieldError[];
   /** the taken name of a 409 from the MCP registry */
   name?: string;
+  /** the expired session of a 410 */
+  sessionId?: string;
   correlationId: string;
 }
 
@@ -30,6 +39,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
@@ -39,7 +49,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const statusText = (status: number) => STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+export const statusText = (status: number): string => STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
 
 function answer(status: number, message: string, extra: Partial<ErrorBody> = {}): MappedError {
   return { status, body: { statusCode: status, error: statusText(status), message, ...extra }, unexpected: false };
@@ -73,6 +83,7 @@ export function mapError(e: unknown, opts: { maxBodyBytes: number }): MappedErro
   if (e instanceof NotFoundError || e instanceof McpServerNotFoundError) return answer(404, e.message);
   if (e instanceof McpServerExistsError) return answer(409, e.message, { name: e.serverName });
   if (e instanceof ConflictError) return answer(409, e.message);
+  if (e instanceof SessionExpiredError) return answer(410, e.message, { sessionId: e.sessionId });
   if (e instanceof UnavailableError) return answer(503, e.message);
   if (e instanceof HttpException) return httpException(e);
   const parser = bodyParserError(e, opts.maxBodyBytes);

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
-import { configurations, parseAxes, plannedModels } from '../../eval/run-plan';
-import { ScenarioLoadError } from '../../eval/scenario/scenario-errors';
+import { firstLiveGroup } from '../../eval/live-groups';
+import { configurations, parseAxes, planJobs } from '../../eval/run-plan';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
-import { standinModelProblems, standinShortfalls } from '../../eval/standin-model-check';
+import { standinShortfalls } from '../../eval/standin-model-check';
 import { parseRunSeed } from '../../eval/trial-seed';
 import { unjudgedPlan, unjudgedWarning } from '../../eval/unjudged-plan';
 import { baselineGate } from '../baseline-gate';
@@ -12,6 +12,8 @@ import { evalProgress } from '../eval-progress';
 import { EXIT, setVerdict, signalExit } from '../exit-codes';
 import { stopOnSignals } from '../signal-stop';
 import { trialsRunHere } from '../trials-here';
+import { unknownModelMessage } from '../unknown-model';
+import { recordedTotals, recordSummaryText } from '../record-summary';
 import { lazy } from '../lazy';
 import { formatResultsTable, toJsonReport } from '../results-table';
 import type { EvalRunReport } from '../../eval/eval-types';
@@ -98,9 +100,12 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       'auto: scripted runs by their expectations under the profiles they were written for, else by success criteria; success: every trial by its success criteria (one yardstick across profiles)',
       'auto',
     )
-    .option('--coverage', "list the specs' Behavioral Examples with and without a scenario, and run nothing")
-    .option('--specs <dir>', 'with --coverage: read the examples from this directory of specs instead of specs/behavioral-examples.json')
-    .option('--write-catalogue', 'with --coverage --specs: rewrite specs/behavioral-examples.json from the specs')
+    .option(
+      '--coverage',
+      'list every item of the specs (invariants, examples, error cases, steps) with the scenarios and tests that check it, and run nothing; exit 1 if one has none',
+    )
+    .option('--specs <dir>', 'with --coverage: read the items from this directory of specs instead of specs/spec-catalogue.json')
+    .option('--write-catalogue', 'with --coverage --specs: rewrite specs/spec-catalogue.json from the specs')
     .option('--record', 'keep every model request and response (for --replay, `eval export`, `eval export --scenarios`)')
     .option(
       '--replay <run|file>',
@@ -144,8 +149,9 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       if (opts.allowNew && !config.ollama.host)
         throw new UsageError('--allow-new sends requests missing from the recording to OLLAMA_HOST: set it');
       if (!config.ollama.host && scenarios && !opts.replay) {
-        const problems = standinModelProblems(scenarios, opts.model);
-        if (problems.length) throw new ScenarioLoadError(problems);
+        // one error per model asked for, not one per scenario: said with the closest model served
+        const unknown = unknownModelMessage(scenarios, opts.model);
+        if (unknown) throw new UsageError(unknown);
         // valid input (a scenario for real models), but here its trials fail: said before they do
         for (const { scenario: s, line, why } of standinShortfalls(scenarios, opts.model))
           process.stderr.write(
@@ -169,6 +175,12 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
           process.stderr.write(
             `loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation cannot pass as written (it can never hold, or is malformed), so it fails\n`,
           );
+      // a live run: the host, its models, their sign-in and context lengths checked before any trial starts
+      const liveJobs =
+        config.ollama.host && scenarios && !opts.replay
+          ? planJobs(scenarios, { models: opts.model, configs: configurations(axes.axes), trials: 1 })
+          : undefined;
+      if (liveJobs && !opts.queue) await preflightLiveRun(config, liveJobs);
       const { ScenarioRunner } = lazy.runner();
       // on the next turn of the event loop, i.e. once the application's start waits on its database;
       // its rounds stop when the run starts (a faster start than the warm-up's 8 rounds)
@@ -182,10 +194,10 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
           const warmup = lazy.trialWarmup();
           warming = warmup.warmSessionPath(config, SESSION_WARMUP_ROUNDS, runStarted.signal).catch(() => undefined);
           if (config.ollama.host && !opts.replay)
-            early = warmup.warmRunProvider(config, config.ollama.host, scenarios && plannedModels(scenarios, opts.model)[0]).early;
+            early = warmup.warmRunProvider(config, config.ollama.host, liveJobs && firstLiveGroup(liveJobs, config.ollama.numCtx)).early;
         }, 0);
       // progress on stderr in every mode: stdout carries only the result (JSON or table)
-      const progress = evalProgress();
+      const progress = evalProgress(process.stderr, { concurrency: opts.concurrency });
       // trials run here: their child processes recorded (a killed Loupe's ended first), and
       // SIGINT/SIGTERM stop the run (its running trials interrupted) instead of the process
       if (!opts.queue) trialsRunHere(config.home);
@@ -248,7 +260,12 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
           // starts: none of it then runs beside the first trials (a round is 10-25 ms of this thread)
           runStarted.abort();
           await warming;
-          return app.get(ScenarioRunner).run(scenarios!, options);
+          const result = await app.get(ScenarioRunner).run(scenarios!, options);
+          if (options.record) {
+            const where = config.databaseUrl ? 'the DATABASE_URL Postgres,' : `the embedded Postgres (${config.home}),`;
+            process.stderr.write(`${recordSummaryText(result.runId, await recordedTotals(app, result.runId), where)}\n`);
+          }
+          return result;
         })
         .finally(() => {
           progress.stop();
@@ -296,6 +313,16 @@ export function printRunReport(
 }
 
 export class UsageError extends Error {}
+
+/** Bad input for a live run (an unreachable host, a missing model, no sign-in, num_ctx over a model's length) stops it before it starts. */
+async function preflightLiveRun(config: LoupeConfig, jobs: ReturnType<typeof planJobs>): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a live run
+  const { livePreflight } = require('../../eval/live-preflight-host') as typeof import('../../eval/live-preflight-host');
+  const verdict = await livePreflight(config.ollama, jobs);
+  for (const note of verdict.notes) process.stderr.write(`loupe: ${note}\n`);
+  if (verdict.problems.length)
+    throw new UsageError(`OLLAMA_HOST is not ready for this run, nothing was run:\n  ${verdict.problems.join('\n  ')}`);
+}
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

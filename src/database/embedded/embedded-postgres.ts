@@ -38,8 +38,12 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
 }
 
-/** Where the server's story goes; a restart is a warning (a fault happened, and was survived). */
-export type EmbeddedPostgresLog = (message: string, level?: 'warn') => void;
+/**
+ * Where the server's story goes; a restart is a warning (a fault happened, and was survived); a
+ * notice is what a person waits on (the first start's initialisation, seconds of silence otherwise)
+ * and is shown whatever the log level.
+ */
+export type EmbeddedPostgresLog = (message: string, level?: 'warn' | 'notice') => void;
 
 export interface EmbeddedPostgresOptions {
   /** default: <home>/pg (or its /var/tmp fallback as root) */
@@ -92,12 +96,20 @@ class EmbeddedPostgres implements EmbeddedPostgresHandle {
       this.run.takeLease();
       const existing = runningPostmaster(this.dataDir);
       if (existing) this.log(`using the embedded Postgres already running for ${this.dataDir} on port ${existing.port}`);
+      const fresh = !existing && !isInitialised(this.dataDir);
+      const began = Date.now();
+      if (fresh) this.log(`initialising the embedded Postgres in ${this.dataDir} (first run on this LOUPE_HOME only)…`, 'notice');
       const running = existing ?? (await this.startServer(true));
       if (!isSecured(this.dataDir)) {
         // a new cluster, or one an older Loupe left open with the fixed loupe/loupe superuser
         this.log(`securing the embedded Postgres: random passwords (in ${this.home}), SCRAM only, Loupe's data owned by ${APP_ROLE}`);
         await secureCluster(this.dataDir, running.port, this.creds, this.bins.runAs);
       }
+      if (fresh)
+        this.log(
+          `embedded Postgres initialised in ${((Date.now() - began) / 1000).toFixed(1)} s (\`loupe db url\` connects to it)`,
+          'notice',
+        );
       return running;
     });
     this.timer = setInterval(() => void this.watch(), this.opts.watchIntervalMs ?? 250);
