@@ -7,9 +7,9 @@
 // older copy never undoes a newer one. While the model writes, its text streams in (llm:chunk) as a
 // "typing" block under the transcript, replaced by the message once it is recorded.
 import { api, connect } from './api.js';
-import { fmtMs, fmtTime, h, replace } from './dom.js';
-import { buildTimeline, renderTimeline } from './timeline.js';
-import { renderTranscript } from './transcript.js';
+import { fmtMs, fmtTime, h, keyedList, replace } from './dom.js';
+import { buildTimeline, timelineItems } from './timeline.js';
+import { transcriptItems } from './transcript.js';
 import { renderVerdict, verdictBadge } from './verdict.js';
 
 const byIdx = (rows) => new Map(rows.map((r) => [r.idx, r]));
@@ -57,8 +57,8 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
   const head = h('section', { class: 'session-head' });
   const verdict = h('div', { class: 'verdict-pane' });
   const approvals = h('section', { class: 'approvals' });
-  const timeline = h('section', { class: 'timeline-pane' });
-  const transcript = h('section', { class: 'transcript-pane' });
+  const timeline = h('ol', { class: 'timeline' });
+  const transcript = h('ol', { class: 'transcript' });
   const typing = h('section', { class: 'typing-pane', 'aria-live': 'polite' });
   replace(
     main,
@@ -68,12 +68,26 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
     h(
       'div',
       { class: 'panes' },
-      h('div', {}, h('h2', {}, 'Timeline'), timeline),
-      h('div', {}, h('h2', {}, 'Transcript'), transcript, typing),
+      h('div', {}, h('h2', {}, 'Timeline'), h('section', { class: 'timeline-pane' }, timeline)),
+      h('div', {}, h('h2', {}, 'Transcript'), h('section', { class: 'transcript-pane' }, transcript), typing),
     ),
   );
 
+  // the header, verdict, approvals and typing block are small: drawn whole, first, in one frame; the
+  // timeline and transcript after that frame is painted, drawing again only what changed
+  const drawTimeline = keyedList(timeline);
+  const drawTranscript = keyedList(transcript);
   let queued = false;
+  let listsQueued = false;
+  // a long list is built a slice at a time (~30 ms each), yielding between slices so the page stays responsive
+  const drawLists = () => {
+    const until = performance.now() + 30;
+    const done =
+      drawTimeline(timelineItems(buildTimeline(state.events, catalogue), catalogue, state.iterations), until) &&
+      drawTranscript(transcriptItems([...state.messages.values()], state.events), until);
+    if (done) listsQueued = false;
+    else setTimeout(drawLists);
+  };
   const draw = () => {
     if (queued) return;
     queued = true;
@@ -82,9 +96,10 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
       replace(head, header(state));
       replace(verdict, renderVerdict(state.verdict));
       replace(approvals, approvalCards(state, decide));
-      replace(timeline, renderTimeline(buildTimeline(state.events, catalogue), catalogue, state.iterations));
-      replace(transcript, renderTranscript([...state.messages.values()], state.events));
       replace(typing, typingBlock(state.stream));
+      if (listsQueued) return;
+      listsQueued = true;
+      setTimeout(drawLists);
     });
   };
   // what streamed is only a preview: the recorded message (or the end of its call) takes its place

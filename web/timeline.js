@@ -4,11 +4,15 @@
 // compactions, retries…). Each iteration's head carries its figures from the iteration row: tokens
 // in/out, time to first token, prefill, decode, load, slot wait, and a link to its trace.
 // Event names used here are checked against the vocabulary by a test.
-import { fmtMs, h } from './dom.js';
+import { fmtMs, h, versionOf } from './dom.js';
 
 const is = (e, type) => e.type === type;
 
-/** events (in seq order) → [{ iteration, started, finished, request, entries }] */
+/**
+ * events (in seq order) → [{ key, iteration, started, finished, request, entries, seq }]: `seq` is the
+ * last event that changed the group (its own, or a result joined to one of its calls), so a page can
+ * draw again only the groups that changed.
+ */
 export function buildTimeline(events, catalogue) {
   // numbered iterations group by number; events outside an iteration group with their neighbours
   const groups = [];
@@ -19,18 +23,21 @@ export function buildTimeline(events, catalogue) {
     const last = groups.at(-1);
     if (e.iteration === null || e.iteration === undefined) {
       if (last && last.iteration === null) return last;
-      groups.push({ iteration: null, entries: [] });
+      groups.push({ key: `s${e.seq}`, iteration: null, entries: [] });
       return groups.at(-1);
     }
     let g = byIteration.get(e.iteration);
     if (!g) {
-      byIteration.set(e.iteration, (g = { iteration: e.iteration, entries: [] }));
+      byIteration.set(e.iteration, (g = { key: `i${e.iteration}`, iteration: e.iteration, entries: [] }));
       groups.push(g);
     }
     return g;
   };
+  const owner = new Map(); // a joined entry (tool call, slot wait) → its group
+  const touch = (x, seq) => owner.has(x) && (owner.get(x).seq = seq);
   for (const e of events) {
     const g = groupOf(e);
+    g.seq = e.seq;
     const p = e.payload ?? {};
     if (is(e, 'iteration_started')) g.started = e;
     else if (is(e, 'iteration_finished')) g.finished = e;
@@ -38,20 +45,30 @@ export function buildTimeline(events, catalogue) {
     else if (is(e, 'tool_call')) {
       const t = { kind: 'tool', seq: e.seq, id: p.id, name: p.name, args: p.arguments, status: 'running' };
       tools.set(p.id, t);
+      owner.set(t, g);
       g.entries.push(t);
     } else if ((is(e, 'tool_result') || is(e, 'tool_error')) && tools.has(p.id)) {
       Object.assign(tools.get(p.id), { status: p.status, durationMs: p.durationMs, error: p.error, chars: p.chars });
-    } else if (is(e, 'tool_result_capped') && tools.has(p.id)) tools.get(p.id).capped = p;
-    else if (is(e, 'approval_requested') && tools.has(p.callId)) {
+      touch(tools.get(p.id), e.seq);
+    } else if (is(e, 'tool_result_capped') && tools.has(p.id)) {
+      tools.get(p.id).capped = p;
+      touch(tools.get(p.id), e.seq);
+    } else if (is(e, 'approval_requested') && tools.has(p.callId)) {
       Object.assign(tools.get(p.callId), { approval: 'pending', queue: `${p.queuePosition}/${p.totalInQueue}` });
+      touch(tools.get(p.callId), e.seq);
     } else if (is(e, 'approval_decided') && tools.has(p.id)) {
       Object.assign(tools.get(p.id), { approval: p.decision, approvalBy: p.by, waitedMs: p.waitedMs });
+      touch(tools.get(p.id), e.seq);
     } else if (is(e, 'slot_wait_started')) {
       slot = { kind: 'slot', seq: e.seq, model: p.model, waiting: true };
+      owner.set(slot, g);
       g.entries.push(slot);
-    } else if (is(e, 'slot_status') && slot) slot.position = `${p.queuePosition}/${p.queueLength}`;
-    else if (is(e, 'slot_acquired') && slot) {
+    } else if (is(e, 'slot_status') && slot) {
+      slot.position = `${p.queuePosition}/${p.queueLength}`;
+      touch(slot, e.seq);
+    } else if (is(e, 'slot_acquired') && slot) {
       Object.assign(slot, { waiting: false, waitMs: p.waitMs });
+      touch(slot, e.seq);
       g.slotWaitMs = (g.slotWaitMs ?? 0) + (p.waitMs ?? 0);
     } else g.entries.push({ kind: catalogue.get(e.type)?.kind ?? 'unknown', seq: e.seq, event: e });
   }
@@ -141,39 +158,40 @@ function figures(row, slotWaitMs) {
   );
 }
 
-/** iterations: idx → iteration row (GET /api/sessions/:id and session:iteration) */
-export function renderTimeline(groups, catalogue, iterations = new Map()) {
+/** The groups as keyed items for `keyedList`: a group is drawn again only when an event or its iteration row changed it. */
+export function timelineItems(groups, catalogue, iterations = new Map()) {
+  return groups.map((g) => {
+    const row = g.iteration === null || g.iteration === undefined ? undefined : iterations.get(g.iteration);
+    return { key: g.key, version: `${g.seq}|${versionOf(row)}`, render: () => renderGroup(g, catalogue, row) };
+  });
+}
+
+/** One iteration (or the events between iterations): its head, its figures and its entries. */
+function renderGroup(g, catalogue, row) {
+  const took = g.started && g.finished ? new Date(g.finished.createdAt) - new Date(g.started.createdAt) : null;
+  const req = g.request?.payload;
+  const numbered = g.iteration !== null && g.iteration !== undefined;
   return h(
-    'ol',
-    { class: 'timeline' },
-    groups.map((g) => {
-      const took = g.started && g.finished ? new Date(g.finished.createdAt) - new Date(g.started.createdAt) : null;
-      const req = g.request?.payload;
-      return h(
-        'li',
-        { class: `iteration${g.finished ? '' : ' open'}`, dataset: { iteration: g.iteration ?? 'session' } },
-        h(
-          'div',
-          { class: 'iteration-head' },
-          h('strong', {}, g.iteration === null || g.iteration === undefined ? 'Session' : `Iteration ${g.iteration}`),
-          g.started?.payload?.purpose && g.started.payload.purpose !== 'step'
-            ? h('span', { class: 'badge' }, g.started.payload.purpose)
-            : null,
-          req ? h('span', { class: 'muted' }, `${req.mode} · ${req.toolCount} tools · ${req.messageCount} messages`) : null,
-          g.finished
-            ? h('span', { class: `badge outcome` }, g.finished.payload.outcome)
-            : g.started
-              ? h('span', { class: 'badge' }, 'running')
-              : null,
-          took !== null ? h('span', { class: 'duration' }, fmtMs(took)) : null,
-        ),
-        g.iteration === null || g.iteration === undefined ? null : figures(iterations.get(g.iteration), g.slotWaitMs),
-        h(
-          'ul',
-          { class: 'entries' },
-          g.entries.map((x) => entry(x, catalogue)),
-        ),
-      );
-    }),
+    'li',
+    { class: `iteration${g.finished ? '' : ' open'}`, dataset: { iteration: g.iteration ?? 'session' } },
+    h(
+      'div',
+      { class: 'iteration-head' },
+      h('strong', {}, numbered ? `Iteration ${g.iteration}` : 'Session'),
+      g.started?.payload?.purpose && g.started.payload.purpose !== 'step' ? h('span', { class: 'badge' }, g.started.payload.purpose) : null,
+      req ? h('span', { class: 'muted' }, `${req.mode} · ${req.toolCount} tools · ${req.messageCount} messages`) : null,
+      g.finished
+        ? h('span', { class: `badge outcome` }, g.finished.payload.outcome)
+        : g.started
+          ? h('span', { class: 'badge' }, 'running')
+          : null,
+      took !== null ? h('span', { class: 'duration' }, fmtMs(took)) : null,
+    ),
+    numbered ? figures(row, g.slotWaitMs) : null,
+    h(
+      'ul',
+      { class: 'entries' },
+      g.entries.map((x) => entry(x, catalogue)),
+    ),
   );
 }
