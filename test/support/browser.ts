@@ -3,7 +3,7 @@
 // with the reason printed — unless LOUPE_REQUIRE_SYSTEM_TOOLS names chromium (or all): then they fail.
 import { spawnSync } from 'node:child_process';
 import type Chromium from '@sparticuz/chromium' with { 'resolution-mode': 'require' };
-import { chromium as playwright, type Browser } from 'playwright-core';
+import { chromium as playwright, type Browser, type Page } from 'playwright-core';
 
 // an ES module package with a CommonJS build: required (this file is CommonJS), typed from its declarations
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,6 +27,14 @@ function browserProblem(): string | undefined {
 
 export async function launchBrowser(): Promise<Browser> {
   return playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+}
+
+/** A viewer page whose script and console errors are collected into `problems` (each test then asserts there are none). */
+export async function viewerPage(browser: Browser, problems: string[], height = 1000): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height } });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  return page;
 }
 
 /** `describe` when headless Chromium starts; a skip with a printed reason otherwise (a failure under LOUPE_REQUIRE_SYSTEM_TOOLS). */

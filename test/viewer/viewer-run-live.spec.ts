@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { API_TOKEN, startApiApp, type ApiApp } from '../support/api-app';
-import { describeWithBrowser, launchBrowser } from '../support/browser';
+import { describeWithBrowser, launchBrowser, viewerPage } from '../support/browser';
 import { decideNext, gatedScenarios, startRun } from '../support/gated-run';
 
 const OUT = path.join(__dirname, '..', '..', 'test-output');
@@ -25,9 +25,7 @@ describeWithBrowser('run page and runs list, live (headless Chromium)', () => {
     dir = gatedScenarios();
     a = await startApiApp({ LOUPE_SCENARIOS_DIR: dir });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page = await viewerPage(browser, problems, 900);
   });
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { API_TOKEN, APPROVAL_SESSION, eventually, expectJson, startApiApp, type ApiApp } from '../support/api-app';
-import { describeWithBrowser, launchBrowser } from '../support/browser';
+import { describeWithBrowser, launchBrowser, viewerPage } from '../support/browser';
 
 const OUT = path.join(__dirname, '..', '..', 'test-output');
 const TEMPLATE = 'http://grafana.test/explore?trace={traceId}&span={spanId}';
@@ -73,9 +73,7 @@ describeWithBrowser('session page verdict, iteration figures and session list (h
       60_000,
     );
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page = await viewerPage(browser, problems);
   });
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);

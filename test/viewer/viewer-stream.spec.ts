@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { mergeCatalog } from '../../src/eval/standin-catalog-merge';
 import { StandinServer } from '../../src/standin/standin-server';
 import { API_TOKEN, startApiApp, type ApiApp } from '../support/api-app';
-import { describeWithBrowser, launchBrowser } from '../support/browser';
+import { describeWithBrowser, launchBrowser, viewerPage } from '../support/browser';
 
 /** the little of the page's DOM the checks below read (this project's typings have no DOM lib) */
 interface PageDocument {
@@ -55,9 +55,7 @@ describeWithBrowser('session viewer: streamed text (headless Chromium)', () => {
     const { url } = await standin.start(0);
     a = await startApiApp({ OLLAMA_HOST: url, OLLAMA_LOCAL_HOST: url });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page = await viewerPage(browser, problems);
   });
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { API_TOKEN, eventually, startApiApp, type ApiApp } from '../support/api-app';
-import { describeWithBrowser, launchBrowser } from '../support/browser';
+import { describeWithBrowser, launchBrowser, viewerPage } from '../support/browser';
 
 const scenario = (id: string, success: boolean) => `id: ${id}
 title: ${id}
@@ -32,9 +32,7 @@ describeWithBrowser('unjudged trials in the viewer (headless Chromium)', () => {
     fs.writeFileSync(path.join(dir, 'with-success.yaml'), scenario('t/with-success', true));
     a = await startApiApp({ LOUPE_SCENARIOS_DIR: dir });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page = await viewerPage(browser, problems);
   });
   afterAll(async () => {
     await browser?.close();

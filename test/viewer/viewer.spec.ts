@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { JournalService } from '../../src/journal/journal.service';
 import { API_TOKEN, APPROVAL_SESSION, eventually, startApiApp, type ApiApp } from '../support/api-app';
-import { describeWithBrowser, launchBrowser } from '../support/browser';
+import { describeWithBrowser, launchBrowser, viewerPage } from '../support/browser';
 
 const OUT = path.join(__dirname, '..', '..', 'test-output');
 
@@ -22,9 +22,7 @@ describeWithBrowser('session viewer (headless Chromium)', () => {
     a = await startApiApp();
     browser = await launchBrowser();
     // one page for all: this Chromium runs as a single process, and closing its last page ends it
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page = await viewerPage(browser, problems);
   });
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);
