@@ -85,8 +85,11 @@ export class RunFeed implements OnModuleDestroy {
   private onRun(row: EvalRunRow): void {
     const state = this.stateOf(row.id);
     state.row = row;
-    this.sendRun(row.id, state);
-    if (FINISHED(row.status)) this.runs.delete(row.id);
+    if (!FINISHED(row.status)) return this.sendRun(row.id, state);
+    this.runs.delete(row.id);
+    // a page reads a finished run's statistics back on this update: announce it once the journal has
+    // written them (and the row), or the read can come back without them and nothing would follow it
+    void this.caughtUp().then(() => this.sendRun(row.id, state));
   }
 
   private onTrial(row: EvalTrialRow): void {
