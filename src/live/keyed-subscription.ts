@@ -1,6 +1,7 @@
-// One socket's feed of snapshots keyed by what they describe (a run, a trial): only the newest
-// snapshot per key waits, delivered in order of change, and the set waiting is bounded — past it the
-// buffer is dropped and the client told to re-read. A slow reader slows nothing but itself.
+// One socket's feed of snapshots keyed by what they describe (a run, a trial, a row of the session
+// list): only the newest snapshot per key waits, delivered in order of change, and the set waiting is
+// bounded — past it the buffer is dropped and the client told to re-read. A slow reader slows nothing
+// but itself.
 import { writable, type FlowSocket } from './socket-flow';
 
 export class KeyedSubscription {

@@ -27,7 +27,7 @@ import {
   toolCallOutcome,
   type LlmChunk,
 } from './live-wire';
-import { SessionListSubscription } from './session-list-subscription';
+import { KeyedSubscription } from './keyed-subscription';
 import {
   DEFAULT_SUBSCRIPTION_LIMITS,
   SessionSubscription,
@@ -56,7 +56,7 @@ export interface StreamStats {
 @Injectable()
 export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   private readonly bySession = new Map<string, Set<SessionSubscription>>();
-  private readonly listSubscribers = new Set<SessionListSubscription>();
+  private readonly listSubscribers = new Set<KeyedSubscription>();
   private readonly appended = new Map<string, number>();
   private readonly messagesAppended = new Map<string, number>();
   private readonly traceUrlTemplate?: string;
@@ -109,13 +109,13 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     }
   }
 
-  subscribeList(socket: FlowSocket): SessionListSubscription {
-    const sub = new SessionListSubscription(socket);
+  subscribeList(socket: FlowSocket): KeyedSubscription {
+    const sub = new KeyedSubscription(socket, { event: 'sessions:resync', body: { reason: 'overflow' } }, 1000);
     this.listSubscribers.add(sub);
     return sub;
   }
 
-  unsubscribeList(sub: SessionListSubscription): void {
+  unsubscribeList(sub: KeyedSubscription): void {
     sub.close();
     this.listSubscribers.delete(sub);
   }
@@ -207,7 +207,7 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
         if (!this.bySession.has(entry.row.id) && !this.listSubscribers.size) return;
         const session = liveSession(entry.row);
         this.toSession(entry.row.id, { kind: 'emit', event: 'session:update', body: { session } });
-        for (const l of this.listSubscribers) l.offer(session);
+        for (const l of this.listSubscribers) l.offer(session.id, 'session:update', { session });
         return;
       }
       default:

@@ -27,7 +27,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { parseClientMessage, type ClientMessage, type ClientPayload } from './client-messages';
 import { LiveFeed } from './live-feed.service';
 import { approvalRequired } from './live-wire';
-import type { SessionListSubscription } from './session-list-subscription';
+import type { KeyedSubscription } from './keyed-subscription';
 import type { SessionSubscription } from './session-subscription';
 import { flowSocketOf } from './socket-flow';
 
@@ -37,7 +37,7 @@ const MAX_SUBSCRIPTIONS = 100;
 interface ConnectionState {
   model: string | null;
   sessions: Map<string, SessionSubscription>;
-  list?: SessionListSubscription;
+  list?: KeyedSubscription;
 }
 
 type Answer = Record<string, unknown>;

@@ -5,6 +5,14 @@ import type { StandinFault, StandinTurn } from './standin-script';
 /** Ollama's OLLAMA_MAX_QUEUE overflow text — note the two spaces. */
 export const SERVER_BUSY_ERROR = 'server busy, please try again.  maximum pending requests exceeded';
 
+/** A request past OLLAMA_MAX_QUEUE waiting for a load: answered 503 with SERVER_BUSY_ERROR. */
+export class QueueFullError extends Error {
+  constructor() {
+    super(SERVER_BUSY_ERROR);
+    this.name = 'QueueFullError';
+  }
+}
+
 /** What Ollama writes when the runner fails mid-generation. */
 export const RUNNER_ERROR = 'an error was encountered while running the model';
 

@@ -9,8 +9,10 @@
 import { EventEmitter } from 'node:events';
 
 import type { StandinModel } from './standin-script';
-import { DEFAULT_NUM_CTX, isCloudModel, listedName, modelSizeBytes } from './standin-catalog';
-import { SERVER_BUSY_ERROR, cloudRefusal, type CloudState } from './standin-fault';
+import { DEFAULT_NUM_CTX, isCloudModel, listedName } from './standin-catalog';
+import { QueueFullError, cloudRefusal, type CloudState } from './standin-fault';
+
+export { QueueFullError } from './standin-fault';
 import { nowMs } from './standin-go-json';
 import { FifoSemaphore, abortError, type Release } from './standin-semaphore';
 import { sleep } from './standin-async';
@@ -20,7 +22,6 @@ import {
   DEFAULT_NUM_BATCH,
   expiryAt,
   footprintBytes,
-  kvBytesPerToken,
   makeRoom,
   needsReload,
   resolveRunner,
@@ -33,16 +34,10 @@ import {
 export type { RunnerOptions } from './standin-runner-rules';
 export type { GpuOptions, LoadRecord, LoadedModelView, SlotLease } from './standin-gpu-types';
 import type { GpuOptions, LoadRecord, LoadedModelView, ModelRuntime, SlotLease } from './standin-gpu-types';
+import { loadedModelView } from './standin-loaded-view';
 
 /** Cloud models have no local slots; the upstream's capacity is modelled as ample. */
 const CLOUD_PARALLEL = 64;
-
-export class QueueFullError extends Error {
-  constructor() {
-    super(SERVER_BUSY_ERROR);
-    this.name = 'QueueFullError';
-  }
-}
 
 export class GpuSimulator {
   private readonly runtimes = new Map<string, ModelRuntime>();
@@ -208,20 +203,8 @@ export class GpuSimulator {
     const out: LoadedModelView[] = [];
     for (const rt of this.runtimes.values()) {
       this.expireIfDue(rt);
-      if (rt.state !== 'loaded' || isCloudModel(rt.model) || !rt.runner) continue;
-      const expiresAtMs = rt.active > 0 ? expiryAt(nowMs(), rt.keepAliveMs, this.timeScale) : rt.expiresAtMs;
-      const resolved = rt.runner.resolved;
-      const onGpu = footprintBytes(rt.model, resolved);
-      // CPU-only (vramBytes 0 or num_gpu 0): RAM holds the weights (~1.2× the file) and the KV cache
-      const sizeBytes = onGpu > 0 ? onGpu : Math.round(modelSizeBytes(rt.model) * 1.2) + kvBytesPerToken(rt.model) * resolved.numCtx;
-      out.push({
-        model: rt.model,
-        expiresAtMs,
-        contextLength: resolved.numCtx,
-        runnerId: rt.runner.id,
-        sizeBytes,
-        vramBytes: rt.runner.vramBytes,
-      });
+      const view = loadedModelView(rt, this.timeScale, nowMs());
+      if (view) out.push(view);
     }
     return out;
   }

@@ -125,12 +125,18 @@ describe('the CLI on the embedded Postgres', () => {
       ),
     });
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
+    // the banner is printed once the server listens: resolved by the output event that completes it
+    const banner = new Promise<void>((resolve) =>
+      child.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('API explorer') && out.endsWith('\n')) resolve();
+      }),
+    );
     const exited = new Promise((r) => child.once('exit', r));
     try {
       const base = await waitForListening(child);
       const port = new URL(base).port;
-      for (let i = 0; i < 200 && !out.includes('API explorer'); i++) await new Promise((r) => setTimeout(r, 25));
+      await banner;
       expect(out.split('\n').filter(Boolean)).toEqual([
         `Viewer:       http://127.0.0.1:${port}/#token=serve-token`,
         `API explorer: http://127.0.0.1:${port}/api/docs#token=serve-token`,
