@@ -1,12 +1,13 @@
 // Text tool-call extraction cost: throughput on a mix of realistic replies (the formats local
 // models print most, plus plain prose and code — kept as it was so figures compare across
 // versions), on a second mix of the newer formats, and the time it takes on 1 MB inputs built to
-// make a naive parser quadratic. Medians over repeated runs after a warm-up. Everything is
-// generated here; nothing is read from disk.
+// make a naive parser quadratic, and how time grows with input size (10 KB to 10 MB, which must stay
+// linear). Medians over repeated runs after a warm-up. Everything is generated here; nothing is
+// read from disk.
 
 import { performance } from 'node:perf_hooks';
 import type { LlmToolDefinition } from '../src/provider/llm-types';
-import { extractToolCallsFromContent } from '../src/provider/ollama/tool-calls';
+import { extractToolCallsFromContent, type ExtractionPolicy } from '../src/provider/ollama/tool-calls';
 import type { BenchFigure } from './run-benchmarks';
 
 export type { BenchFigure };
@@ -18,6 +19,8 @@ export interface ExtractionBenchOptions {
   worstCaseRuns?: number;
   /** minimum wall time of one throughput run, in ms */
   minRunMs?: number;
+  /** the sizes of the linearity figures, in bytes (default 10 KB, 100 KB, 1 MB, 10 MB) */
+  scalingSizes?: number[];
 }
 
 const median = (values: number[]): number => {
@@ -32,7 +35,7 @@ const tool = (name: string, props: Record<string, string>, required: string[] = 
   parameters: { type: 'object', properties: Object.fromEntries(Object.entries(props).map(([k, t]) => [k, { type: t }])), required },
 });
 
-const TOOLS: LlmToolDefinition[] = [
+export const TOOLS: LlmToolDefinition[] = [
   tool('read_file', { path: 'string' }, ['path']),
   tool('write_file', { path: 'string', content: 'string' }, ['path', 'content']),
   tool('run_command', { command: 'string', timeout: 'integer' }, ['command']),
@@ -51,7 +54,7 @@ const CODE =
   "  return { port, host: env.HOST ?? '127.0.0.1', tags: [...(env.TAGS ?? '').split(',')] };\n}\n```\n";
 
 /** One reply per format local models print, plus replies without calls. */
-function realisticReplies(): string[] {
+export function realisticReplies(): string[] {
   const content = 'export const answer = 42;\\nexport const question = \\"unknown\\";\\n';
   return [
     PROSE,
@@ -78,7 +81,7 @@ function realisticReplies(): string[] {
 }
 
 /** One reply per format added later (Step-3, Seed-OSS, MiniMax-M2, Apertus, Functionary, …). */
-function newerFormatReplies(): string[] {
+export function newerFormatReplies(): string[] {
   return [
     `Reading it.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="read_file"><steptml:parameter name="path">src/main.ts</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`,
     `<seed:think>${PROSE}</seed:think>\n<seed:tool_call>\n<function=run_command>\n<parameter=command>\nnpm test\n</parameter>\n<parameter=timeout>\n120\n</parameter>\n</function>\n</seed:tool_call>`,
@@ -96,8 +99,7 @@ function newerFormatReplies(): string[] {
 }
 
 /** 1 MB inputs aimed at the usual ways a tool-call parser goes quadratic or recurses too deep. */
-function adversarialInputs(): Array<[string, string]> {
-  const MB = 1 << 20;
+export function adversarialInputs(MB = 1 << 20): Array<[string, string]> {
   const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
   return [
     ['open objects {"name":', fill('{"name":')],
@@ -123,17 +125,34 @@ function adversarialInputs(): Array<[string, string]> {
   ];
 }
 
-function throughputMBps(replies: string[], tools: LlmToolDefinition[] | undefined, minRunMs: number): number {
+/**
+ * MB extracted per second of wall time — or, with `clock` 'cpu', per second of this process's CPU
+ * time, the figure to compare on a shared machine where other work takes the cores.
+ */
+function throughputMBps(
+  replies: string[],
+  tools: LlmToolDefinition[] | undefined,
+  minRunMs: number,
+  policy?: ExtractionPolicy,
+  clock: 'wall' | 'cpu' = 'wall',
+): number {
   const bytes = replies.reduce((sum, r) => sum + Buffer.byteLength(r, 'utf8'), 0);
+  const options = policy ? { policy } : undefined;
+  const now = clock === 'wall' ? () => performance.now() : cpuMs;
   let processed = 0;
-  const started = performance.now();
+  const started = now();
   let elapsed = 0;
   do {
-    for (const reply of replies) extractToolCallsFromContent(reply, tools);
+    for (const reply of replies) extractToolCallsFromContent(reply, tools, options);
     processed += bytes;
-    elapsed = performance.now() - started;
+    elapsed = now() - started;
   } while (elapsed < minRunMs);
   return processed / (1 << 20) / (elapsed / 1000);
+}
+
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
 }
 
 export async function benchExtraction(options: ExtractionBenchOptions = {}): Promise<BenchFigure[]> {
@@ -161,6 +180,17 @@ export async function benchExtraction(options: ExtractionBenchOptions = {}): Pro
     note: `${replies.length} replies, ${withCalls} with calls, ${new Set(replies.map((r) => extractToolCallsFromContent(r, TOOLS).strategy)).size - 1} formats`,
   });
   figures.push({
+    name: 'throughput, mixed replies, tools declared, per CPU-second',
+    value: measure(() => throughputMBps(replies, TOOLS, minRunMs, undefined, 'cpu')),
+    unit: 'MB/s',
+    note: "this process's CPU time (GC threads included): steadier than wall time on a shared machine",
+  });
+  figures.push({
+    name: 'throughput, mixed replies, tools declared, strict',
+    value: measure(() => throughputMBps(replies, TOOLS, minRunMs, 'strict')),
+    unit: 'MB/s',
+  });
+  figures.push({
     name: 'throughput, mixed replies, no tools',
     value: measure(() => throughputMBps(replies, undefined, minRunMs)),
     unit: 'MB/s',
@@ -177,18 +207,60 @@ export async function benchExtraction(options: ExtractionBenchOptions = {}): Pro
     unit: 'MB/s',
   });
 
+  const timeOf = (input: string) => (): number => {
+    const started = performance.now();
+    extractToolCallsFromContent(input, TOOLS);
+    return performance.now() - started;
+  };
+  let worst: { label: string; ms: number } | undefined;
   for (const [label, input] of adversarialInputs()) {
-    const time = (): number => {
-      const started = performance.now();
+    const ms = measure(timeOf(input), options.worstCaseRuns ?? 5);
+    if (!worst || ms > worst.ms) worst = { label, ms };
+    figures.push({ name: `worst case, 1 MB of ${label}`, value: ms, unit: 'ms', note: 'tools declared' });
+  }
+  if (worst) {
+    const input = adversarialInputs().find(([l]) => l === worst?.label)?.[1] ?? '';
+    const cpu = measure(() => {
+      const started = cpuMs();
       extractToolCallsFromContent(input, TOOLS);
-      return performance.now() - started;
-    };
+      return cpuMs() - started;
+    }, options.worstCaseRuns ?? 5);
     figures.push({
-      name: `worst case, 1 MB of ${label}`,
-      value: measure(time, options.worstCaseRuns ?? 5),
+      name: 'worst case, 1 MB, slowest input',
+      value: worst.ms,
+      unit: 'ms',
+      note: `${worst.label}; ${cpu.toFixed(1)} ms of CPU`,
+    });
+  }
+
+  // linearity: the same kind of input at growing sizes; time per MB should stay flat
+  const sizes = options.scalingSizes ?? [10 << 10, 100 << 10, 1 << 20, 10 << 20];
+  const mixedText = replies.join('\n\n');
+  const scaled = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  for (const size of sizes) {
+    const runsAt = size >= 10 << 20 ? 3 : (options.worstCaseRuns ?? 5);
+    figures.push({
+      name: `linearity, ${sizeLabel(size)} of mixed replies in one reply`,
+      value: measure(timeOf(scaled(mixedText + '\n\n', size)), runsAt),
       unit: 'ms',
       note: 'tools declared',
     });
   }
+  if (worst) {
+    const label = worst.label;
+    for (const size of sizes) {
+      const input = adversarialInputs(size).find(([l]) => l === label)?.[1] ?? '';
+      figures.push({
+        name: `linearity, ${sizeLabel(size)} of ${label}`,
+        value: measure(timeOf(input), size >= 10 << 20 ? 3 : (options.worstCaseRuns ?? 5)),
+        unit: 'ms',
+        note: 'the slowest 1 MB input, tools declared',
+      });
+    }
+  }
   return figures;
+}
+
+function sizeLabel(bytes: number): string {
+  return bytes >= 1 << 20 ? `${bytes / (1 << 20)} MB` : `${bytes >> 10} KB`;
 }

@@ -76,10 +76,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ OLLAMA_KEEP_ALIVE: '-1' }).ollama.keepAlive).toEqual({ wire: -1, ms: null });
   });
 
+  it('reads the text-mode extraction policy (default lenient)', () => {
+    expect(loadConfig({}).ollama.toolCallExtraction).toBe('lenient');
+    expect(loadConfig({ LOUPE_TOOL_CALL_EXTRACTION: 'strict' }).ollama.toolCallExtraction).toBe('strict');
+  });
+
   it.each([
     ['OLLAMA_KEEP_ALIVE', '5 minutes', /OLLAMA_KEEP_ALIVE="5 minutes": expected seconds \(e.g. 1800\) or a Go duration/],
     ['OLLAMA_KEEP_ALIVE', '1d', /OLLAMA_KEEP_ALIVE="1d"/],
     ['OLLAMA_THINK_LEVEL', 'max', /OLLAMA_THINK_LEVEL="max": expected low, medium, high/],
+    ['LOUPE_TOOL_CALL_EXTRACTION', 'loose', /LOUPE_TOOL_CALL_EXTRACTION="loose": expected strict or lenient/],
     ['OLLAMA_NUM_BATCH', '0', /OLLAMA_NUM_BATCH="0"/],
     ['OLLAMA_NUM_GPU', '-2', /OLLAMA_NUM_GPU="-2"/],
   ])('rejects %s=%j with a clear message', (name, value, message) => {

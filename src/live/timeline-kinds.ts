@@ -51,6 +51,7 @@ export const TIMELINE_KIND: Record<EventType, TimelineKind> = {
   tool_name_repaired: 'repair',
   tool_args_normalized: 'repair',
   tool_args_coerced: 'repair',
+  tool_call_repaired: 'repair',
   tool_call_dropped: 'repair',
   tools_disabled: 'repair',
   tool_call: 'tool',

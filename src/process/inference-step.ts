@@ -77,6 +77,7 @@ export async function runInference(rt: LoopRuntime, iteration: number, input: In
         options: { numCtx, ...samplingOf(rt.settings), seed: rt.options.seed },
         retrySchedule: rt.settings.retrySchedule,
         tokenEstimator: rt.settings.tokenEstimator,
+        toolCallExtraction: rt.settings.toolCallExtraction,
         onPrepared,
         measured: true,
         onDelta: streamTap(rt, iteration, input.purpose),

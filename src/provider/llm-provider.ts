@@ -2,6 +2,7 @@ import type { JournalEventMap } from '../journal/journal-events';
 import type { LlmCompletionResult, LlmMessage, LlmToolDefinition } from './llm-types';
 import type { TokenEstimatorName } from '../context/token-estimation';
 import type { RetryScheduleName } from './ollama/retry-schedules';
+import type { ExtractionPolicy } from './ollama/tool-calls/types';
 
 /** The events a provider reports (requests, retries, extraction and its repairs, GPU detection). */
 export type ProviderEventType =
@@ -12,6 +13,7 @@ export type ProviderEventType =
   | 'tool_name_repaired'
   | 'tool_args_normalized'
   | 'tool_args_coerced'
+  | 'tool_call_repaired'
   | 'tool_call_dropped'
   | 'model_reloaded'
   | 'inference_response'
@@ -43,6 +45,8 @@ export interface CompletionRequest {
   retrySchedule?: RetryScheduleName;
   /** how the prompt of the final request body is estimated (the session's estimator; default content_aware) */
   tokenEstimator?: TokenEstimatorName;
+  /** text-mode tool calls: strict or lenient extraction; unset: the provider's (LOUPE_TOOL_CALL_EXTRACTION) */
+  toolCallExtraction?: ExtractionPolicy;
   /** called once the request body is built, before it is sent: its prompt estimate and the context it goes against */
   onPrepared?: (prompt: PreparedPrompt) => void;
   /** part of a session's measured work (default true): a reload during it is a pathology of the run */

@@ -33,6 +33,18 @@ describe('loupe tools extract --jsonl (built CLI)', () => {
     expect(run.stderr).toMatch(/1 input line\(s\) could not be read/);
   });
 
+  it('--strict drops what the reference parser rejects and says why', async () => {
+    const input = JSON.stringify({ id: 's', input: `<tool_call>{'name': 'ping', 'arguments': {}}</tool_call>`, tools: ['ping'] });
+    const run = await runCli(['tools', 'extract', '--jsonl', '--strict'], {}, { input });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout.trim())).toEqual({
+      id: 's',
+      calls: [],
+      text: `<tool_call>{'name': 'ping', 'arguments': {}}</tool_call>`,
+      dropped: [{ name: 'ping', reason: 'strict_rejected', detail: expect.stringMatching(/not valid JSON/) }],
+    });
+  });
+
   it('exits 2 without --jsonl', async () => {
     const run = await runCli(['tools', 'extract'], {}, { input: '' });
     expect(run.code).toBe(2);

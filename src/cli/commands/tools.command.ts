@@ -8,9 +8,11 @@ export function registerToolsCommand(program: Command): void {
     .command('extract')
     .description('Extract tool calls from model text: JSONL {"id","input","tools"} on stdin → {"id","calls","text"} on stdout')
     .option('--jsonl', 'read and write JSON lines (the only format)')
-    .action(async (opts: { jsonl?: boolean }) => {
+    .option('--strict', "accept only what each format's reference parser accepts; each result lists the calls dropped and why")
+    .action(async (opts: { jsonl?: boolean; strict?: boolean }) => {
       if (!opts.jsonl) throw new UsageError('tools extract: pass --jsonl (input is JSON lines on stdin)');
-      const { errors } = await lazy.extract().runExtractJsonl(process.stdin, process.stdout);
+      const policy = opts.strict ? 'strict' : undefined;
+      const { errors } = await lazy.extract().runExtractJsonl(process.stdin, process.stdout, { policy });
       if (errors) process.stderr.write(`${errors} input line(s) could not be read; see the "error" lines in the output\n`);
     });
 }

@@ -131,13 +131,22 @@ export const INFERENCE_EVENTS = {
     to: z.string(),
     ...inferencePurpose,
   }),
+  tool_call_repaired: defineEvent(
+    'A text-mode call was read only by repairing its markup or argument text (misspelt tag, look-alike special token, pseudo-JSON), as lenient extraction does; strict extraction drops such a call.',
+    {
+      callIndex: z.number(),
+      detail: z.string(),
+      ...inferencePurpose,
+    },
+  ),
   tool_call_dropped: defineEvent(
-    'A text-mode call names no declared tool, not even closely: extraction could not resolve it. It is never run under a guessed name; it goes to the loop under the name as written, which answers `Unknown tool: <name>` as for a native call.',
+    "A text-mode call was not run, and why. unknown_tool: it names no declared tool, not even closely (under strict extraction: not exactly); it is never run under a guessed name, and goes to the loop under the name as written, which answers `Unknown tool: <name>` as for a native call. strict_rejected: strict extraction refused what the format's reference parser rejects (`detail` says what).",
     {
       name: z.string(),
       arguments: z.record(z.string(), z.unknown()),
       strategy: z.string().nullable(),
-      reason: z.enum(['unknown_tool']),
+      reason: z.enum(['unknown_tool', 'strict_rejected']),
+      detail: z.string().optional(),
       ...inferencePurpose,
     },
   ),

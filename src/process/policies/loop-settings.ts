@@ -2,6 +2,7 @@
 // agent system; the environment, a scenario's `config:`, a `--set` axis or an API caller override
 // single settings on top; the session records what it resolved to, profile included.
 import type { RetryScheduleName } from '../../provider/ollama/retry-schedules';
+import type { ExtractionPolicy } from '../../provider/ollama/tool-calls/types';
 import type { TokenEstimatorName } from '../../context/token-estimation';
 import type { CallIdScheme } from './call-ids';
 import type { CompactionBaseline } from './compaction-baseline';
@@ -138,7 +139,13 @@ export interface SamplingSettings {
   repeatPenalty?: number;
 }
 
-export interface LoopSettings extends SessionBudgets, LoopPolicies, SamplingSettings {
+/** How text-mode tool calls are read. Not a loop design: no profile sets it. */
+export interface ExtractionSettings {
+  /** strict: only what each format's reference parser accepts; lenient: repair and record; unset: LOUPE_TOOL_CALL_EXTRACTION (lenient) */
+  toolCallExtraction?: ExtractionPolicy;
+}
+
+export interface LoopSettings extends SessionBudgets, LoopPolicies, SamplingSettings, ExtractionSettings {
   profile: LoopProfileName;
 }
 

@@ -4,6 +4,7 @@ import type { CompletionRequest, ProviderEventSink } from '../llm-provider';
 import type { LlmCompletionResult, LlmFinishReason } from '../llm-types';
 import type { RawChatResult } from './ollama-chat-stream';
 import { extractToolCallsFromContent } from './tool-calls';
+import type { ExtractionPolicy } from './tool-calls/types';
 
 const nsToMs = (ns?: number) => (ns === undefined ? undefined : ns / 1e6);
 
@@ -15,6 +16,7 @@ export function toCompletionResult(
   raw: RawChatResult,
   textTools: NonNullable<CompletionRequest['tools']>,
   emit: ProviderEventSink,
+  policy: ExtractionPolicy = 'lenient',
 ): LlmCompletionResult {
   let content = raw.content;
   let thinking = raw.thinking;
@@ -22,7 +24,7 @@ export function toCompletionResult(
   let source: LlmCompletionResult['toolCallSource'] = toolCalls.length ? 'native' : 'none';
   if (textTools.length && !toolCalls.length && content) {
     // a call naming no declared tool still reaches the loop, which answers `Unknown tool: <name>` as for a native call
-    const x = extractToolCallsFromContent(content, textTools, { unknownTools: 'pass' });
+    const x = extractToolCallsFromContent(content, textTools, { unknownTools: 'pass', policy });
     if (x.thinking) thinking = thinking ? `${thinking}\n${x.thinking}` : x.thinking;
     if (x.calls.length) {
       toolCalls = x.calls;
@@ -38,6 +40,7 @@ export function toCompletionResult(
         // each repair under its own name: dashboards count name repairs and type coercions apart
         if (r.kind === 'tool_name_repaired') emit('tool_name_repaired', { callIndex: r.callIndex, from: r.from, to: r.to, how: r.how });
         else if (r.kind === 'arg_coerced') emit('tool_args_coerced', { callIndex: r.callIndex, key: r.key, from: r.from, to: r.to });
+        else if (r.kind === 'call_repaired') emit('tool_call_repaired', { callIndex: r.callIndex, detail: r.detail });
         else emit('tool_args_normalized', { callIndex: r.callIndex, from: r.from, to: r.to });
       }
     } else if (x.thinking) {
@@ -45,7 +48,13 @@ export function toCompletionResult(
     }
     // a call naming no declared tool is never run under a guessed name: the record says extraction could not resolve it
     for (const d of x.dropped ?? [])
-      emit('tool_call_dropped', { name: d.name, arguments: d.arguments, strategy: d.strategy, reason: d.reason });
+      emit('tool_call_dropped', {
+        name: d.name,
+        arguments: d.arguments,
+        strategy: d.strategy,
+        reason: d.reason,
+        ...(d.detail ? { detail: d.detail } : {}),
+      });
   }
   const total = nsToMs(raw.totalNs);
   const load = nsToMs(raw.loadNs);

@@ -24,6 +24,7 @@ export function providerOptionsFrom(c: LoupeConfig['ollama'], host: string): Oll
     reloadThresholdMs: c.reloadThresholdMs,
     slotWaitTimeoutMs: c.slotWaitTimeoutMs,
     retryDelayScale: c.retryDelayScale,
+    toolCallExtraction: c.toolCallExtraction,
   };
 }
 

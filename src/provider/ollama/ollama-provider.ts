@@ -26,6 +26,7 @@ import { RunnerTracker, type SendTicket } from './runner-tracker';
 import { SlotLimiter, SlotLimiterRegistry } from './slot-limiter';
 import { toNativeMessages, toOllamaTools, toTextModeMessages } from './text-mode-messages';
 import { idleTimeoutFor } from './timeouts';
+import type { ExtractionPolicy } from './tool-calls/types';
 
 export interface OllamaProviderOptions {
   host: string;
@@ -48,6 +49,8 @@ export interface OllamaProviderOptions {
   slotWaitTimeoutMs: number;
   /** multiplies retry backoffs (1 = the spec's 1 s, 2 s, 4 s); tests use small values */
   retryDelayScale?: number;
+  /** text-mode tool calls when the request names no policy (default lenient) */
+  toolCallExtraction?: ExtractionPolicy;
   /** retry jitter source, [0, 1) like Math.random (the default); tests pin it */
   random?: () => number;
   /** clock of the 30 s model-list and /api/show caches (default Date.now); tests advance it */
@@ -328,7 +331,8 @@ export class OllamaProvider implements LlmProvider {
     }
     if (ticket) await this.noteReply(ticket, raw, req, emit, prepared);
     const version = await serverVersion;
-    const result = toCompletionResult(raw, mode === 'text' ? tools : [], emit);
+    const policy = req.toolCallExtraction ?? this.opts.toolCallExtraction;
+    const result = toCompletionResult(raw, mode === 'text' ? tools : [], emit, policy);
     const count = promptCount({ version, promptEvalCount: raw.promptEvalCountReported, cachedCount: raw.promptCachedCount });
     result.serverVersion = version;
     result.prompt = { ...prepared, reportedTokens: count.total, cachedTokens: count.cached, countSemantics: count.semantics };

@@ -37,9 +37,43 @@ describe('coerceArgsToSchema', () => {
       [['o.d', 'string', 'integer']],
     ],
     ['keys without a schema are untouched', { n: { type: 'integer' } }, { other: '1' }, { other: '1' }, []],
+    // schema typing as the engines do it (vLLM's Hunyuan and Solar parsers, SGLang's)
+    ['a Python type name: int', { n: { type: 'int' } }, { n: '7' }, { n: 7 }, [['n', 'string', 'integer']]],
+    ['a prefixed type name: uint32', { n: { type: 'uint32' } }, { n: '42' }, { n: 42 }, [['n', 'string', 'integer']]],
+    ['a Python type name: list', { l: { type: 'list' } }, { l: '[1]' }, { l: [1] }, [['l', 'string', 'array']]],
+    ['"1e3" → 1000 for a number', { x: { type: 'number' } }, { x: '1e3' }, { x: 1000 }, [['x', 'string', 'number']]],
+    ['"1" → true for a boolean', { on: { type: 'boolean' } }, { on: '1' }, { on: true }, [['on', 'string', 'boolean']]],
+    ['"0" → false for a boolean', { on: { type: 'boolean' } }, { on: '0' }, { on: false }, [['on', 'string', 'boolean']]],
+    ['null where the type cannot hold the text', { n: { type: 'integer' } }, { n: 'null' }, { n: null }, [['n', 'string', 'null']]],
+    ['"null" stays text for a string', { s: { type: 'string' } }, { s: 'null' }, { s: 'null' }, []],
+    ['["integer", "null"] takes a number', { n: { type: ['integer', 'null'] } }, { n: '9' }, { n: 9 }, [['n', 'string', 'integer']]],
+    [
+      'a Python-literal dict for an object',
+      { o: { type: 'object' } },
+      { o: "{'a': True, 'b': None}" },
+      { o: { a: true, b: null } },
+      [['o', 'string', 'object']],
+    ],
   ])('%s', (_label, props, args, expected, coercions) => {
     const r = coerceArgsToSchema(args, schema(props));
     expect(r.args).toEqual(expected);
     expect(r.coercions).toEqual(coercions.map(([key, from, to]) => ({ key, from, to })));
+  });
+});
+
+describe('coerceArgsToSchema and $ref', () => {
+  it('types a parameter through a local $ref into $defs', () => {
+    const root: JsonSchema = {
+      type: 'object',
+      properties: { location: { $ref: '#/$defs/Location' }, days: { type: 'integer' } },
+      $defs: { Location: { type: 'object', properties: { zip: { type: 'integer' } } } },
+    };
+    const r = coerceArgsToSchema({ location: '{"zip": "75001"}', days: '3' }, root);
+    expect(r.args).toEqual({ location: { zip: 75001 }, days: 3 });
+  });
+
+  it('leaves a reference it cannot resolve alone', () => {
+    const root: JsonSchema = { type: 'object', properties: { p: { $ref: '#/$defs/Missing' } } };
+    expect(coerceArgsToSchema({ p: '1' }, root).args).toEqual({ p: '1' });
   });
 });

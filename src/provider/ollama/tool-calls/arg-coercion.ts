@@ -25,7 +25,7 @@ export function coerceArgsToSchema(
   const coercions: Coercion[] = [];
   if (!schema || !schema.properties || typeof args !== 'object' || args === null) return { args, coercions };
   if (alreadyTyped(args, schema.properties)) return { args, coercions };
-  const out = coerceObject(args, schema, '', coercions, 0);
+  const out = coerceObject(args, schema, '', coercions, 0, schema);
   return { args: out, coercions };
 }
 
@@ -35,6 +35,7 @@ function alreadyTyped(args: Record<string, unknown>, props: Record<string, JsonS
     if (!Object.prototype.hasOwnProperty.call(props, key)) continue;
     const sub = props[key];
     if (!sub || typeof sub !== 'object') continue;
+    if (typeof sub.$ref === 'string') return false; // a reference: the slow path resolves it
     const value = args[key];
     if (typeof value === 'object' && value !== null) return false; // nested: the slow path descends
     const wanted = wantedTypes(sub);
@@ -49,36 +50,55 @@ function coerceObject(
   path: string,
   coercions: Coercion[],
   depth: number,
+  root: JsonSchema,
 ): Record<string, unknown> {
   const props = schema.properties ?? {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(obj)) {
     const sub = Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
-    out[key] = sub ? coerceValue(value, sub, path ? `${path}.${key}` : key, coercions, depth + 1) : value;
+    out[key] = sub ? coerceValue(value, sub, path ? `${path}.${key}` : key, coercions, depth + 1, root) : value;
   }
   return out;
 }
 
-function coerceValue(value: unknown, schema: JsonSchema, path: string, coercions: Coercion[], depth: number): unknown {
-  if (depth > MAX_DEPTH || !schema || typeof schema !== 'object') return value;
+function coerceValue(value: unknown, given: JsonSchema, path: string, coercions: Coercion[], depth: number, root: JsonSchema): unknown {
+  if (depth > MAX_DEPTH || !given || typeof given !== 'object') return value;
+  const schema = deref(given, root);
   const wanted = wantedTypes(schema);
   const actual = typeOfValue(value);
-  if (wanted.size === 0 || accepts(wanted, actual)) return descend(value, schema, path, coercions, depth);
+  if (wanted.size === 0 || accepts(wanted, actual)) return descend(value, schema, path, coercions, depth, root);
   const converted = convert(value, actual, wanted, schema);
   if (converted === undefined) return value;
   coercions.push({ key: path, from: actual, to: converted.type });
-  return descend(converted.value, schema, path, coercions, depth);
+  return descend(converted.value, schema, path, coercions, depth, root);
 }
 
-function descend(value: unknown, schema: JsonSchema, path: string, coercions: Coercion[], depth: number): unknown {
+function descend(value: unknown, schema: JsonSchema, path: string, coercions: Coercion[], depth: number, root: JsonSchema): unknown {
   if (Array.isArray(value) && schema.items && typeof schema.items === 'object') {
     const items = schema.items;
-    return value.map((v, i) => coerceValue(v, items, `${path}[${i}]`, coercions, depth + 1));
+    return value.map((v, i) => coerceValue(v, items, `${path}[${i}]`, coercions, depth + 1, root));
   }
   if (value && typeof value === 'object' && !Array.isArray(value) && schema.properties) {
-    return coerceObject(value as Record<string, unknown>, schema, path, coercions, depth);
+    return coerceObject(value as Record<string, unknown>, schema, path, coercions, depth, root);
   }
   return value;
+}
+
+/** A local `$ref` (`#/$defs/Location`, `#/definitions/…`) resolved against the tool's schema. */
+function deref(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  let current = schema;
+  for (let hops = 0; hops < 8 && typeof current.$ref === 'string'; hops++) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) return current;
+    let target: unknown = root;
+    for (const part of ref.slice(2).split('/')) {
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      target = target && typeof target === 'object' ? (target as Record<string, unknown>)[key] : undefined;
+    }
+    if (!target || typeof target !== 'object') return current;
+    current = target as JsonSchema;
+  }
+  return current;
 }
 
 const wantedCache = new WeakMap<JsonSchema, Set<string>>();
@@ -97,13 +117,31 @@ function computeWantedTypes(schema: JsonSchema): Set<string> {
   const out = new Set<string>();
   const add = (s: JsonSchema | undefined) => {
     if (!s || typeof s !== 'object') return;
-    if (typeof s.type === 'string') out.add(s.type);
-    else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === 'string') out.add(t);
+    if (typeof s.type === 'string') out.add(canonicalType(s.type));
+    else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === 'string') out.add(canonicalType(t));
     if (Array.isArray(s.enum)) for (const v of s.enum) out.add(typeOfValue(v));
   };
   add(schema);
   for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) add(member);
   return out;
+}
+
+/**
+ * Schemas written for Python tools name types their own way (`int`, `uint32`, `float`, `list`,
+ * `dict`, `bool`, `str`); the engines map them onto JSON's types, first exactly, then by prefix.
+ */
+const TYPE_ALIASES: Array<[RegExp, string]> = [
+  [/^(?:u?int\d*|integer|long|short)$/i, 'integer'],
+  [/^(?:float\d*|double|number|decimal|num)$/i, 'number'],
+  [/^(?:bool|boolean)$/i, 'boolean'],
+  [/^(?:list|array|tuple|set|arr)$/i, 'array'],
+  [/^(?:dict|object|map|obj)$/i, 'object'],
+  [/^(?:str|string|text|varchar|char)$/i, 'string'],
+];
+
+function canonicalType(type: string): string {
+  for (const [re, json] of TYPE_ALIASES) if (re.test(type)) return json;
+  return type;
 }
 
 function typeOfValue(value: unknown): string {
@@ -125,7 +163,11 @@ function convert(value: unknown, actual: string, wanted: Set<string>, schema: Js
     if (wanted.has('integer') && INTEGER.test(text)) return { value: Number(text), type: 'integer' };
     if (wanted.has('number') && NUMBER.test(text)) return { value: Number(text), type: 'number' };
     if (wanted.has('boolean') && /^(true|false)$/i.test(text)) return { value: text.toLowerCase() === 'true', type: 'boolean' };
-    if (wanted.has('null') && /^(null|none)$/i.test(text)) return { value: null, type: 'null' };
+    // 1/0 for a boolean, as the engines read it (not where a number is also admitted)
+    if (wanted.has('boolean') && !wanted.has('integer') && !wanted.has('number') && (text === '1' || text === '0'))
+      return { value: text === '1', type: 'boolean' };
+    // the word null where the declared type cannot hold the text: the model meant no value
+    if ((wanted.has('null') || !wanted.has('string')) && /^(null|none)$/i.test(text)) return { value: null, type: 'null' };
     if (wanted.has('array') || wanted.has('object')) {
       const parsed = parseLooseJson(text);
       const parsedType = typeOfValue(parsed);

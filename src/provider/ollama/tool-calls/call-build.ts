@@ -7,15 +7,18 @@ import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
 import { coerceArgsToSchema } from './arg-coercion';
 import { normalizeToolArgsWithRepairs } from './arg-normalization';
 import { pushAll } from './collections';
+import { PSEUDO_JSON, readTolerantly } from './json-calls';
 import type { ToolResolver } from './name-resolution';
 import { decodeTextValues } from './text-values';
-import type { CallSpan, DroppedCall, ExtractionRepair, ExtractionStrategy, RawCall } from './types';
+import type { CallSpan, DroppedCall, ExtractionPolicy, ExtractionRepair, ExtractionStrategy, RawCall } from './types';
 
 export interface BuiltCalls {
   calls: LlmToolCall[];
   strategies: ExtractionStrategy[];
   repairs: ExtractionRepair[];
   dropped: DroppedCall[];
+  /** blocks strict extraction refused every call of: their text stays, as the reference parser leaves it */
+  refused?: Set<CallSpan>;
 }
 
 /**
@@ -40,19 +43,42 @@ export function buildCalls(
   resolver: ToolResolver,
   generateId: () => string,
   unknownTools: 'drop' | 'pass' = 'drop',
+  policy: ExtractionPolicy = 'lenient',
 ): BuiltCalls {
+  const strict = policy === 'strict';
   const out: BuiltCalls = { calls: [], strategies: [], repairs: [], dropped: [] };
   const hasTools = resolver.tools.length > 0;
   // only a reply with both kinds of call needs the echo check below
-  const mixed = spans.some((s) => !s.explicit && s.calls.length) && spans.some((s) => s.explicit && s.calls.length);
+  const mixed = holdsBothKinds(spans);
   let explicitKeys: Set<string> | undefined;
+  let rejected: Set<CallSpan> | undefined;
+  // only strict extraction refuses calls, so only it needs to know which blocks kept one
+  const kept = strict ? new Set<CallSpan>() : undefined;
   for (const span of spans) {
     for (const raw of span.calls) {
-      const found = resolver.resolve(raw.name);
+      const resolved = resolver.resolve(raw.name);
+      // arguments the tolerant parser read (pseudo-JSON) are a repair too, whichever scanner read them
+      const irregular = raw.irregular ?? (readTolerantly(raw.arguments) ? `arguments ${PSEUDO_JSON}` : undefined);
+      // strict repairs no name: a reference parser passes the name on as written
+      const found = strict && resolved && resolved.how !== 'exact' ? undefined : resolved;
+      if (strict && irregular !== undefined) {
+        if (span.explicit || found)
+          out.dropped.push({
+            name: raw.name,
+            arguments: raw.arguments,
+            strategy: span.strategy,
+            reason: 'strict_rejected',
+            detail: irregular,
+          });
+        (rejected ??= new Set()).add(span);
+        continue;
+      }
       if (!found) {
         if (!span.explicit) continue;
         if (hasTools) {
-          out.dropped.push({ name: raw.name, arguments: raw.arguments, strategy: span.strategy, reason: 'unknown_tool' });
+          const dropped: DroppedCall = { name: raw.name, arguments: raw.arguments, strategy: span.strategy, reason: 'unknown_tool' };
+          if (resolved) dropped.detail = `not a declared tool (lenient reads it as ${resolved.name})`;
+          out.dropped.push(dropped);
           if (unknownTools === 'drop') continue;
         }
       }
@@ -62,9 +88,11 @@ export function buildCalls(
       let repairs: ExtractionRepair[] | undefined;
       if (found && found.how !== 'exact')
         (repairs ??= []).push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
+      if (irregular !== undefined) (repairs ??= []).push({ kind: 'call_repaired', callIndex, detail: irregular });
       let args = decodeTextValues(argumentsOf(raw, tool), raw.textValues, tool?.parameters);
-      if (tool) {
-        const normalized = normalizeToolArgsWithRepairs(args, tool);
+      if (tool && hasKeys(args)) {
+        // strict renames no key either: the reference parser hands the arguments on as written
+        const normalized = strict ? { args, mappings: [] } : normalizeToolArgsWithRepairs(args, tool);
         for (const m of normalized.mappings) (repairs ??= []).push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
         const coerced = coerceArgsToSchema(normalized.args, tool.parameters);
         for (const c of coerced.coercions) (repairs ??= []).push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
@@ -77,10 +105,12 @@ export function buildCalls(
         else if (explicitKeys?.has(key)) continue;
       }
       out.calls.push({ id: generateId(), name, arguments: args });
+      kept?.add(span);
       if (repairs) pushAll(out.repairs, repairs);
       if (span.strategy && !out.strategies.includes(span.strategy)) out.strategies.push(span.strategy);
     }
   }
+  if (rejected) out.refused = new Set([...rejected].filter((s) => !kept?.has(s)));
   return out;
 }
 
@@ -103,6 +133,24 @@ function argumentsOf(raw: RawCall, tool: LlmToolDefinition | undefined): Record<
     args[target] = raw.inputText;
   }
   return args;
+}
+
+/** Whether some spans with calls are explicit and some loose (one pass, no closure). */
+function holdsBothKinds(spans: readonly CallSpan[]): boolean {
+  let explicit = false;
+  let loose = false;
+  for (const s of spans) {
+    if (s.calls.length === 0) continue;
+    if (s.explicit) explicit = true;
+    else loose = true;
+    if (explicit && loose) return true;
+  }
+  return false;
+}
+
+function hasKeys(args: Record<string, unknown>): boolean {
+  for (const key in args) if (key !== undefined) return true;
+  return false;
 }
 
 function isPlainObject(value: unknown): boolean {

@@ -10,10 +10,10 @@ let offset = 0;
 
 export function createCallId(): string {
   if (offset + 8 > pool.length) {
+    // mapped in place and decoded once: a flat string, so each id is a cheap slice of it
     const bytes = randomBytes(4096);
-    let chars = '';
-    for (const b of bytes) chars += ALPHABET[b % ALPHABET.length];
-    pool = chars;
+    for (let i = 0; i < bytes.length; i++) bytes[i] = ALPHABET.charCodeAt(bytes[i] % ALPHABET.length);
+    pool = bytes.toString('latin1');
     offset = 0;
   }
   const id = 'call_' + pool.slice(offset, offset + 8);

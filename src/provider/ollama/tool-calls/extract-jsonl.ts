@@ -1,17 +1,27 @@
 // Batch extraction over JSON Lines, for `loupe tools extract --jsonl`: one request per input line
 // ({"id","input","tools"}), one result per output line ({"id","calls","text"}). A bad line is
 // answered with {"id":null,"line":N,"error"} and the run goes on, so one broken record does not
-// lose a corpus run.
+// lose a corpus run. With a policy named (`--strict`), each result also lists the calls dropped and why.
 import { createInterface } from 'node:readline';
 import type { LlmToolDefinition } from '../../llm-types';
 import { extractToolCallsFromContent } from './extract-tool-calls';
+import type { ExtractionPolicy } from './types';
 
 export interface ExtractJsonlSummary {
   lines: number;
   errors: number;
 }
 
-export async function runExtractJsonl(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<ExtractJsonlSummary> {
+export interface ExtractJsonlOptions {
+  /** unset: lenient, and the output lines keep their original shape */
+  policy?: ExtractionPolicy;
+}
+
+export async function runExtractJsonl(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  options: ExtractJsonlOptions = {},
+): Promise<ExtractJsonlSummary> {
   const reader = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
   let lines = 0;
@@ -23,12 +33,15 @@ export async function runExtractJsonl(input: NodeJS.ReadableStream, output: Node
     let record: string;
     try {
       const request = parseRequest(line);
-      const result = extractToolCallsFromContent(request.input, request.tools);
-      record = JSON.stringify({
+      const result = extractToolCallsFromContent(request.input, request.tools, { policy: options.policy });
+      const answer: Record<string, unknown> = {
         id: request.id,
         calls: result.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
         text: result.text,
-      });
+      };
+      if (options.policy && result.dropped)
+        answer.dropped = result.dropped.map((d) => ({ name: d.name, reason: d.reason, ...(d.detail ? { detail: d.detail } : {}) }));
+      record = JSON.stringify(answer);
     } catch (err) {
       errors++;
       record = JSON.stringify({ id: null, line: lineNo, error: err instanceof Error ? err.message : String(err) });

@@ -13,28 +13,53 @@ import { createCallId } from './call-id';
 import { pushAll } from './collections';
 import { apertus } from './formats/apertus';
 import { barTokens } from './formats/bar-tokens';
+import { cwm } from './formats/cwm';
 import { functionary } from './formats/functionary';
 import { gemma } from './formats/gemma';
 import { harmony } from './formats/harmony';
+import { inkling } from './formats/inkling';
 import { scanLooseJson } from './formats/loose-json';
 import { scanLooseLines } from './formats/loose-lines';
 import { scanDanglingClosers, scanMarkers, SPECIAL_TOKENS } from './formats/markers';
+import { minicpm } from './formats/minicpm';
+import { minimaxM3 } from './formats/minimax-m3';
 import { mistral } from './formats/mistral';
 import { scanPythonicLists } from './formats/pythonic-lists';
 import { react } from './formats/react';
+import { rwkv } from './formats/rwkv';
 import type { FormatScanner, ScanContext } from './formats/scan-context';
 import { taggedBlocks } from './formats/tagged-blocks';
+import { tokenPairs } from './formats/token-pairs';
 import { xmlTags } from './formats/xml-tags';
-import { createFinder } from './marker-finder';
+import { xtml } from './formats/xtml';
 import { anyMarker, createMarkerFinder, type MarkerSet } from './marker-scan';
 import { toolResolverFor, type ToolResolver } from './name-resolution';
 import { REASONING_MARKERS, splitReasoning } from './reasoning';
 import { addNonOverlapping, selectSpans, tidySpans } from './span-selection';
 import { removeRegions } from './text-join';
-import type { CallSpan, ExtractOptions, RawCall, ToolCallExtraction } from './types';
+import { strictLooseSpans } from './strict-policy';
+import type { CallSpan, DroppedCall, ExtractionPolicy, ExtractOptions, RawCall, ToolCallExtraction } from './types';
 
 // wrappers and special-token blocks first: the elements inside them are not read again on their own
-const EXPLICIT_SCANNERS: FormatScanner[] = [taggedBlocks, barTokens, xmlTags, mistral, harmony, gemma, react, functionary, apertus];
+const EXPLICIT_SCANNERS: FormatScanner[] = [
+  taggedBlocks,
+  barTokens,
+  xmlTags,
+  mistral,
+  harmony,
+  gemma,
+  react,
+  functionary,
+  apertus,
+  // formats of 2025–26 with their own special tokens (formats/token-pairs.ts, xtml.ts, minimax-m3.ts)
+  tokenPairs,
+  xtml,
+  minimaxM3,
+  cwm,
+  rwkv,
+  inkling,
+  minicpm,
+];
 const REASONING = new Set(REASONING_MARKERS);
 
 const findMarkers = createMarkerFinder([...REASONING_MARKERS, ...EXPLICIT_SCANNERS.flatMap((s) => s.triggers), ...SPECIAL_TOKENS]);
@@ -61,7 +86,7 @@ export function extractToolCallsFromContent(
 function extract(content: string, tools: LlmToolDefinition[] | undefined, options: ExtractOptions): ToolCallExtraction {
   const markers = findMarkers(content);
   let visible = content;
-  let thinking: string[] = [];
+  let thinking: string[] | undefined;
   if (anyMarker(markers, REASONING)) {
     const split = splitReasoning(content, markers);
     thinking = split.thinking;
@@ -70,10 +95,12 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   }
   const resolver = toolResolverFor(tools);
   const hasTools = resolver.tools.length > 0;
-  const ctx = new Context(visible, markers, resolver);
+  const policy = options.policy ?? 'lenient';
+  const ctx = new Context(visible, markers, resolver, policy);
 
   const candidates = scanExplicit(ctx);
   let refused: CallSpan[] = [];
+  let strictDrops: DroppedCall[] | undefined;
   let spans = candidates;
   if (candidates.length) {
     const trusted = candidates.filter((span) => ctx.judge(span));
@@ -84,23 +111,32 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
     // what the explicit scanners claimed (or refused) is blanked out, so loose scanners neither
     // re-read it nor turn a refused block into a loose call
     const claimed = refused.length ? selectSpans(pushAll(pushAll([], spans), refused)) : spans;
-    const loose = gapsHold(visible, claimed, LOOSE_STARTS) ? scanLoose(maskRegions(visible, claimed), ctx) : [];
+    let loose = gapsHold(visible, claimed) ? scanLoose(maskRegions(visible, claimed), ctx) : [];
+    if (loose.length && policy === 'strict') {
+      const judged = strictLooseSpans(visible, selectSpans(loose));
+      loose = judged.kept;
+      if (judged.refused.length) strictDrops = judged.refused;
+    }
     if (loose.length) spans = addNonOverlapping(spans, selectSpans(loose));
   }
-  if (spans.length) spans = addNonOverlapping(spans, selectSpans(scanDanglingClosers(visible, spans)));
+  if (spans.length) {
+    const closers = scanDanglingClosers(visible, spans);
+    if (closers.length) spans = addNonOverlapping(spans, selectSpans(closers));
+  }
   const tokens = scanMarkers(visible, markers);
   if (tokens.length) spans = addNonOverlapping(spans, selectSpans(tokens));
   if (spans.length) spans = tidySpans(visible, spans);
 
-  const built = buildCalls(spans, resolver, options.generateId ?? createCallId, options.unknownTools);
+  const built = buildCalls(spans, resolver, options.generateId ?? createCallId, options.unknownTools, policy);
   const result: ToolCallExtraction = {
     calls: built.calls,
-    text: removeRegions(visible, spans),
+    text: removeRegions(visible, built.refused ? spans.filter((s) => !built.refused?.has(s)) : spans),
     strategy: built.strategies[0] ?? null,
     strategies: built.strategies,
     repairs: built.repairs,
   };
-  if (thinking.length > 0) result.thinking = thinking.join('\n\n');
+  if (thinking && thinking.length > 0) result.thinking = thinking.join('\n\n');
+  if (strictDrops) pushAll(built.dropped, strictDrops);
   if (built.dropped.length > 0) result.dropped = built.dropped;
   return result;
 }
@@ -117,6 +153,7 @@ class Context implements ScanContext {
     readonly text: string,
     readonly markers: MarkerSet,
     private readonly resolver: ToolResolver,
+    readonly policy: ExtractionPolicy,
   ) {
     this.hasTools = resolver.tools.length > 0;
     this.isKnownName = resolver.knows;
@@ -170,19 +207,16 @@ function claimedEnd(regions: readonly CallSpan[], pos: number): number {
   return -1;
 }
 
-/** the characters a loose call starts from: a JSON object or list, or a Python argument list */
-const LOOSE_STARTS = ['{', '[', '('];
-
-/** Whether any of `chars` occurs outside the (sorted, non-overlapping) regions. */
-function gapsHold(text: string, regions: readonly CallSpan[], chars: readonly string[]): boolean {
-  if (regions.length === 0) return chars.some((c) => text.includes(c));
-  const finds = chars.map((c) => createFinder(text, c));
+/** Whether a loose call could start outside the (sorted, non-overlapping) regions: a `{`, `[` or `(` there. */
+function gapsHold(text: string, regions: readonly CallSpan[]): boolean {
+  if (regions.length === 0) return text.includes('{') || text.includes('[') || text.includes('(');
+  // one pass over the gaps, each character read once and nothing allocated
   let cursor = 0;
   for (let k = 0; k <= regions.length; k++) {
     const gapEnd = k < regions.length ? regions[k].start : text.length;
-    for (const find of finds) {
-      const at = find(cursor);
-      if (at !== -1 && at < gapEnd) return true;
+    for (let i = cursor; i < gapEnd; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 123 || c === 91 || c === 40) return true;
     }
     if (k < regions.length) cursor = Math.max(cursor, regions[k].end);
   }

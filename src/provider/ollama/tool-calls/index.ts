@@ -11,4 +11,14 @@ export type { Coercion } from './arg-coercion';
 export { splitReasoning } from './reasoning';
 export type { ReasoningSplit } from './reasoning';
 export { runExtractJsonl } from './extract-jsonl';
-export type { DroppedCall, ExtractOptions, ExtractionRepair, ExtractionStrategy, NameRepairHow, ToolCallExtraction } from './types';
+export { EXTRACTION_POLICIES } from './types';
+export type {
+  DropReason,
+  DroppedCall,
+  ExtractOptions,
+  ExtractionPolicy,
+  ExtractionRepair,
+  ExtractionStrategy,
+  NameRepairHow,
+  ToolCallExtraction,
+} from './types';

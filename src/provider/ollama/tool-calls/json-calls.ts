@@ -15,17 +15,46 @@ const META_KEYS = new Set(['type', 'id', 'index', 'call_id', 'tool_call_id']);
 /** Every key a call object in one of the shapes above can have (in loose text, one comes first). */
 export const CALL_KEYS: readonly string[] = [...new Set([...NAME_KEYS, ...ARG_KEYS, ...WRAPPER_KEYS, ...META_KEYS])];
 
+/**
+ * Objects and lists the tolerant parser read because JSON.parse refused them (single quotes, bare
+ * keys, trailing commas, Python words): a call read from one was repaired, which strict extraction
+ * refuses. Marked where they are parsed, so no scanner has to carry the fact along.
+ */
+const TOLERANT = new WeakSet<object>();
+
+/** Whether `value` (a call's arguments, or the JSON a call was read from) is pseudo-JSON the tolerant parser read. */
+export function readTolerantly(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && TOLERANT.has(value);
+}
+
+function markTolerant<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) TOLERANT.add(value);
+  return value;
+}
+
+/** The whole text as JSON, else as a tolerant literal (marked). */
+function parseMarked(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return markTolerant(parseLooseJson(text));
+  }
+}
+
+/** What strict extraction says of a call read from pseudo-JSON. */
+export const PSEUDO_JSON = 'not valid JSON (single quotes, bare keys, trailing commas or Python literals)';
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The calls a parsed JSON value denotes, or undefined when it is not (entirely) calls. */
-export function callsFromJson(value: unknown): RawCall[] | undefined {
+export function callsFromJson(value: unknown, tolerant = readTolerantly(value)): RawCall[] | undefined {
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
     const calls: RawCall[] = [];
     for (const item of value) {
-      const inner = callsFromJson(item);
+      const inner = callsFromJson(item, tolerant || readTolerantly(item));
       if (!inner) return undefined;
       pushAll(calls, inner);
     }
@@ -34,9 +63,10 @@ export function callsFromJson(value: unknown): RawCall[] | undefined {
   if (!isObject(value)) return undefined;
   for (const key of WRAPPER_KEYS) {
     const inner = value[key];
-    if (inner !== null && typeof inner === 'object' && onlyMetaBesides(value, key)) return callsFromJson(inner);
+    if (inner !== null && typeof inner === 'object' && onlyMetaBesides(value, key)) return callsFromJson(inner, tolerant);
   }
   const call = callFromObject(value);
+  if (call && tolerant && call.irregular === undefined) call.irregular = `call ${PSEUDO_JSON}`;
   return call ? [call] : undefined;
 }
 
@@ -77,8 +107,11 @@ function callFromObject(obj: Record<string, unknown>): RawCall | undefined {
     return { name, arguments: raw };
   }
   if (typeof raw === 'string') {
-    const parsed = raw.trim() === '' ? {} : parseLooseJson(raw);
-    if (isObject(parsed)) return { name, arguments: parsed };
+    const parsed = raw.trim() === '' ? {} : parseMarked(raw);
+    if (isObject(parsed))
+      return readTolerantly(parsed)
+        ? { name, arguments: parsed, irregular: `arguments string ${PSEUDO_JSON}` }
+        : { name, arguments: parsed };
     return { name, arguments: {}, inputText: raw };
   }
   return undefined;
@@ -126,7 +159,7 @@ export function readJsonValue(text: string, pos: number): { value: unknown; end:
     }
   }
   const r = parseLiteral(text, pos);
-  return r.ok ? { value: r.value, end: r.end } : undefined;
+  return r.ok ? { value: markTolerant(r.value), end: r.end } : undefined;
 }
 
 /**
@@ -176,8 +209,10 @@ export function readCallList(
   const whole = readJsonValue(text, open);
   if (whole && Array.isArray(whole.value)) {
     const calls: RawCall[] = [];
+    const tolerant = readTolerantly(whole.value);
     for (const item of whole.value) {
       const found = toCalls(item);
+      if (found && tolerant) for (const call of found) call.irregular ??= `call ${PSEUDO_JSON}`;
       if (found) pushAll(calls, found);
     }
     return calls.length ? { calls, end: whole.end, closed: true } : undefined;
@@ -207,7 +242,7 @@ export function readCallList(
   // a list cut off after whole elements reads in one native parse; a malformed element does not
   const strict = !closed && looksStrict(text, starts[0]) ? parseWhole(`[${text.slice(starts[0], ends[ends.length - 1])}]`) : undefined;
   for (let k = 0; k < starts.length; k++) {
-    const found = toCalls(strict ? strict[k] : parseLooseJson(text.slice(starts[k], ends[k])));
+    const found = toCalls(strict ? strict[k] : parseMarked(text.slice(starts[k], ends[k])));
     if (found) pushAll(calls, found);
   }
   return calls.length ? { calls, end, closed } : undefined;

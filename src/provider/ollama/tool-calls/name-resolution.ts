@@ -33,6 +33,8 @@ const MAX_CACHED_NAMES = 2048;
 export function createToolResolver(tools: readonly LlmToolDefinition[] | undefined): ToolResolver {
   const list = (tools ?? []).filter((t) => t && typeof t.name === 'string' && t.name !== '');
   const byName = new Map(list.map((t) => [t.name, t] as const));
+  // the usual answer, made once per tool: a reply with thousands of calls allocates none
+  const exactly = new Map(list.map((t) => [t.name, { name: t.name, how: 'exact' } as NameResolution] as const));
   const bySquash = new Map<string, string | null>();
   for (const t of list) {
     const key = squash(t.name);
@@ -51,8 +53,8 @@ export function createToolResolver(tools: readonly LlmToolDefinition[] | undefin
 
   const resolve = (rawName: string): NameResolution | undefined => {
     if (typeof rawName !== 'string' || list.length === 0) return undefined;
-    const exact = byName.get(rawName);
-    if (exact) return { name: exact.name, how: 'exact' };
+    const exact = exactly.get(rawName);
+    if (exact) return exact;
     if (cache.has(rawName)) return cache.get(rawName);
     const name = rawName.trim();
     const found = name === '' ? undefined : resolveUncached(name);

@@ -23,18 +23,34 @@ interface ReasoningBlock {
   /** written as ordinary tags, so an unclosed one in mid-answer is more likely prose about the tag */
   textual?: boolean;
   harmony?: boolean;
+  /**
+   * Left unclosed, the block ends at the first of these call openers: the family's reference
+   * parser (vLLM's Qwen3 and GLM-4.5 reasoning parsers) reads a reply without its closer as content,
+   * calls included. Without this list an unclosed block is reasoning to the end (DeepSeek R1, Seed-OSS,
+   * llama.cpp's try_parse_reasoning), and a call in it is no call.
+   */
+  unclosedEndsAt?: readonly string[];
 }
+
+/** Hermes/Qwen3/GLM wrappers and Qwen3-Coder's element: the calls a Qwen3-style <think> may run into. */
+const QWEN_CALL_OPENERS = ['<tool_call>', '<function='];
 
 const HARMONY_ENDS = ['<|end|>', '<|start|>', '<|channel|>', '<|return|>', '<|call|>'];
 const HARMONY_ANALYSIS = '<|channel|>analysis<|message|>';
 
 const BLOCKS: ReasoningBlock[] = [
-  { open: '<think>', close: ['</think>'], consumeClose: [true], textual: true },
-  { open: '<thinking>', close: ['</thinking>'], consumeClose: [true], textual: true },
+  { open: '<think>', close: ['</think>'], consumeClose: [true], textual: true, unclosedEndsAt: QWEN_CALL_OPENERS },
+  { open: '<thinking>', close: ['</thinking>'], consumeClose: [true], textual: true, unclosedEndsAt: QWEN_CALL_OPENERS },
   { open: '◁think▷', close: ['◁/think▷'], consumeClose: [true], textual: true },
   { open: '<seed:think>', close: ['</seed:think>'], consumeClose: [true] },
   { open: '<|inner_prefix|>', close: ['<|inner_suffix|>'], consumeClose: [true] },
   { open: '<|channel>thought', close: ['<channel|>'], consumeClose: [true] },
+  { open: '<|START_THINKING|>', close: ['<|END_THINKING|>'], consumeClose: [true] }, // Command A / R7B
+  { open: '[THINK]', close: ['[/THINK]'], consumeClose: [true] }, // Magistral, Ministral 3
+  // K2 Horizon / K2-V3 at its three effort levels
+  { open: '<ifm|think>', close: ['</ifm|think>'], consumeClose: [true] },
+  { open: '<ifm|think_fast>', close: ['</ifm|think_fast>'], consumeClose: [true] },
+  { open: '<ifm|think_faster>', close: ['</ifm|think_faster>'], consumeClose: [true] },
   { open: HARMONY_ANALYSIS, close: HARMONY_ENDS, consumeClose: [true, false, false, true, true], harmony: true },
 ];
 
@@ -45,6 +61,8 @@ const LONE_CLOSERS: Array<[closer: string, opener: string]> = [
   ['◁/think▷', '◁think▷'],
   ['</seed:think>', '<seed:think>'],
   ['<|inner_suffix|>', '<|inner_prefix|>'],
+  ['<|END_THINKING|>', '<|START_THINKING|>'], // Cohere2 MoE: the prompt opens the block
+  ['</ifm|think>', '<ifm|think>'],
 ];
 
 /** The marker a block is found by (harmony's analysis opener by its channel token). */
@@ -102,9 +120,11 @@ export function splitReasoning(content: string, present?: ReadonlySet<string>): 
       blockStart = header.start;
     }
     const bodyStart = at + block.open.length;
-    const { end, bodyEnd } = findClose(closes[which], block, bodyStart, content.length);
+    let { end, bodyEnd } = findClose(closes[which], block, bodyStart, content.length);
+    const unclosed = bodyEnd === content.length && end === content.length;
     // an unclosed block is reasoning to the end only when it leads the output
-    if (block.textual && bodyEnd === content.length && end === content.length && content.slice(cursor, at).trim() !== '') break;
+    if (block.textual && unclosed && content.slice(cursor, at).trim() !== '') break;
+    if (unclosed && block.unclosedEndsAt) end = bodyEnd = firstOf(content, block.unclosedEndsAt, bodyStart, content.length);
     pieces.push(content.slice(cursor, blockStart));
     thinking.push(content.slice(bodyStart, bodyEnd).trim());
     cursor = end;
@@ -127,6 +147,16 @@ function harmonyHeaderStart(content: string, at: number, floor: number): { start
   if (/(?:^|[\s>])to=\S/.test(head)) return { start: at, addressed: true };
   if (startAt !== -1 && startAt > lastEnd && /^<\|start\|>assistant\s*$/.test(head)) return { start: lookFrom + startAt, addressed: false };
   return { start: at, addressed: false };
+}
+
+/** The earliest occurrence of any of `needles` at or after `from`, else `otherwise`. */
+function firstOf(content: string, needles: readonly string[], from: number, otherwise: number): number {
+  let best = otherwise;
+  for (const n of needles) {
+    const i = content.indexOf(n, from);
+    if (i !== -1 && i < best) best = i;
+  }
+  return best;
 }
 
 function findClose(closes: MarkerFinder[], block: ReasoningBlock, from: number, length: number): { end: number; bodyEnd: number } {

@@ -6,6 +6,7 @@ import type { CallSpan } from './types';
 
 /** Non-overlapping spans, earliest first; at equal starts the longer one. */
 export function selectSpans(spans: readonly CallSpan[]): CallSpan[] {
+  if (alreadySelected(spans)) return spans as CallSpan[]; // the usual case: one scanner, spans in order
   const sorted = isSorted(spans) ? spans : [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
   const out: CallSpan[] = [];
   let lastEnd = -1;
@@ -19,6 +20,16 @@ export function selectSpans(spans: readonly CallSpan[]): CallSpan[] {
   return out;
 }
 
+/** Whether `spans` is what selectSpans would return anyway: in order, disjoint, none empty. */
+function alreadySelected(spans: readonly CallSpan[]): boolean {
+  let lastEnd = -1;
+  for (const s of spans) {
+    if (s.start < lastEnd || s.end <= s.start) return false;
+    lastEnd = s.end;
+  }
+  return true;
+}
+
 function isSorted(spans: readonly CallSpan[]): boolean {
   for (let k = 1; k < spans.length; k++) {
     const a = spans[k - 1];
@@ -30,6 +41,8 @@ function isSorted(spans: readonly CallSpan[]): boolean {
 
 /** `base` plus the spans of `extra` that overlap none of `base` (both sorted, non-overlapping). */
 export function addNonOverlapping(base: readonly CallSpan[], extra: readonly CallSpan[]): CallSpan[] {
+  if (extra.length === 0) return base as CallSpan[];
+  if (base.length === 0) return extra as CallSpan[];
   const out: CallSpan[] = [];
   let b = 0;
   for (const s of extra) {

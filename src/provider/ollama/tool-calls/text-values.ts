@@ -2,7 +2,9 @@
 // writes every non-string value as JSON (`<arg_value>42</arg_value>`, `[1, 2]`, `true`), so a
 // value is decoded unless the tool's schema says the parameter is a string; without a schema,
 // anything that reads as JSON is JSON. Qwen3-Coder, Seed-OSS and MiniMax write a null argument as
-// the word null. Everything else stays text here and is typed by the schema afterwards.
+// the word null. Everything else stays text here and is typed by the schema afterwards. A value
+// the schema declares a string keeps its whitespace unless laid out on lines of its own; other
+// text is trimmed before it is decoded.
 import type { JsonSchema } from '../../llm-types';
 import { parseLooseJson } from './literal-parser';
 import type { RawCall } from './types';
@@ -21,10 +23,30 @@ export function decodeTextValues(
     } else if (mode === 'null') {
       out[key] = value.trim().toLowerCase() === 'null' ? null : value;
     } else {
-      out[key] = wantsString(schema?.properties?.[key]) ? value : decoded(value);
+      out[key] = wantsString(schema?.properties?.[key]) ? stringValue(value) : decoded(value.trim());
     }
   }
   return out;
+}
+
+/**
+ * A declared string written right against its tag is kept verbatim, indentation and final newline
+ * included (Poolside's parser keeps code bodies whole); one laid out on lines of its own
+ * (`<arg_value>\n  text\n</arg_value>`) is trimmed, as GLM's parser trims it.
+ */
+function stringValue(value: string): string {
+  const first = value.charCodeAt(0);
+  const text = first === 10 || first === 13 ? value.trim() : value;
+  // HyperCLOVAX writes every value as JSON, strings quoted: "\"Seoul\"" is Seoul
+  if (text.length >= 2 && text.charCodeAt(0) === 34 && text.charCodeAt(text.length - 1) === 34) {
+    try {
+      const decoded = JSON.parse(text) as unknown;
+      if (typeof decoded === 'string') return decoded;
+    } catch {
+      // not one JSON string: the quotes are the value's own
+    }
+  }
+  return text;
 }
 
 function hasNullWord(args: Record<string, unknown>): boolean {

@@ -20,13 +20,31 @@ export type ExtractionStrategy =
   | 'react' // Action: name / Action Input: {…}
   | 'json' // bare {"name":…,"arguments":…} objects and arrays
   | 'fenced_json' // the same inside a ``` fence
-  | 'name_then_json'; // a tool name on one line, its JSON arguments on the next
+  | 'name_then_json' // a tool name on one line, its JSON arguments on the next
+  | 'ifm' // <ifm|tool_call>name<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v</ifm|arg_value> or JSON (K2 Horizon, K2-V3)
+  | 'hunyuan' // <tool_calls:SUFFIX><tool_call:SUFFIX>name<arg_key:SUFFIX>… (Hunyuan HY-V4)
+  | 'solar_open' // <|tool_call:start|>name\n<|tool_arg:start|>k<|tool_arg:value|>v<|tool_arg:end|> (Solar Open 2)
+  | 'plamo' // <|plamo:begin_tool_request:plamo|>…name…{json} (PLaMo 3)
+  | 'kimi_k3' // <|open|>call tool="x"<|sep|><|open|>argument key="k" type="t"<|sep|>v… (Kimi K3 XTML)
+  | 'minimax_m3' // ]<]minimax[>[<invoke name="x">]<]minimax[>[<k>v… nested elements (MiniMax M3)
+  | 'cwm'; // <tool: function>\nname input\n</tool> (Code World Model)
 
 /** How a hallucinated or decorated tool name was mapped onto a declared tool. */
 export type NameRepairHow = 'case' | 'prefix' | 'fuzzy';
 
+/**
+ * `lenient` (the default) repairs what a model got slightly wrong (misspelt tags, look-alike
+ * special tokens, pseudo-JSON, near-miss names) and records each repair; `strict` accepts only
+ * what the family's reference parser accepts and drops the rest with the reason.
+ */
+export type ExtractionPolicy = 'strict' | 'lenient';
+
+export const EXTRACTION_POLICIES: readonly ExtractionPolicy[] = ['strict', 'lenient'];
+
 export type ExtractionRepair =
   | { kind: 'tool_name_repaired'; callIndex: number; from: string; to: string; how: NameRepairHow }
+  /** the call's markup or argument text was repaired (what `RawCall.irregular` said); strict drops such a call */
+  | { kind: 'call_repaired'; callIndex: number; detail: string }
   | { kind: 'tool_args_normalized'; callIndex: number; from: string; to: string }
   | { kind: 'arg_coerced'; callIndex: number; key: string; from: string; to: string };
 
@@ -36,9 +54,16 @@ export interface DroppedCall {
   name: string;
   arguments: Record<string, unknown>;
   strategy: ExtractionStrategy | null;
-  /** unknown_tool: tools were declared and the name matches none of them, not even closely */
-  reason: 'unknown_tool';
+  /**
+   * unknown_tool: tools were declared and the name matches none of them, not even closely (under
+   * strict: not exactly). strict_rejected: the family's reference parser would reject the call.
+   */
+  reason: DropReason;
+  /** what was wrong, in words (always set for strict_rejected) */
+  detail?: string;
 }
+
+export type DropReason = 'unknown_tool' | 'strict_rejected';
 
 export interface ToolCallExtraction {
   calls: LlmToolCall[];
@@ -62,6 +87,8 @@ export interface ExtractOptions {
    * call. Either way it is listed in `dropped`, and never run under a guessed name. Default: drop.
    */
   unknownTools?: 'drop' | 'pass';
+  /** strict: only what the family's reference parser accepts; lenient (default): repair and record */
+  policy?: ExtractionPolicy;
   /** makes ids deterministic in tests; defaults to 'call_' + 8 random [a-z0-9] */
   generateId?: () => string;
 }
@@ -80,6 +107,12 @@ export interface RawCall {
    * is null. Other text values stay strings until the schema types them.
    */
   textValues?: 'decode' | 'null';
+  /**
+   * Set by a scanner that read the call only by repairing it — what the family's reference parser
+   * would reject, in words ("misspelt tag <tool_cal>", "arguments are single-quoted pseudo-JSON").
+   * Lenient keeps the call and records a `call_repaired`; strict drops it (`strict_rejected`).
+   */
+  irregular?: string;
 }
 
 /**

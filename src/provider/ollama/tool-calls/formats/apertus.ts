@@ -2,7 +2,7 @@
 // only key is the tool's name: `<|tools_prefix|>[{"get_weather": {"city": "Bern"}}]<|tools_suffix|>`.
 // The usual {"name", "arguments"} objects are read too. A malformed element is skipped; its
 // siblings still count. (Its reasoning, <|inner_prefix|>…<|inner_suffix|>, was taken out already.)
-import { callsFromJson, readCallList, readJsonValue } from '../json-calls';
+import { CALL_KEYS, callsFromJson, PSEUDO_JSON, readCallList, readJsonValue, readTolerantly } from '../json-calls';
 import { skipSpace } from '../literal-parser';
 import { createFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
@@ -10,6 +10,8 @@ import type { FormatScanner, ScanContext } from './scan-context';
 
 const OPEN = '<|tools_prefix|>';
 const CLOSE = '<|tools_suffix|>';
+
+const CALL_KEY_SET = new Set(CALL_KEYS);
 
 export const apertus: FormatScanner = { triggers: [OPEN], scan: scanApertus };
 
@@ -55,10 +57,14 @@ function shortFormCalls(value: unknown): RawCall[] | undefined {
   const keys = Object.keys(value);
   if (keys.length === 1) {
     const args = (value as Record<string, unknown>)[keys[0]];
-    const usual = callsFromJson(value);
+    // a key no usual shape has is the tool's name: no need to try the usual shapes first
+    const usual = CALL_KEY_SET.has(keys[0]) ? callsFromJson(value) : undefined;
     if (usual) return usual; // {"function": {"name": …}} and the like
-    if (typeof args === 'object' && args !== null && !Array.isArray(args))
-      return [{ name: keys[0], arguments: args as Record<string, unknown> }];
+    if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+      const call: RawCall = { name: keys[0], arguments: args as Record<string, unknown> };
+      if (readTolerantly(value)) call.irregular = `call ${PSEUDO_JSON}`;
+      return [call];
+    }
     return undefined;
   }
   return callsFromJson(value);

@@ -19,7 +19,15 @@ interface Token {
   start: number;
   end: number;
   kind: TokenKind;
+  /** a spelling no reference parser reads (ASCII bars with ▁, spaces, escaped \_, capitals): a look-alike */
+  lookAlike?: boolean;
 }
+
+/**
+ * The spellings the reference parsers read: DeepSeek's full-width bars with ▁, Step-3's full-width
+ * bars with _, Kimi's ASCII bars with _ (llama.cpp's variants of the section opener are markers only).
+ */
+const REFERENCE_SPELLING = /^<(?:｜[a-z]+(?:▁[a-z]+)*｜|｜[a-z]+(?:_[a-z]+)*｜|\|[a-z]+(?:_[a-z]+)*\|)>$/;
 
 const KINDS = new Map<string, TokenKind>([
   ['tool_calls_begin', 'section'],
@@ -92,6 +100,8 @@ function scanBarTokens(ctx: ScanContext): CallSpan[] {
     const closer = bodyLimit.token;
     const closed = closer?.kind === 'call_end' && skipSpace(text, bodyEnd) === closer.start;
     if (closed) k = sepIndex + 1;
+    const odd = [t, sep, closed ? closer : undefined].find((token) => token?.lookAlike);
+    if (odd) for (const c of call.calls) c.irregular ??= `look-alike of a special token: ${text.slice(odd.start, odd.end)}`;
     spans.push({
       start: callStart,
       end: closed ? (closer as Token).end : bodyEnd,
@@ -113,7 +123,7 @@ function readTokens(text: string): Token[] {
       TOKEN.lastIndex = i;
       const m = TOKEN.exec(text);
       const kind = m ? kindOf(m[1]) : undefined;
-      if (m && kind) tokens.push({ start: i, end: i + m[0].length, kind });
+      if (m && kind) tokens.push({ start: i, end: i + m[0].length, kind, lookAlike: !REFERENCE_SPELLING.test(m[0]) });
     }
     i = text.indexOf('<', i + 1);
   }

@@ -170,5 +170,6 @@ function repairClosedJson(region: string, start: number, closeTags: readonly str
   const repaired = closeOpenJson(region.slice(start, closeAt).trim().replace(/`{3}$/, '').trimEnd());
   const body = repaired === undefined ? undefined : parseJsonCalls(repaired, 0);
   if (!body || skipSpace(repaired as string, body.end) !== (repaired as string).length) return undefined;
+  for (const call of body.calls) call.irregular ??= 'JSON closed by the extractor (closing brackets missing before the tag)';
   return { calls: body.calls, kind: 'json', end: closeAt + closeTag.length, closedByTag: true, complete: true };
 }

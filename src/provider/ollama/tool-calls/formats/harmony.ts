@@ -7,13 +7,14 @@
 // body as text and loses its headers. Unaddressed analysis was taken out as reasoning already.
 import { readJsonValue } from '../json-calls';
 import { skipSpace } from '../literal-parser';
-import type { CallSpan } from '../types';
+import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 
 const START = '<|start|>';
 const CHANNEL = '<|channel|>';
 const MESSAGE = '<|message|>';
-const TERMINATORS = ['<|end|>', '<|call|>', '<|return|>'];
+// <|eom|> and <|eot|> end Muse Glimmer's messages, which are addressed the same way
+const TERMINATORS = ['<|end|>', '<|call|>', '<|return|>', '<|eom|>', '<|eot|>'];
 const ROLES = new Set(['assistant', 'user', 'system', 'developer']);
 /** a recipient written in the role part before the first token of the reply */
 const LEADING_RECIPIENT = /^\s*(?:assistant)?\s*to=[^\s<]+\s*$/;
@@ -31,7 +32,7 @@ interface OpenMessage {
 }
 
 /** every harmony token, in one pass */
-const TOKENS = /<\|(?:start|channel|message|constrain|end|call|return)\|>/g;
+const TOKENS = /<\|(?:start|channel|message|constrain|end|call|return|eom|eot)\|>/g;
 
 function scanHarmony(ctx: ScanContext): CallSpan[] {
   const { text } = ctx;
@@ -74,13 +75,18 @@ function scanHarmony(ctx: ScanContext): CallSpan[] {
   return spans;
 }
 
+function withIrregular(call: RawCall, irregular: string | undefined): RawCall {
+  if (irregular !== undefined) call.irregular = irregular;
+  return call;
+}
+
 /** The tool a header addresses, or undefined for a message to a role or to nobody. */
 function recipientOf(header: string): string | undefined {
   const m = /(?:^|[\s>])to=([^\s<]+)/.exec(header);
   if (!m) return undefined;
   const recipient = m[1];
   if (recipient.startsWith('functions.')) return recipient.slice('functions.'.length) || undefined;
-  return ROLES.has(recipient.toLowerCase()) ? undefined : recipient;
+  return ROLES.has(recipient.toLowerCase()) || recipient === 'self' ? undefined : recipient;
 }
 
 /** The role a <|start|> header names: a message written by a tool is a result, not a call. */
@@ -93,15 +99,29 @@ function finish(text: string, msg: OpenMessage, bodyEnd: number, end: number, cl
   const role = roleOf(msg.header);
   const name = role === undefined || role === 'assistant' ? recipientOf(msg.header) : undefined;
   if (name) {
+    // gpt-oss's reference parser makes a function call only of a `functions.` recipient
+    const irregular = msg.header.includes('to=functions.') ? undefined : `recipient ${name} without the functions. namespace`;
     const i = skipSpace(body, 0);
     if (i === body.length) {
-      return { start: msg.headerStart, end, strategy: 'harmony', calls: [{ name, arguments: {} }], explicit: true, closed };
+      return {
+        start: msg.headerStart,
+        end,
+        strategy: 'harmony',
+        calls: [withIrregular({ name, arguments: {} }, irregular)],
+        explicit: true,
+        closed,
+      };
     }
     const v = readJsonValue(body, i);
     if (v && typeof v.value === 'object' && v.value !== null && !Array.isArray(v.value) && skipSpace(body, v.end) === body.length) {
-      const call = { name, arguments: v.value as Record<string, unknown> };
+      const call = withIrregular({ name, arguments: v.value as Record<string, unknown> }, irregular);
       return { start: msg.headerStart, end, strategy: 'harmony', calls: [call], explicit: true, closed };
     }
+    // a body in a call format of its own (Muse Glimmer's ATEM block): only the header goes here
+    if (body[i] === '<') return { start: msg.headerStart, end: msg.bodyStart, strategy: null, calls: [], explicit: true, closed: true };
   }
+  // Muse Glimmer's reasoning is a message to itself
+  if (/(?:^|\s)to=self(?:\s|$)/.test(msg.header))
+    return { start: msg.headerStart, end, strategy: null, calls: [], explicit: true, closed, keep: '' };
   return { start: msg.headerStart, end, strategy: null, calls: [], explicit: true, closed, keep: body.trim() };
 }

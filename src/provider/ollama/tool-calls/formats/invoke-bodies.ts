@@ -1,7 +1,9 @@
 // Call elements that carry the tool name in an attribute:
 //   MiniMax-M2 / Claude-style  <invoke name="x"><parameter name="k">v</parameter></invoke>
 //   Step-3                     <steptml:invoke name="x"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>
-//   DeepSeek V3.2              <｜DSML｜invoke name="x"><｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter></｜DSML｜invoke>
+//   GigaChat 3.5               the same with ｜GCML｜
+//   Muse Glimmer (ATEM)        <atem:invoke name="x"><atem:parameter name="k">v</atem:parameter></atem:invoke>
+//   DeepSeek V3.2 / V4         <｜DSML｜invoke name="x"><｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter></｜DSML｜invoke>
 //   Hermes-style               <function name="x">{"k": "v"}</function>
 // The body is parameter elements or one JSON object. These formats do not write values
 // verbatim (the servers strip them), so surrounding whitespace goes; DSML's string="false" marks
@@ -12,11 +14,11 @@ import { createFinder, type MarkerFinder } from '../marker-finder';
 import type { RawCall } from '../types';
 import type { BodyParse } from './xml-bodies';
 
-const OPEN = /<(steptml:|｜DSML｜|\|DSML\|)?(invoke|function)(\s[^<>]*)?>/y;
-const PARAM_OPEN = /<(?:steptml:|｜DSML｜|\|DSML\|)?parameter(\s[^<>]*)?>/y;
-const PREFIXES = ['', 'steptml:', '｜DSML｜', '|DSML|'];
+const OPEN = /<(steptml:|｜DSML｜|\|DSML\||｜GCML｜|atem:)?(invoke|function)(\s[^<>]*)?>/y;
+const PARAM_OPEN = /<(?:steptml:|｜DSML｜|\|DSML\||｜GCML｜|atem:)?parameter(\s[^<>]*)?>/y;
+const PREFIXES = ['', 'steptml:', '｜DSML｜', '|DSML|', '｜GCML｜', 'atem:'];
 /** the start of an element this module reads */
-export const INVOKE_START = /<(?:steptml:|｜DSML｜|\|DSML\|)?(?:invoke[\s>]|function\s+name\s*=)/y;
+export const INVOKE_START = /<(?:steptml:|｜DSML｜|\|DSML\||｜GCML｜|atem:)?(?:invoke[\s>]|function\s+name\s*=)/y;
 
 /** The closing tags of an element, whichever namespace prefix the model closed it with. */
 class Closers {
@@ -79,7 +81,9 @@ export function parseInvokes(body: string, pos: number): BodyParse | undefined {
     const limit = close ? close.at : body.length;
     const inner = parseInner(body, i + open[0].length, limit, closers, open[1] ?? '');
     if (inner) {
-      calls.push({ name, arguments: inner.args, ...(open[1] ? {} : { textValues: 'null' as const }) });
+      // unprefixed (MiniMax) writes null as a word; ATEM (Muse Glimmer) writes every non-string value as JSON
+      const textValues = !open[1] ? ('null' as const) : open[1] === 'atem:' ? ('decode' as const) : undefined;
+      calls.push({ name, arguments: inner.args, ...(textValues ? { textValues } : {}) });
       complete = close !== undefined && inner.complete;
     }
     if (!close) {
@@ -133,7 +137,11 @@ function parseInner(
 function readValue(raw: string, attributeText: string | undefined, prefix: string): unknown {
   const value = raw.trim();
   // DSML says per parameter whether the value is a string; anything else is JSON
-  if (prefix.includes('DSML') && attributeText && STRING_ATTRIBUTE.exec(attributeText)?.[1].toLowerCase() === 'false') {
+  if (
+    (prefix.includes('DSML') || prefix.includes('GCML')) &&
+    attributeText &&
+    STRING_ATTRIBUTE.exec(attributeText)?.[1].toLowerCase() === 'false'
+  ) {
     const parsed = parseLooseJson(value);
     return parsed === undefined ? value : parsed;
   }

@@ -23,6 +23,14 @@ export const SPECIAL_TOKENS = [
   '<|assistant_end|>', // Apertus
   '<|observation|>', // GLM, after its calls
   '<|message_sep|>', // GigaChat 3, between its text and its call
+  '<|eot|>', // Muse Glimmer
+  '<|eom|>',
+  '<|end_message|>', // Inkling
+  '<|message_model|>',
+  '<|START_RESPONSE|>', // Command A / R7B, around its answer
+  '<|END_RESPONSE|>',
+  '<|START_TEXT|>',
+  '<|END_TEXT|>',
 ];
 const CALL_CLOSING_TAGS = [
   '</tool_call>',
@@ -50,11 +58,23 @@ export function scanMarkers(text: string, markers: MarkerSet): CallSpan[] {
   return spans;
 }
 
-/** Closing tags right after a call (a doubled `</tool_call>`, a wrapper closed twice). */
+/** The opening tag of a section that holds calls, left when its calls were read on their own. */
+const SECTION_OPENING_TAGS = ['<tool_calls>', '<function_calls>'];
+
+/**
+ * Closing tags right after a call (a doubled `</tool_call>`, a wrapper closed twice), and a
+ * section's opening tag right before one (`<tool_calls>\n<tool_call>…`, Hunyuan, GLM-style).
+ */
 export function scanDanglingClosers(text: string, callSpans: readonly CallSpan[]): CallSpan[] {
   const spans: CallSpan[] = [];
   for (const span of callSpans) {
     if (span.calls.length === 0) continue;
+    let b = span.start;
+    while (b > 0 && span.start - b < 64 && /\s/.test(text[b - 1])) b--;
+    if (text[b - 1] === '>') {
+      const tag = SECTION_OPENING_TAGS.find((t) => text.endsWith(t, b));
+      if (tag) spans.push(markerSpan(b - tag.length, b));
+    }
     let i = span.end;
     while (i < text.length && i - span.end < 64 && /\s/.test(text[i])) i++;
     if (text[i] !== '<' && text[i] !== '[') continue;

@@ -2,12 +2,17 @@
 // whether a name belongs to a declared tool — for the few formats whose markers are ambiguous
 // on their own (raw code after <|python_tag|>, a bare `name\n{…}` at the start of a reply).
 import type { MarkerSet } from '../marker-scan';
-import type { CallSpan } from '../types';
+import type { CallSpan, ExtractionPolicy } from '../types';
 
 export interface ScanContext {
   text: string;
   markers: MarkerSet;
   hasTools: boolean;
+  /**
+   * strict: read only what the family's reference parser reads; a scanner may still read a
+   * repairable call and mark it `irregular` (the pipeline drops it under strict and says why).
+   */
+  policy: ExtractionPolicy;
   /** a declared tool answers to this name; always true when no tools were declared */
   isKnownName(name: string): boolean;
   /**

@@ -39,6 +39,13 @@ const WRAPPERS: Wrapper[] = [
   // DeepSeek V3.2 (the closing tag is sometimes written without its namespace)
   { open: '<｜DSML｜function_calls>', close: ['</｜DSML｜function_calls>', '</function_calls>'], strategy: 'tool_call_tag' },
   { open: '<|DSML|function_calls>', close: ['</|DSML|function_calls>', '</function_calls>'], strategy: 'tool_call_tag' },
+  // DeepSeek V4 renamed the section
+  { open: '<｜DSML｜tool_calls>', close: ['</｜DSML｜tool_calls>'], strategy: 'tool_call_tag' },
+  { open: '<|DSML|tool_calls>', close: ['</|DSML|tool_calls>'], strategy: 'tool_call_tag' },
+  { open: '<｜GCML｜tool_calls>', close: ['</｜GCML｜tool_calls>'], strategy: 'tool_call_tag' }, // GigaChat 3.5
+  { open: '<dots_function_call>', close: ['</dots_function_call>'], strategy: 'tool_call_tag' }, // dots.llm
+  { open: '<atem:function_calls>', close: ['</atem:function_calls>'], strategy: 'tool_call_tag' }, // Muse Glimmer
+  { open: '<iquestcoder_tool_call>', close: ['</iquestcoder_tool_call>'], strategy: 'tool_call_tag' }, // iQuest Coder V2
   // Phi-4-mini closes its tag, Granite does not
   { open: '<|tool_call|>', close: ['<|/tool_call|>', '<|end_tool_call|>'], strategy: 'tool_call_tag', closeOptional: true },
   { open: '<|tool_call_start|>', close: ['<|tool_call_end|>'], strategy: 'tool_call_tag' }, // LFM2
@@ -104,6 +111,9 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
       if (block && isBareName(block) && !plausibleBareCall(region, block, ctx)) block = undefined;
       if (block && block.calls.length > 0 && (block.complete || block.closedByTag) && (!wrapper.weak || block.kind === 'json')) {
         const strategy = strategyOf(block.kind, wrapper.strategy);
+        // text after the body where the closing tag belongs: a misspelt closer the reference parser would not read
+        if (!block.closedByTag && !wrapper.closeOptional && wrapper.close.length && region.slice(block.end).trim() !== '')
+          for (const call of block.calls) call.irregular ??= `${wrapper.open} not closed by ${wrapper.close[0]}`;
         spans.push({
           start: at,
           end: bodyStart + block.end,
@@ -135,7 +145,8 @@ function plausibleBareCall(region: string, block: NonNullable<ReturnType<typeof 
 /** Whether a <|python_tag|> body is a call (JSON, or Python calls of declared tools) filling the block. */
 function isWholeCall(block: ReturnType<typeof parseCallBlock>, region: string, wrapper: Wrapper, ctx: ScanContext): boolean {
   if (!block || block.calls.length === 0) return false;
-  if (!block.closedByTag && region.slice(block.end).trim() !== '') return false;
+  // a whole JSON call may be followed by prose (`<|python_tag|>{…} Done.`): the prose stays text
+  if (!block.closedByTag && !(block.kind === 'json' && block.complete) && region.slice(block.end).trim() !== '') return false;
   return block.kind !== 'pythonic' || block.calls.every((c) => ctx.isKnownName(c.name));
 }
 

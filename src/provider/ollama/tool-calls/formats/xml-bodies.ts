@@ -114,6 +114,9 @@ function parseFunctionInner(
   return { args, end: Math.max(end, first), complete };
 }
 
+const TOOL_SEP = '<tool_sep>';
+const ARG_PAIR = ['<arg_key>', '</arg_key>', '<arg_value>', '</arg_value>'] as const;
+const PARAM_PAIR = ['<param_key>', '</param_key>', '<param_value>', '</param_value>'] as const;
 const GLM_NAME = /[^\s<>{}()[\]"',\\]+/y;
 
 /** Whitespace, and the two-character `\n` some GLM outputs carry instead of a line break. */
@@ -134,6 +137,9 @@ export function parseNameBody(body: string, pos: number): BodyParse | undefined 
   if (!m) return undefined;
   const name = m[0];
   i = skipGlmSpace(body, i + name.length);
+  // Hunyuan HY-V3 separates the name from its pairs with <tool_sep>
+  let nameEnd = m.index + name.length;
+  if (body.startsWith(TOOL_SEP, i)) nameEnd = i = skipGlmSpace(body, i + TOOL_SEP.length);
   if (body[i] === '{') {
     const seq = parseJsonSequence(body.slice(i));
     const obj = seq.values[0];
@@ -144,21 +150,24 @@ export function parseNameBody(body: string, pos: number): BodyParse | undefined 
   const args: Record<string, unknown> = {};
   let end = i;
   let sawPair = false;
-  while (body.startsWith('<arg_key>', i)) {
-    const keyEnd = find.next('</arg_key>', i);
+  // TeleChat4 and Xing4.0 write the same pairs as <param_key>/<param_value>
+  const [keyOpen, keyClose, valueOpen, valueClose] = body.startsWith('<param_key>', i) ? PARAM_PAIR : ARG_PAIR;
+  while (body.startsWith(keyOpen, i)) {
+    const keyEnd = find.next(keyClose, i);
     if (keyEnd === -1) return undefined;
-    const key = body.slice(i + '<arg_key>'.length, keyEnd).trim();
-    let j = skipGlmSpace(body, keyEnd + '</arg_key>'.length);
-    if (!body.startsWith('<arg_value>', j)) return undefined;
-    j += '<arg_value>'.length;
-    const valueEnd = find.next('</arg_value>', j);
+    const key = body.slice(i + keyOpen.length, keyEnd).trim();
+    let j = skipGlmSpace(body, keyEnd + keyClose.length);
+    if (!body.startsWith(valueOpen, j)) return undefined;
+    j += valueOpen.length;
+    const valueEnd = find.next(valueClose, j);
     if (valueEnd === -1) return undefined; // cut off inside a value
-    args[key] = body.slice(j, valueEnd).trim();
-    end = valueEnd + '</arg_value>'.length;
+    // verbatim: a string parameter keeps its indent and final newline (text-values trims the rest)
+    args[key] = body.slice(j, valueEnd);
+    end = valueEnd + valueClose.length;
     sawPair = true;
     i = skipGlmSpace(body, end);
   }
-  if (!sawPair) return { calls: [{ name, arguments: {} }], end: m.index + name.length, complete: false };
+  if (!sawPair) return { calls: [{ name, arguments: {} }], end: nameEnd, complete: false };
   // a trailing escaped \n belongs to the markup too
   const tail = body.slice(end, i).includes('\\n') ? i : end;
   return { calls: [{ name, arguments: args, textValues: 'decode' }], end: tail, complete: true };

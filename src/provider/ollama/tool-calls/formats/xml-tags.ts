@@ -24,6 +24,8 @@ const ELEMENTS: Element[] = [
   { open: '<steptml:invoke', close: 'invoke>', parse: invokes, strategy: 'step3' },
   { open: '<｜DSML｜invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' },
   { open: '<|DSML|invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' },
+  { open: '<｜GCML｜invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' }, // GigaChat 3.5
+  { open: '<atem:invoke', close: 'invoke>', parse: invokes, strategy: 'xml_invoke' }, // Muse Glimmer
 ];
 
 export const xmlTags: FormatScanner = {
