@@ -34,7 +34,7 @@ export class EvalRunsController {
   @ApiOperation({
     summary: 'Eval runs, newest first',
     description:
-      'Each stored run row with its list fields: `mode` (replay, live, scripted, or simulated: live trials on the stand-in), `models`, ' +
+      'Each stored run row with its list fields: `mode` (replay, live, scripted, simulated: live trials on the stand-in, or sim: personas, `sim:<persona>`), `models`, ' +
       '`configurations` (keys), `profiles` its trials ran under, `plannedTrials`, `finishedTrials`, `durationMs` (null while it runs) and ' +
       '`passRate`; a running run counts passed, failed, unjudged and errored from its trials so far.',
   })

@@ -129,9 +129,11 @@ export function formatResultsTable(report: EvalRunReport): string {
   out.push('');
   const backend = report.replayOf
     ? `replay of run ${report.replayOf}`
-    : report.backend.kind === 'standin'
-      ? 'Ollama stand-in'
-      : `Ollama at ${report.backend.host}`;
+    : report.mode === 'sim'
+      ? 'simulated models on the Ollama stand-in'
+      : report.backend.kind === 'standin'
+        ? 'Ollama stand-in'
+        : `Ollama at ${report.backend.host}`;
   const notRun = report.notRun ? `, ${report.notRun} not run` : '';
   // unjudged trials are never passes: said apart, beside the failures
   const unjudged = report.unjudged ? `, ${report.unjudged} unjudged` : '';

@@ -3,6 +3,7 @@
 import { closestName } from '../common/closest-name';
 import type { Scenario } from '../eval/scenario/scenario';
 import { standinModels } from '../eval/standin-model-check';
+import { isSimModel } from '../eval/sim-models';
 
 const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
 const FILES_SHOWN = 3;
@@ -13,6 +14,7 @@ export function unknownModelMessage(scenarios: readonly Scenario[], models: read
   const served = scenarios.map((s) => ({ file: s.file, models: standinModels(s) }));
   const everywhere = [...new Set(served.flatMap((s) => s.models))].sort();
   const lines = models.flatMap((model) => {
+    if (isSimModel(model)) return []; // served from its persona, not the catalog
     const lacking = served.filter((s) => !s.models.includes(bare(model)));
     if (!lacking.length) return [];
     // a model some scenarios serve is no typo: no guess then

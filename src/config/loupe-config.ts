@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { parseKeepAlive, type KeepAlive } from '../provider/ollama/keep-alive';
+import { EXTRACTION_POLICIES, type ExtractionPolicy } from '../provider/ollama/tool-calls/types';
 
 export interface LoupeConfig {
   /** working directory for embedded Postgres data, workspaces and locks (default ./.loupe) */
@@ -49,6 +50,8 @@ export interface LoupeConfig {
     slotWaitTimeoutMs: number;
     /** multiplies retry backoffs; 1 = the spec's 1 s, 2 s, 4 s */
     retryDelayScale: number;
+    /** text-mode tool calls: strict (only what each format's reference parser accepts) or lenient (repair and record) */
+    toolCallExtraction: ExtractionPolicy;
   };
   /** environment overrides of the loop's settings; unset ones keep DEFAULT_LOOP_SETTINGS */
   loop: {
@@ -78,6 +81,13 @@ export interface LoupeConfig {
      * JanitorService); 0 = never
      */
     idleTimeoutMs: number;
+  };
+  /** simulated models (`sim:<persona>`) */
+  sim: {
+    /** a directory of persona YAML files searched after the shipped personas/ (a persona of the same name there wins) */
+    personasDir?: string;
+    /** multiplies the personas' simulated time (prefill, decode, load) on the stand-in: 0.01 runs 100× faster, 0 without delay */
+    timeScale: number;
   };
   otlpEndpoint?: string;
   /** how long a dead embedded Postgres may take to come back before the run stops (ms) */
@@ -191,6 +201,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     problems.push(`${name}=${JSON.stringify(raw)}: expected ${THINK_LEVELS.join(', ')}`);
     return def;
   };
+  const extraction = (name: string, def: ExtractionPolicy): ExtractionPolicy => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if ((EXTRACTION_POLICIES as readonly string[]).includes(raw)) return raw as ExtractionPolicy;
+    problems.push(`${name}=${JSON.stringify(raw)}: expected ${EXTRACTION_POLICIES.join(' or ')}`);
+    return def;
+  };
   const url = (name: string): string | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
@@ -244,6 +261,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       reloadThresholdMs: int('OLLAMA_RELOAD_THRESHOLD_MS', DEFAULT_OLLAMA_RELOAD_THRESHOLD_MS, 1, MAX_TIMER_MS),
       slotWaitTimeoutMs: ms('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000),
       retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1, 100),
+      toolCallExtraction: extraction('LOUPE_TOOL_CALL_EXTRACTION', 'lenient'),
     },
     loop: {
       maxToolIterations: optInt('LOUPE_MAX_TOOL_ITERATIONS', 1, 100_000),
@@ -262,6 +280,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     },
     sessions: {
       idleTimeoutMs: int('LOUPE_SESSION_IDLE_TIMEOUT_MS', DEFAULT_SESSION_IDLE_TIMEOUT_MS, 0, MAX_TIMER_MS),
+    },
+    sim: {
+      personasDir: env.LOUPE_PERSONAS_DIR ? path.resolve(cwd, env.LOUPE_PERSONAS_DIR) : undefined,
+      timeScale: num('LOUPE_SIM_TIME_SCALE', 1, 1000),
     },
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     embeddedPostgresRestartMs: ms('LOUPE_PG_RESTART_TIMEOUT_MS', 30_000),

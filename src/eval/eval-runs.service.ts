@@ -16,6 +16,7 @@ import { ScenarioLoadError } from './scenario/scenario-errors';
 import { loadScenarios } from './scenario/scenario-loader';
 import type { Scenario } from './scenario/scenario';
 import { standinModelProblems } from './standin-model-check';
+import { simRunRefusal } from './sim-models';
 import { compareRuns, type RunComparison } from './statistics/compare';
 
 const SHUTDOWN_WAIT_MS = 15_000;
@@ -117,6 +118,9 @@ export class EvalRunsService implements OnModuleDestroy {
       const scenarios = loadScenarios(paths, root, { root });
       const problems = this.config.ollama.host ? [] : standinModelProblems(scenarios, models);
       if (problems.length) throw new ScenarioLoadError(problems);
+      const refused = simRunRefusal(scenarios, models, this.config);
+      const fields = refused.map((message) => ({ field: 'models', message }));
+      if (fields.length) throw new InvalidRequestError(fields, 'invalid eval run');
       return scenarios;
     } catch (e) {
       if (e instanceof ScenarioLoadError) throw new InvalidRequestError(e.problems.map(problemAsFieldError), 'invalid eval run');

@@ -4,6 +4,7 @@ import type { Configuration } from './run-plan';
 import type { RunComparison } from './statistics/compare';
 import type { RunSummaries } from './statistics/summarize';
 import type { ReplaySettings } from './recording/run-replay';
+import type { RunPersonas } from './sim-models';
 
 /**
  * passed / failed: by checks the trial actually ran; unjudged: no check applied to it (never a pass);
@@ -85,7 +86,8 @@ export interface EvalRunReport {
   stoppedBy?: string;
   /** Postgres checked against the journal's own count of each session's events, after the final flush */
   storage?: { sessionsChecked: number; mismatched: Array<{ sessionId: string; recorded: number; stored: number }> };
-  mode: 'scripted' | 'live';
+  /** scripted: the stand-in replays scripts; live: a real Ollama; sim: personas on the stand-in (`sim:<persona>`) */
+  mode: 'scripted' | 'live' | 'sim';
   models: string[];
   configurations: Configuration[];
   trialsPerCell: number;
@@ -126,6 +128,8 @@ export interface EvalRunOptions {
   seed?: number | null;
   /** the scenario paths the run was given (kept, so a resume finds its scenarios) */
   paths?: string[];
+  /** the personas of its simulated models (`sim:<persona>`), read before it starts; stored with the run, so a resume or a worker serves the same */
+  personas?: RunPersonas;
   /** the run's id, as soon as it is recorded (to resume it if it is killed) */
   onRunStarted?: (runId: string) => void;
   /** the run's id, when the caller names it before the run starts (the API answers with it at once) */

@@ -16,6 +16,7 @@ import type { TrialOutcome } from './statistics/statistics-types';
 import { isFinal, outcomeFromRow, reportFromRow, type TrialRowView } from './trial-rows';
 import { judgedAs, type TrialMode } from './trials/trial-verdict';
 import type { TrialIds } from './eval-types';
+import type { RunPersonas } from './sim-models';
 
 export interface RunPlan {
   jobs: Job[];
@@ -57,6 +58,8 @@ export interface StoredRunConfig {
   replay?: ReplaySettings | null;
   jobCount?: number;
   queued?: boolean;
+  /** the personas of its simulated models, as read when it started */
+  personas?: RunPersonas;
 }
 
 export class ResumeError extends Error {}
@@ -89,6 +92,7 @@ export function planRun(
     replay: options.replay ?? null,
     jobCount: jobs.length,
     ...(at.queued ? { queued: true } : {}),
+    ...(options.personas && Object.keys(options.personas).length ? { personas: options.personas } : {}),
   };
   return {
     jobs,
@@ -153,6 +157,7 @@ export function resumePlan(run: EvalRunRow, rows: Row[], loaded: Scenario[]): Re
     record: stored.record,
     replay: stored.replay ?? undefined,
     paths: ((run.options as { paths?: string[] | null }).paths ?? undefined) || undefined,
+    personas: stored.personas,
   };
   const jobs = planJobs(scenarios, { models: options.models, configs: stored.configurations, trials: stored.trialsPerCell });
   const plan: RunPlan = {

@@ -36,6 +36,7 @@ import { firstLiveGroup, type LiveGroup } from './live-groups';
 import { trialSchedule, warmRunner } from './live-schedule';
 import { interruptReason, onInterrupt } from './run-interrupt';
 import type { TrialMode } from './trials/trial-verdict';
+import { withPersonas } from './sim-models';
 
 type Result = { report: TrialReport; outcome: TrialOutcome };
 
@@ -66,7 +67,9 @@ export class ScenarioRunner {
     const started = Date.now();
     const realHost = this.config.ollama.host;
     const replayMode = options.replay ? await this.replayMode(options.replay.runId) : undefined;
-    const mode: TrialMode = replayMode ?? (realHost ? 'live' : 'scripted');
+    // simulated models (`sim:<persona>`): their personas read once, before anything runs, and stored with the run
+    if (!options.replay) options = withPersonas(scenarios, options, this.config);
+    const mode: TrialMode = replayMode ?? (realHost ? 'live' : options.personas ? 'sim' : 'scripted');
     const plan = planRun(scenarios, options, {
       mode,
       backend: realHost ?? 'standin',
@@ -166,6 +169,7 @@ export class ScenarioRunner {
       loupeRevision: plan.loupeRevision,
       loupeDiffHash: plan.loupeDiffHash,
       runSeed: plan.seed,
+      personas: options.personas,
       liveHost: this.config.ollama.host,
       record: options.record || Boolean(options.replay?.allowNew),
       replay: options.replay ? this.runReplay(options.replay, mode) : undefined,

@@ -5,6 +5,7 @@
 import type { ScenarioProblem } from './scenario/scenario-errors';
 import type { Scenario } from './scenario/scenario';
 import { mergeCatalog, STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
+import { isSimModel } from './sim-models';
 
 const bare = (m: string) => m.replace(/:latest$/, '').toLowerCase();
 
@@ -18,8 +19,9 @@ export function standinModelProblems(scenarios: Scenario[], models?: string[]): 
   if (!models?.length) return [];
   return scenarios.flatMap((s) => {
     const known = standinModels(s);
+    // a simulated model is served from its persona (sim-models.ts), not the catalog
     return models
-      .filter((model) => !known.includes(bare(model)))
+      .filter((model) => !isSimModel(model) && !known.includes(bare(model)))
       .map((model) => ({
         file: s.file,
         line: 0,
@@ -36,6 +38,8 @@ export function standinShortfalls(scenarios: Scenario[], models?: string[]): Arr
     const out: Array<{ scenario: Scenario; line: number; why: string }> = [];
     const model = s.model ?? STANDIN_DEFAULT_MODEL;
     const known = standinModels(s);
+    // personas follow the scenario's plan, not the catalog and script: sim-models.ts checks what they need
+    if (models?.length ? models.every(isSimModel) : isSimModel(model)) return out;
     if (!models?.length && !known.includes(bare(model)))
       out.push({
         scenario: s,

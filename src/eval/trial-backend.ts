@@ -16,6 +16,7 @@ import type { CapturedExchange, Upstream } from './recording/exchange';
 import { RecordingProxy } from './recording/recording-proxy';
 import { SharedSlotsProvider } from './recording/shared-slots-provider';
 import type { TrialReplay } from './recording/trial-replay';
+import type { SimBackend } from './sim-models';
 
 export interface TrialBackend {
   provider: LlmProvider;
@@ -41,6 +42,8 @@ export interface BackendOptions {
   record?: (exchange: CapturedExchange) => void;
   /** the replayed run ran against a real Ollama: the provider runs as it did then, without the scenario's `ollama:` settings */
   replayOfLive?: boolean;
+  /** a simulated model (`sim:<persona>`): the main stand-in serves it from its persona, following the plan */
+  sim?: SimBackend;
 }
 
 export async function prepareBackend(
@@ -67,6 +70,7 @@ export async function prepareBackend(
             ...(upstream === 'main' ? scenario.standin : undefined),
             catalog: [...catalog],
             script: { ...scenario.script, whenExhausted: options.whenExhausted },
+            ...(upstream === 'main' && options.sim ? simServing(options.sim, scenario, config) : {}),
           });
       servers.push(server);
       return (await server.start(0)).url;
@@ -120,5 +124,13 @@ export async function prepareBackend(
       await Promise.all(servers.map((s) => s.stop()));
       await Promise.all(proxies.map((p) => p.stop()));
     },
+  };
+}
+
+/** A persona on the stand-in, on its clock scaled by LOUPE_SIM_TIME_SCALE (times the scenario's own `standin.time_scale`). */
+function simServing(sim: SimBackend, scenario: Scenario, config: LoupeConfig) {
+  return {
+    sim: { [sim.model]: { persona: sim.persona, plan: sim.plan } },
+    timeScale: (scenario.standin?.timeScale ?? 1) * config.sim.timeScale,
   };
 }

@@ -83,6 +83,7 @@ describe('unjudgedPlan', () => {
     ['scripted', 'auto'],
     ['scripted', 'success'],
     ['live', 'auto'],
+    ['sim', 'auto'],
   ])('agrees with judgeTrial on every job (%s, --judge %s)', (mode, judge) => {
     const configs = configurations(parseAxes(['profile=loupe,opencode,corvid']).axes);
     const planned = new Set(unjudgedPlan(all, configs, mode, judge).map((p) => `${p.scenario.id} ${p.profile}`));

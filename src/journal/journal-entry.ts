@@ -145,7 +145,7 @@ export interface EvalTrialRow {
   finishedAt: Date | null;
   configKey: string;
   config: Record<string, unknown>;
-  mode: 'scripted' | 'live';
+  mode: 'scripted' | 'live' | 'sim';
   metadata: Record<string, unknown>;
   outcome: Record<string, unknown> | null;
   invariantViolations: unknown[];

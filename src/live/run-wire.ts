@@ -4,8 +4,11 @@
 // rows and the stored entities, so the socket and the REST answer carry the same shapes.
 import type { EvalRunRow, EvalTrialRow } from '../journal/journal-entry';
 
-/** how a run's trials reached a model: recorded exchanges replayed, a real Ollama, the stand-in's script, or live trials on the stand-in */
-export type RunMode = 'replay' | 'live' | 'scripted' | 'simulated';
+/**
+ * how a run's trials reached a model: recorded exchanges replayed, a real Ollama, the stand-in's
+ * script, live trials on the stand-in, or simulated models (`sim:<persona>`) on the stand-in
+ */
+export type RunMode = 'replay' | 'live' | 'scripted' | 'simulated' | 'sim';
 
 export interface LiveTrialCheck {
   expectation: string;
@@ -128,10 +131,11 @@ function checkOf(c: unknown): LiveTrialCheck {
   return { expectation: str(r.expectation) ?? JSON.stringify(c), detail: str(r.detail) ?? str(r.message) };
 }
 
-/** replay when it replays a recording; otherwise the stored mode, `live` on the stand-in being `simulated` */
+/** replay when it replays a recording; otherwise the stored mode, `live` on the stand-in being `simulated` (personas: `sim`) */
 export function runMode(config: Record<string, unknown>, options: Record<string, unknown>): RunMode {
   if (config.replay) return 'replay';
   if (config.mode === 'live') return options.backend === 'standin' ? 'simulated' : 'live';
+  if (config.mode === 'sim') return 'sim';
   return 'scripted';
 }
 

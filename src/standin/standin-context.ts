@@ -6,11 +6,14 @@ import type { GpuSimulator } from './standin-gpu';
 import type { ModelStore } from './standin-model-store';
 import type { StandinRequestRecord, RequestLog } from './standin-request-log';
 import type { TurnCursor } from './standin-turn-cursor';
+import type { SimModels } from './standin-sim';
 
 export interface StandinState {
   store: ModelStore;
   gpu: GpuSimulator;
   cursor: TurnCursor;
+  /** simulated models: their turns come from a persona, not the cursor */
+  sim: SimModels;
   log: RequestLog;
   version: string;
   /** keep_alive when a request sends none, ms (null = forever) */

@@ -147,14 +147,17 @@ async function handleInference(ctx: StandinContext, kind: Kind): Promise<void> {
     return sendJson(res, 200, doneOnly(kind, v.modelName, 'load'));
   }
 
-  const claim = state.cursor.claim(v.modelName);
+  // a simulated model's turn is its persona's reply to what it was sent (a retry is sent the same: the same reply)
+  const simulated = state.sim.claim(v.modelName, kind, v.body);
+  if (simulated) record.simBehaviour = simulated.behaviour;
+  const claim = simulated ?? state.cursor.claim(v.modelName);
   // a 4xx: a loop asking for more turns than the script has is the scenario's problem, not a transient one to retry
   if (claim.kind === 'exhausted') return sendError(res, 400, claim.message);
   record.turnIndex = claim.index;
-  const fault = claim.fault;
+  const fault = 'fault' in claim ? claim.fault : undefined;
   if (fault) record.fault = fault.kind;
   // the turn is consumed only by a delivered reply; anything else leaves it due for the retry
-  const notDelivered = () => state.cursor.giveBack(v.modelName, claim.position);
+  const notDelivered = () => (simulated ? undefined : state.cursor.giveBack(v.modelName, claim.position));
   if (fault?.kind === 'http') {
     notDelivered();
     const headers: Record<string, string> = {};

@@ -6,6 +6,7 @@ import type { StandinFault } from './standin-script';
 import type { GenerationOutcome } from './standin-generation';
 import type { LoadRecord } from './standin-gpu';
 import type { StandinPromptRecord } from './standin-prompt';
+import type { SimBehaviour } from '../sim/sim-types';
 
 export interface StandinRequestRecord {
   id: number;
@@ -20,6 +21,8 @@ export interface StandinRequestRecord {
   model?: string;
   /** index in the model's turn list of the turn this request got (chat/generate) */
   turnIndex?: number;
+  /** a simulated model's behaviour on this turn (standin-sim.ts) */
+  simBehaviour?: SimBehaviour;
   /** the fault injected into this request, if any */
   fault?: StandinFault['kind'];
   /** HTTP status sent; undefined while none has been sent or when the socket was dropped first */

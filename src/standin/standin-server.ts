@@ -20,6 +20,8 @@ import { handleChat, handleGenerate } from './standin-inference-handler';
 import { handlePull } from './standin-pull-handler';
 import { isAbortError } from './standin-async';
 import { serveRecorded, type StandinReplaySource } from './standin-replay';
+import { SimModels, type StandinSimModel } from './standin-sim';
+import { DEFAULT_STANDIN_CATALOG } from './standin-catalog';
 
 export const DEFAULT_STANDIN_VERSION = '0.17.5';
 export const DEFAULT_MAX_QUEUE = 512;
@@ -68,7 +70,11 @@ export class StandinServer {
   private readonly replay?: StandinReplaySource;
   private readonly preloads: Array<{ model: StandinModel; preload: StandinPreload; keepAliveMs: number | null }>;
 
-  constructor(options: StandinOptions & { replay?: StandinReplaySource } = {}) {
+  /**
+   * `sim`: simulated models (`sim:<persona>`) by name, each answering from its persona's policy over
+   * what it is sent instead of the script (standin-sim.ts); listed in the catalog before `catalog`.
+   */
+  constructor(options: StandinOptions & { replay?: StandinReplaySource; sim?: Record<string, StandinSimModel> } = {}) {
     this.replay = options.replay;
     const keepAlive = parseKeepAlive(options.defaultKeepAlive ?? '5m');
     if (keepAlive && !keepAlive.ok) throw new Error(`stand-in defaultKeepAlive: ${keepAlive.error}`);
@@ -76,7 +82,9 @@ export class StandinServer {
     const timeScale = options.timeScale ?? 1;
     if (!(Number.isFinite(timeScale) && timeScale >= 0)) throw new Error(`stand-in timeScale: expected a number ≥ 0, got ${timeScale}`);
     const log = new RequestLog(options.requestLogLimit);
-    const store = new ModelStore(options.catalog);
+    const sim = new SimModels(options.sim);
+    const simCatalog = sim.catalog();
+    const store = new ModelStore(simCatalog.length ? [...simCatalog, ...(options.catalog ?? DEFAULT_STANDIN_CATALOG)] : options.catalog);
     this.state = {
       store,
       gpu: new GpuSimulator({
@@ -91,6 +99,7 @@ export class StandinServer {
         onChange: () => log.changed(),
       }),
       cursor: new TurnCursor(options.script ?? { turns: {} }),
+      sim,
       log,
       version: options.version ?? DEFAULT_STANDIN_VERSION,
       defaultKeepAliveMs,
@@ -177,6 +186,7 @@ export class StandinServer {
   reset(): void {
     this.abortInflight();
     this.state.cursor.reset();
+    this.state.sim.reset();
     this.state.gpu.reset();
     this.state.store.reset();
     this.state.log.clear();

@@ -1,8 +1,12 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { LoupeConfig } from '../../config/loupe-config';
 import { firstLiveGroup } from '../../eval/live-groups';
-import { configurations, parseAxes, planJobs } from '../../eval/run-plan';
+import { configurations, parseAxes, planJobs, plannedModels } from '../../eval/run-plan';
+import { isSimModel, personaDirs, resolvePersonas, simRunProblems, type RunPersonas } from '../../eval/sim-models';
+import { PersonaFileError, UnknownPersonaError } from '../../sim/persona-errors';
+import type { Scenario } from '../../eval/scenario/scenario';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { standinShortfalls } from '../../eval/standin-model-check';
 import { parseRunSeed } from '../../eval/trial-seed';
@@ -55,6 +59,7 @@ interface EvalFlags {
   queue?: boolean;
   wait?: boolean;
   seed?: number;
+  personas?: string;
 }
 
 export function registerEvalCommand(program: Command, getConfig: () => LoupeConfig): void {
@@ -124,6 +129,10 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       runSeedArg,
     )
     .option('--allow-unjudged', 'exit 0 even when some trials were unjudged (no check applied to them; never counted as passes)')
+    .option(
+      '--personas <dir>',
+      'a directory of persona YAML files for simulated models (-m sim:<persona>), searched after the shipped ones and LOUPE_PERSONAS_DIR',
+    )
     .action(async (paths: string[], opts: EvalFlags, command: Command) => {
       const explicitPaths = command.args.length > 0;
       if (opts.replayPace !== 'fast' && opts.replayPace !== 'recorded')
@@ -148,6 +157,8 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
       const config = getConfig();
       if (opts.allowNew && !config.ollama.host)
         throw new UsageError('--allow-new sends requests missing from the recording to OLLAMA_HOST: set it');
+      // simulated models (-m sim:<persona>): their personas read now, every problem bad input
+      const personas = scenarios && !opts.replay ? runPersonas(scenarios, opts.model, config, opts.personas) : undefined;
       if (!config.ollama.host && scenarios && !opts.replay) {
         // one error per model asked for, not one per scenario: said with the closest model served
         const unknown = unknownModelMessage(scenarios, opts.model);
@@ -162,7 +173,7 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         for (const p of unjudgedPlan(
           scenarios,
           configurations(axes.axes),
-          config.ollama.host ? 'live' : 'scripted',
+          config.ollama.host ? 'live' : personas ? 'sim' : 'scripted',
           opts.judge as 'auto' | 'success',
         ))
           process.stderr.write(`${unjudgedWarning(p)}\n`);
@@ -215,7 +226,9 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
             configurations: ReturnType<typeof configurations>;
             paths?: string[];
             seed?: number | null;
+            personas?: RunPersonas;
           } = {
+            personas,
             models: opts.model,
             trials: opts.trials,
             configurations: configurations(axes.axes),
@@ -330,6 +343,29 @@ const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function runIdArg(value: string): string {
   if (!RUN_ID.test(value)) throw new UsageError(`${value}: not a run id (a UUID, as \`loupe eval\` prints it)`);
   return value;
+}
+
+/** The personas of the run's simulated models (undefined: it has none); an unknown persona, a broken file or a scenario with no plan is bad input. */
+function runPersonas(
+  scenarios: Scenario[],
+  models: string[] | undefined,
+  config: LoupeConfig,
+  personasDir: string | undefined,
+): RunPersonas | undefined {
+  const planned = plannedModels(scenarios, models);
+  if (!planned.some(isSimModel)) {
+    if (personasDir) process.stderr.write('loupe: --personas applies to simulated models (-m sim:<persona>); none is run\n');
+    return undefined;
+  }
+  const problems = simRunProblems(scenarios, models, config.ollama.host);
+  if (problems.length) throw new UsageError(`${problems.join('\n')}\nnothing was run`);
+  if (personasDir && !fs.existsSync(personasDir)) throw new UsageError(`--personas ${personasDir}: no such directory`);
+  try {
+    return resolvePersonas(planned, personaDirs(config.sim.personasDir, personasDir && path.resolve(personasDir)));
+  } catch (e) {
+    if (e instanceof UnknownPersonaError || e instanceof PersonaFileError) throw new UsageError(`${e.message}\nnothing was run`);
+    throw e;
+  }
 }
 
 function runSeedArg(value: string): number {

@@ -17,6 +17,7 @@ import { unknownToolNames, type NameProblem } from './scenario-tool-names';
 import { fileCheckProblems } from './scenario-file-checks';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
 import { toStandinSettings } from './scenario-standin-schema';
+import { solutionScript, toSolution } from './scenario-solution-schema';
 import { presetFault } from '../../standin/standin-fault';
 import { findCatalogModel } from '../../standin/standin-catalog';
 import { mergeCatalog } from '../standin-catalog-merge';
@@ -249,7 +250,9 @@ export function parseScenario(text: string, file: string, absFile: string = path
       catalog: d.catalog?.map(toModel),
       defaultCatalog: d.default_catalog,
       ...(d.standin ? { standin: toStandinSettings(d.standin) } : {}),
-      script: toScript(d.script),
+      // a task with a solution and no script: a scripted run replays the solution
+      script: d.script === undefined && d.solution ? solutionScript(toSolution(d.solution)) : toScript(d.script),
+      ...(d.solution ? { solution: toSolution(d.solution) } : {}),
       expect: d.expect ? falseChecks.kept(['expect'], d.expect) : [],
       success: d.success && falseChecks.kept(['success'], d.success),
       ...(byProfile.length ? { expectByProfile: Object.fromEntries(byProfile) as Scenario['expectByProfile'] } : {}),

@@ -8,6 +8,7 @@ import { injectTrigger, killTrigger, slotReleaseTrigger } from './scenario-trigg
 import { catalogModel, fault, script, turn } from './scenario-turn-schema';
 import { mcpServersSchema } from './scenario-mcp-schema';
 import { standinSettingsSchema } from './scenario-standin-schema';
+import { solutionSchema } from './scenario-solution-schema';
 import { COUNCIL_ROLES } from '../../process/policies/council-policy';
 import { TOOL_PERMISSIONS } from '../../approval/approval-policy';
 import { LOOP_PROFILE_NAMES, type LoopProfileName } from '../../process/policies/loop-settings';
@@ -95,6 +96,8 @@ export const configSchema = z.strictObject({
   top_k: z.number().int().min(0).max(100_000).optional(),
   min_p: share.optional(),
   repeat_penalty: z.number().min(0).max(10).optional(),
+  /** text-mode tool calls: strict (only what each format's reference parser accepts) or lenient (repair and record); unset: LOUPE_TOOL_CALL_EXTRACTION */
+  tool_call_extraction: z.enum(['strict', 'lenient']).optional(),
 });
 
 const profileName = z
@@ -197,6 +200,8 @@ export const scenarioSchema = z.strictObject({
   default_catalog: z.boolean().default(true),
   /** the stand-in's replies; a scenario for real models only needs none (on the stand-in its trials then fail: nothing to reply) */
   script: script.optional(),
+  /** the task's intended solution (tool calls, final answer): what simulated models follow; without `script:`, scripted runs replay it */
+  solution: solutionSchema.optional(),
   /** checks of a scripted run (exact, the stand-in replays the script); without them a scripted run is judged by `success` */
   expect: z.array(expectation).min(1, 'a scenario needs at least one expectation').optional(),
   /** checks of a run against a real model (OLLAMA_HOST): outcomes and budgets, not the path */

@@ -6,6 +6,7 @@ import type { LoopProfileName } from '../../process/policies/loop-settings';
 import type { ScenarioMcpServer } from './scenario-mcp-schema';
 import type { Expectation, TriggerDocument } from './scenario-schema';
 import type { StandinSettings } from './scenario-standin-schema';
+import type { SimPlan } from '../../sim/sim-types';
 
 export interface ScriptedApproval {
   tool?: string;
@@ -55,6 +56,8 @@ export interface Scenario {
   /** the stand-in server's settings (`standin:`): stand-in runs only */
   standin?: StandinSettings;
   script: StandinScript;
+  /** the task's intended solution (`solution:`): what simulated models follow */
+  solution?: SimPlan;
   permissions?: ApprovalPolicy;
   /** scripted answers to approval requests: by tool, or by the n-th request (1-based) */
   approvals?: ScriptedApproval[];

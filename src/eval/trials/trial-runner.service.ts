@@ -33,6 +33,7 @@ import { prepareBackend } from '../trial-backend';
 import { prepareMcpServers } from '../trial-mcp-servers';
 import { collectHostEvents, watchTriggers } from '../trial-triggers';
 import { trialSeed } from '../trial-seed';
+import { simModelOf, type RunPersonas } from '../sim-models';
 import { interruptedRow, TrialInterrupted } from './trial-interrupt';
 import { judgedOutcome } from './trial-outcome';
 import { provenanceFromMetadata, recordedRequestSettings, trialProvenance } from './trial-provenance';
@@ -51,6 +52,8 @@ export interface TrialContext {
   loupeDiffHash?: string | null;
   /** the run's seed, each trial's derived from it; null or unset: no seed is sent (a run recorded before seeds) */
   runSeed?: number | null;
+  /** the personas of the run's simulated models (`sim:<persona>`), by model name */
+  personas?: RunPersonas;
   /** the real Ollama of live trials (OLLAMA_HOST, or a worker's own); misses of a replay --allow-new go there too */
   liveHost?: string;
   /** record every model request and response */
@@ -184,6 +187,7 @@ export class TrialRunner {
         replay,
         record: recording?.capture,
         replayOfLive: ctx.replay?.mode === 'live',
+        sim: simModelOf(job, ctx.personas),
       });
       cleanup.push(() => backend.close());
       const workspaceDir = await createWorkspace(this.config.home, sessionId, scenario.workspaceFiles);

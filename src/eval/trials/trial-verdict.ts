@@ -1,6 +1,7 @@
 // How a trial is judged. Scripted runs (the stand-in replays the script): the exact expectations —
 // `expect` under a profile the scenario was written for, its `expect_by_profile` list under another
-// profile that has one. Live runs (a real model), and other profiles: the success criteria — outcomes
+// profile that has one. Live runs (a real model), simulated ones (a persona follows the plan
+// stochastically, so no exact path holds), and other profiles: the success criteria — outcomes
 // and budgets, not the path. All: the invariants, whose violation is a Loupe bug and makes the trial
 // an error that says so.
 import { evaluateExpectations, type ExpectationResult } from '../expectations/evaluate-expectations';
@@ -12,18 +13,19 @@ import type { ScenarioProblem } from '../scenario/scenario-errors';
 import type { JudgedBy } from '../eval-types';
 import { profileOf, type Job } from '../run-plan';
 
-export type TrialMode = 'scripted' | 'live';
+/** scripted: the stand-in replays the script; live: a real Ollama; sim: personas on the stand-in (`sim:<persona>`) */
+export type TrialMode = 'scripted' | 'live' | 'sim';
 export type { JudgedBy };
 
 type Checks = Pick<Scenario, 'expectByProfile' | 'unsatisfiable'> & { expect: readonly Expectation[]; success?: readonly Expectation[] };
 
-/** The list `by` names (a mode names its usual one: scripted → expect, live → success), and its false entries. */
+/** The list `by` names (a mode names its usual one: scripted → expect, live and sim → success), and its false entries. */
 export function checksOf(
   checks: Checks,
   by: JudgedBy | TrialMode,
   profile?: string,
 ): { by: JudgedBy; list: readonly Expectation[]; never: ScenarioProblem[] } {
-  const judged: JudgedBy = by === 'scripted' ? 'expect' : by === 'live' ? 'success' : by;
+  const judged: JudgedBy = by === 'scripted' ? 'expect' : by === 'live' || by === 'sim' ? 'success' : by;
   if (judged !== 'expect_by_profile') return { by: judged, list: checks[judged] ?? [], never: checks.unsatisfiable?.[judged] ?? [] };
   const p = profile as keyof NonNullable<Scenario['expectByProfile']>;
   return { by: judged, list: checks.expectByProfile?.[p] ?? [], never: checks.unsatisfiable?.expectByProfile?.[p] ?? [] };
@@ -104,11 +106,11 @@ export function filesToRead(checks: Checks, by: JudgedBy | TrialMode, profile?: 
 /**
  * Which list judges a trial. A scripted trial under a profile its scenario was written for: `expect`
  * (when it has any; one with `success` alone is judged by it everywhere); under another profile: that
- * profile's `expect_by_profile` list, where the scenario states one. Otherwise — a live model, another
- * profile's loop, `--judge success` — the success criteria.
+ * profile's `expect_by_profile` list, where the scenario states one. Otherwise — a live model, a
+ * simulated one, another profile's loop, `--judge success` — the success criteria.
  */
 export function judgedAs(job: Pick<Job, 'scenario' | 'config'>, mode: TrialMode, judge?: 'auto' | 'success'): JudgedBy {
-  if (mode === 'live' || judge === 'success') return 'success';
+  if (mode === 'live' || mode === 'sim' || judge === 'success') return 'success';
   const profile = profileOf(job);
   const { expect, expectByProfile, unsatisfiable } = job.scenario;
   if (job.scenario.profiles.includes(profile)) {

@@ -17,7 +17,7 @@ const TRIAL_STATUSES = [
   'error',
   'interrupted',
 ] as const satisfies readonly EvalTrialRow['status'][];
-const MODES = ['replay', 'live', 'scripted', 'simulated'] as const satisfies readonly RunMode[];
+const MODES = ['replay', 'live', 'scripted', 'simulated', 'sim'] as const satisfies readonly RunMode[];
 type Exhaustive<T extends string, L extends readonly string[]> = [Exclude<T, L[number]>] extends [never] ? true : never;
 const exhaustive: [
   Exhaustive<EvalRunRow['status'], typeof RUN_STATUSES>,
@@ -32,7 +32,11 @@ export class LiveRunDto implements LiveRun {
   @ApiProperty({ format: 'date-time' }) startedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt!: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'finished: its whole duration; running: null' }) durationMs!: number | null;
-  @ApiProperty({ enum: MODES, description: 'replay, live, scripted, or simulated (live trials on the stand-in)' }) mode!: RunMode;
+  @ApiProperty({
+    enum: MODES,
+    description: 'replay, live, scripted, simulated (live trials on the stand-in), or sim (simulated models: personas, `sim:<persona>`)',
+  })
+  mode!: RunMode;
   @ApiProperty({ type: [String] }) models!: string[];
   @ApiProperty({ type: [String], description: "configuration keys ('' is the scenarios' own settings)" }) configurations!: string[];
   @ApiProperty({ type: [String], description: 'the loop profiles its trials ran under' }) profiles!: string[];
