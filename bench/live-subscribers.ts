@@ -1,16 +1,19 @@
-// The bench's WebSocket subscribers, in their own process (as browsers would be): N socket.io
-// clients follow one session. Each is "ready" once it has caught up to the session's pending
-// approval; after the parent says "go", every event received is timed against the time the
-// journal recorded it (createdAt, the same machine's clock). Results go back over IPC.
+// The bench's WebSocket subscribers, in their own process (as browsers would be): socket.io clients
+// spread over one or more sessions. Each is "ready" once it has caught up to its session's pending
+// approval; after the parent says "go", every event received is timed against the time the journal
+// recorded it (createdAt, the same machine's clock). With `batch`, clients subscribe as the viewer
+// does (one session:batch per tick). Results go back over IPC.
 import type { Socket as NetSocket } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 
 interface Start {
   url: string;
   token: string;
-  sessionId: string;
+  /** client i follows sessions[i % sessions.length] */
+  sessions: string[];
   clients: number;
   stalled?: boolean;
+  batch?: boolean;
 }
 
 interface Incoming {
@@ -20,7 +23,7 @@ interface Incoming {
 
 const now = () => performance.timeOrigin + performance.now();
 
-function run({ url, token, sessionId, clients, stalled }: Start): void {
+function run({ url, token, sessions, clients, stalled, batch }: Start): void {
   const latencies: number[] = [];
   let measuring = false;
   let ready = 0;
@@ -28,13 +31,12 @@ function run({ url, token, sessionId, clients, stalled }: Start): void {
   let events = 0;
   const sockets: Socket[] = [];
   for (let i = 0; i < clients; i++) {
+    const sessionId = sessions[i % sessions.length];
     const socket = io(url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
     sockets.push(socket);
     let caughtUp = false;
     let lastSeq = -1;
-    socket.on('connect', () => socket.emit('session:subscribe', { sessionId }, () => undefined));
-    socket.on('connect_error', (e: Error) => fail(`client ${i}: ${e.message}`));
-    socket.on('session:events', (body: Incoming) => {
+    const onEvents = (body: Incoming) => {
       const at = now();
       for (const e of body.events) {
         if (e.seq !== lastSeq + 1) fail(`client ${i}: seq ${e.seq} after ${lastSeq}`);
@@ -53,6 +55,12 @@ function run({ url, token, sessionId, clients, stalled }: Start): void {
           setTimeout(() => process.exit(0), 50);
         }
       }
+    };
+    socket.on('connect', () => socket.emit('session:subscribe', batch ? { sessionId, batch } : { sessionId }, () => undefined));
+    socket.on('connect_error', (e: Error) => fail(`client ${i}: ${e.message}`));
+    socket.on('session:events', onEvents);
+    socket.on('session:batch', (body: { items: Array<[string, unknown]> }) => {
+      for (const [event, item] of body.items) if (event === 'session:events') onEvents(item as Incoming);
     });
   }
   process.on('message', (m: { kind: string }) => {

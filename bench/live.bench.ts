@@ -1,7 +1,9 @@
 // The live gateway under load: 50 socket.io subscribers (in a child process, as browsers would be)
 // follow one session over the real HTTP app; journal-to-subscriber latency of each live event
-// (arrival − the journal's createdAt), and the loop's time per iteration with and without them.
-// Each session waits on an approval first, so subscribers catch up before the measured part runs.
+// (arrival − the journal's createdAt), and the loop's time per iteration with and without them,
+// subscribed as the viewer is (one session:batch per tick) and event by event. Then 500 subscribers
+// across 50 sessions that run at once. Each session waits on an approval first, so subscribers
+// catch up before the measured part runs.
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -10,11 +12,13 @@ import { configureHttpApp } from '../src/admin/http/configure-http';
 import { AppModule } from '../src/app.module';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { ProcessManager } from '../src/process/process-manager.service';
-import { median, type BenchFigure, type BenchSuite } from './run-benchmarks';
+import { median, range, type BenchFigure, type BenchSuite } from './run-benchmarks';
 
 const CLIENTS = 50;
 const ITERATIONS = 60;
 const RUNS = 5;
+/** the many-sessions case: subscribers per session, sessions at once, and the subscriber processes they are spread over */
+const MANY = { perSession: 10, sessions: 50, processes: 5 };
 
 /** a gated write, then ITERATIONS calls that trip no detector (or, big, reads of 100 KB files), then an answer */
 function script(big: boolean): unknown[] {
@@ -33,7 +37,11 @@ function script(big: boolean): unknown[] {
 const BIG_FILES = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`big${i}.txt`, `${'x'.repeat(199)}\n`.repeat(500)]));
 
 interface Mode {
+  /** sessions at once (the subscribers are spread evenly over them) */
+  sessions?: number;
   clients: number;
+  /** subscribe as the viewer does: one session:batch per tick */
+  batch?: boolean;
   /** the subscribers stop reading their TCP connection once caught up (a frozen tab) */
   stalled?: boolean;
   big?: boolean;
@@ -76,42 +84,58 @@ export const liveSuite: BenchSuite = {
       return res.json() as Promise<Record<string, unknown>>;
     };
 
-    /** one session; with subscribers, their latencies too */
-    const session = async ({ clients, stalled = false, big = false }: Mode) => {
-      const { sessionId } = (await call('POST', '/api/sessions', {
-        prompt: 'Work through the files.',
-        permissions: { tools: { write_file: 'ask' } },
-        options: { repeat_threshold: 0, same_tool_threshold: 0, cycle_repetitions: 0, max_tool_iterations: ITERATIONS + 10 },
-        files: big ? BIG_FILES : {},
-        script: script(big),
-      })) as { sessionId: string };
-      let pending: Array<{ callId: string }> = [];
-      while (!pending.length) {
-        pending = (await call('GET', `/api/approvals?session=${sessionId}`)) as unknown as Array<{ callId: string }>;
-        if (!pending.length) await new Promise((r) => setTimeout(r, 5));
+    /** `sessions` sessions at once; with subscribers, their latencies too */
+    const session = async ({ sessions = 1, clients, stalled = false, big = false, batch = false }: Mode) => {
+      const ids: string[] = [];
+      for (let i = 0; i < sessions; i++) {
+        const { sessionId } = (await call('POST', '/api/sessions', {
+          prompt: 'Work through the files.',
+          permissions: { tools: { write_file: 'ask' } },
+          options: { repeat_threshold: 0, same_tool_threshold: 0, cycle_repetitions: 0, max_tool_iterations: ITERATIONS + 10 },
+          files: big ? BIG_FILES : {},
+          script: script(big),
+        })) as { sessionId: string };
+        ids.push(sessionId);
       }
-      let child: ChildProcess | undefined;
-      let done: Promise<{ latencies: number[] }> | undefined;
+      const gates: string[] = [];
+      for (const sessionId of ids) {
+        let pending: Array<{ callId: string }> = [];
+        while (!pending.length) {
+          pending = (await call('GET', `/api/approvals?session=${sessionId}`)) as unknown as Array<{ callId: string }>;
+          if (!pending.length) await new Promise((r) => setTimeout(r, 5));
+        }
+        gates.push(pending[0].callId);
+      }
+      const children: ChildProcess[] = [];
+      const done: Array<Promise<{ latencies: number[] }>> = [];
       if (clients) {
-        child = fork(path.join(__dirname, 'live-subscribers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-        const ready = message(child, 'ready');
-        done = stalled ? undefined : message<{ latencies: number[] }>(child, 'done');
-        child.send({ url, token, sessionId, clients, stalled });
-        await ready;
-        child.send({ kind: 'go' });
+        // the sessions (and their subscribers) split evenly over the subscriber processes
+        const processes = Math.min(sessions, sessions > 1 ? MANY.processes : 1);
+        const ready: Array<Promise<unknown>> = [];
+        for (let p = 0; p < processes; p++) {
+          const mine = ids.filter((_, i) => i % processes === p);
+          const child = fork(path.join(__dirname, 'live-subscribers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+          children.push(child);
+          ready.push(message(child, 'ready'));
+          if (!stalled) done.push(message<{ latencies: number[] }>(child, 'done'));
+          child.send({ url, token, sessions: mine, clients: (clients / sessions) * mine.length, stalled, batch });
+        }
+        await Promise.all(ready);
+        for (const child of children) child.send({ kind: 'go' });
       }
-      const handle = app.get(ProcessManager).get(sessionId)!;
+      const handles = ids.map((id) => app.get(ProcessManager).get(id)!);
       const started = performance.now();
       const cpu = process.cpuUsage();
-      await call('POST', `/api/approvals/${pending[0].callId}`, { approved: true });
-      const result = await handle.done;
+      await Promise.all(gates.map((callId) => call('POST', `/api/approvals/${callId}`, { approved: true })));
+      const results = await Promise.all(handles.map((h) => h.done));
       const ms = performance.now() - started;
       const used = process.cpuUsage(cpu);
-      if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
-      const latencies = done ? (await done).latencies : [];
-      child?.kill();
-      const n = result.iterations - 1;
-      return { msPerIteration: ms / n, cpuPerIteration: (used.user + used.system) / 1000 / n, latencies: latencies as number[] };
+      for (const result of results)
+        if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
+      const latencies = (await Promise.all(done)).flatMap((d) => d.latencies);
+      for (const child of children) child.kill();
+      const n = results.reduce((sum, r) => sum + r.iterations - 1, 0);
+      return { msPerIteration: ms / n, cpuPerIteration: (used.user + used.system) / 1000 / n, latencies };
     };
 
     try {
@@ -119,6 +143,7 @@ export const liveSuite: BenchSuite = {
       await session({ clients: CLIENTS });
       const without: number[] = [];
       const withSubs: number[] = [];
+      const withEach: number[] = [];
       const cpuWithout: number[] = [];
       const cpuWith: number[] = [];
       const latencies: number[] = [];
@@ -126,11 +151,15 @@ export const liveSuite: BenchSuite = {
         const alone = await session({ clients: 0 });
         without.push(alone.msPerIteration);
         cpuWithout.push(alone.cpuPerIteration);
-        const s = await session({ clients: CLIENTS });
+        const s = await session({ clients: CLIENTS, batch: true });
         withSubs.push(s.msPerIteration);
         cpuWith.push(s.cpuPerIteration);
         latencies.push(...s.latencies);
+        withEach.push((await session({ clients: CLIENTS })).msPerIteration);
       }
+      // many sessions at once, each with its subscribers, against the same sessions with none
+      const manyAlone = await session({ sessions: MANY.sessions, clients: 0 });
+      const many = await session({ sessions: MANY.sessions, clients: MANY.sessions * MANY.perSession, batch: true });
       // megabytes of tool output: one subscriber that stops reading (its buffer is dropped, it would resync) vs none
       const bigAlone: number[] = [];
       const bigStalled: number[] = [];
@@ -146,12 +175,35 @@ export const liveSuite: BenchSuite = {
           unit: 'ms',
           note: `${latencies.length} deliveries; createdAt has 1 ms resolution`,
         },
-        { name: 'time per iteration, no subscribers (median)', value: median(without), unit: 'ms' },
+        { name: 'time per iteration, no subscribers (median)', value: median(without), unit: 'ms', note: range(without) },
         {
           name: `time per iteration, ${CLIENTS} subscribers (median)`,
           value: median(withSubs),
           unit: 'ms',
-          note: `with/without ratio ${(median(withSubs) / median(without)).toFixed(2)}`,
+          note: `with/without ratio ${(median(withSubs) / median(without)).toFixed(2)}; ${range(withSubs)}; batched, as the viewer subscribes`,
+        },
+        {
+          name: `time per iteration, ${CLIENTS} subscribers event by event`,
+          value: median(withEach),
+          unit: 'ms',
+          note: `with/without ratio ${(median(withEach) / median(without)).toFixed(2)}; ${range(withEach)}`,
+        },
+        {
+          name: `latency p50, ${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
+          value: percentile(many.latencies, 50),
+          unit: 'ms',
+        },
+        {
+          name: `latency p99, ${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
+          value: percentile(many.latencies, 99),
+          unit: 'ms',
+          note: `${many.latencies.length} deliveries; ${MANY.sessions} sessions at once, ${MANY.processes} subscriber processes`,
+        },
+        {
+          name: `time per iteration, ${MANY.sessions} sessions at once, ${MANY.sessions * MANY.perSession} subscribers`,
+          value: many.msPerIteration,
+          unit: 'ms',
+          note: `none: ${manyAlone.msPerIteration.toFixed(2)} ms, ratio ${(many.msPerIteration / manyAlone.msPerIteration).toFixed(2)}`,
         },
         { name: 'Loupe process CPU per iteration, no subscribers (median)', value: median(cpuWithout), unit: 'ms' },
         {

@@ -119,7 +119,8 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
     // text streamed while we were away is lost: the recorded message brings it whole
     state.stream = null;
     draw();
-    socket.emit('session:subscribe', { sessionId: id, afterSeq: state.lastSeq, afterMessageIdx: state.lastMessageIdx }, (answer) => {
+    const subscription = { sessionId: id, afterSeq: state.lastSeq, afterMessageIdx: state.lastMessageIdx, batch: true };
+    socket.emit('session:subscribe', subscription, (answer) => {
       // snapshots changed between the read and the subscribe come with a fresh read (merged, never undone)
       if (answer?.ok) void refresh({ messages: false });
     });
@@ -176,6 +177,11 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
   socket.on('session:update', ({ session }) => {
     if (session.id === id) state.session = mergeSession(state.session, session);
     draw();
+  });
+  // a tick of the session as one message: each item is the event it stands for, handled as if it came alone
+  socket.on('session:batch', ({ sessionId, items }) => {
+    if (sessionId !== id) return;
+    for (const [event, body] of items) for (const listener of socket.listeners(event)) listener(body);
   });
   socket.on('session:resync', () => {
     state.stream = null; // chunks were dropped with the buffer

@@ -215,5 +215,13 @@ export async function renderSessions({ main, setConnection }, params) {
       tbody.prepend(sessionRow({ ...merged, trial: null }));
     }
   });
+  // the server dropped what it held for this page (it fell behind): the page is read again
+  socket.on('sessions:resync', async () => {
+    const fresh = await api(`/api/sessions?${apiQuery(params, offset)}`).catch(() => null);
+    if (!fresh) return;
+    items.clear();
+    for (const s of fresh.items) items.set(s.id, s);
+    replace(tbody, ...fresh.items.map(sessionRow));
+  });
   return () => socket.close();
 }

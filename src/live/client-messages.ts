@@ -1,6 +1,8 @@
 // What a WebSocket client may send, checked before anything acts on it; a bad payload is answered
-// with the fields at fault, as the REST API answers a 400.
+// with the fields at fault, as the REST API answers a 400. Both gateways answer through
+// answerClientMessage: checked, acted on, and any error mapped as the REST API maps it.
 import { z } from 'zod';
+import { mapError } from '../admin/http/error-mapping';
 import type { FieldError } from '../common/request-errors';
 import { fieldErrors } from '../tools/external-mcp-config';
 
@@ -16,6 +18,8 @@ export const CLIENT_MESSAGES = {
     sessionId: uuid,
     afterSeq: z.number().int().min(-1).optional(),
     afterMessageIdx: z.number().int().min(-1).optional(),
+    /** live ticks as one session:batch each (fewer, larger messages) rather than event by event */
+    batch: z.boolean().optional(),
   }),
   /** stop receiving a session's events (its slot under the per-connection cap is freed) */
   'session:unsubscribe': z.strictObject({ sessionId: uuid }),
@@ -43,4 +47,29 @@ export function parseClientMessage<K extends ClientMessage>(
 ): { ok: true; value: ClientPayload<K> } | { ok: false; errors: FieldError[] } {
   const parsed = CLIENT_MESSAGES[kind].safeParse(body ?? {});
   return parsed.success ? { ok: true, value: parsed.data as ClientPayload<K> } : { ok: false, errors: fieldErrors(parsed.error.issues) };
+}
+
+/** What a client message is answered with (its acknowledgement). */
+export type Answer = Record<string, unknown>;
+
+/**
+ * Checks a client message, acts on it and answers: 400 with the fields at fault, what `act` answers,
+ * or its error mapped as over HTTP ({ ok: false, status, … }; an unexpected one is logged).
+ */
+export async function answerClientMessage<K extends ClientMessage>(
+  kind: K,
+  body: unknown,
+  act: (payload: ClientPayload<K>) => Promise<Answer>,
+  opts: { maxBodyBytes: number; logError: (message: string) => void },
+): Promise<Answer> {
+  const parsed = parseClientMessage(kind, body);
+  if (!parsed.ok) return { ok: false, status: 400, message: `invalid ${kind}`, errors: parsed.errors };
+  try {
+    return await act(parsed.value);
+  } catch (e) {
+    const mapped = mapError(e, { maxBodyBytes: opts.maxBodyBytes });
+    if (mapped.unexpected) opts.logError(`${kind} failed: ${(e as Error)?.stack ?? e}`);
+    const { statusCode, ...rest } = mapped.body;
+    return { ok: false, status: statusCode, ...rest };
+  }
 }

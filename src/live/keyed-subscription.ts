@@ -2,10 +2,11 @@
 // list): only the newest snapshot per key waits, delivered in order of change, and the set waiting is
 // bounded — past it the buffer is dropped and the client told to re-read. A slow reader slows nothing
 // but itself.
-import { writable, type FlowSocket } from './socket-flow';
+import type { Packet } from './live-wire';
+import { send, writable, type FlowSocket } from './socket-flow';
 
 export class KeyedSubscription {
-  private readonly waiting = new Map<string, { event: string; body: unknown }>();
+  private readonly waiting = new Map<string, Packet>();
   private pumping = false;
   private closed = false;
   private overflowed = false;
@@ -13,18 +14,18 @@ export class KeyedSubscription {
   constructor(
     private readonly socket: FlowSocket,
     /** what the client is told when its buffer was dropped */
-    private readonly resync: { event: string; body: unknown },
+    private readonly resync: Packet<'sessions:resync' | 'run:resync' | 'runs:resync'>,
     private readonly capacity = 2000,
   ) {}
 
-  offer(key: string, event: string, body: unknown): void {
+  offer(key: string, packet: Packet): void {
     if (this.closed) return;
     this.waiting.delete(key); // re-inserted at the end: delivered in order of change
     if (this.waiting.size >= this.capacity) {
       this.waiting.clear();
       this.overflowed = true;
     } else {
-      this.waiting.set(key, { event, body });
+      this.waiting.set(key, packet);
     }
     if (!this.pumping) {
       this.pumping = true;
@@ -43,12 +44,12 @@ export class KeyedSubscription {
         await writable(this.socket);
         if (this.overflowed) {
           this.overflowed = false;
-          this.socket.emit(this.resync.event, this.resync.body);
+          send(this.socket, this.resync);
           continue;
         }
-        const [key, item] = this.waiting.entries().next().value as [string, { event: string; body: unknown }];
+        const [key, packet] = this.waiting.entries().next().value as [string, Packet];
         this.waiting.delete(key);
-        this.socket.emit(item.event, item.body);
+        send(this.socket, packet);
       }
     } finally {
       this.pumping = false;

@@ -1,7 +1,8 @@
 // The live side of the journal: one subscription to everything the journal writes, fanned out to
 // the sockets that follow a session (its events, transcript, tool outputs, approvals) or the
-// session list. Handing an entry over is a map lookup and a bounded push per subscriber, so the
-// loop and the journal never wait on a socket. It also remembers the last seq (and message idx)
+// session list. Handing an entry over is a map lookup and a push into the session's room, which
+// sends each tick once to all its subscribers that are in step (session-room.ts), so the loop and
+// the journal never wait on a socket. It also remembers the last seq (and message idx)
 // appended per session, so a subscriber knows when Postgres has caught up with what this process
 // recorded. The model's
 // output as it streams reaches the same subscribers as llm:chunk, joined per tick, and only while
@@ -17,6 +18,7 @@ import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import { ModelStream, type ModelDelta, type StreamPlace } from '../sessions/model-stream';
 import { CHUNK_TICK_MS, ChunkCoalescer } from './chunk-coalescer';
+import { FEED_TICK_MS, type FeedItem } from './feed-tick';
 import {
   approvalRequired,
   liveEvent,
@@ -28,13 +30,8 @@ import {
   type LlmChunk,
 } from './live-wire';
 import { KeyedSubscription } from './keyed-subscription';
-import {
-  DEFAULT_SUBSCRIPTION_LIMITS,
-  SessionSubscription,
-  type FeedItem,
-  type SubscriptionLimits,
-  type SubscriptionSource,
-} from './session-subscription';
+import { SessionRoom, type RoomCast } from './session-room';
+import { DEFAULT_SUBSCRIPTION_LIMITS, SessionSubscription, type SubscriptionLimits, type SubscriptionSource } from './session-subscription';
 import type { FlowSocket } from './socket-flow';
 
 /** sessions whose last appended seq is remembered (oldest forgotten first) */
@@ -55,7 +52,8 @@ export interface StreamStats {
 
 @Injectable()
 export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
-  private readonly bySession = new Map<string, Set<SessionSubscription>>();
+  private readonly bySession = new Map<string, SessionRoom>();
+  private cast?: RoomCast;
   private readonly listSubscribers = new Set<KeyedSubscription>();
   private readonly appended = new Map<string, number>();
   private readonly messagesAppended = new Map<string, number>();
@@ -65,6 +63,8 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   private readonly streams = new Map<string, OpenStream>();
   private readonly stopStreaming: () => void;
   readonly streamStats: StreamStats = { deltas: 0, buffered: 0, chunks: 0 };
+  /** how long a session's feed gathers before it goes out */
+  private readonly tickMs = FEED_TICK_MS;
 
   constructor(
     journal: JournalService,
@@ -83,34 +83,46 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     this.subscriptions = [
       journal.entries$.subscribe((entry) => this.onEntry(entry)),
       approvals.requested$.subscribe((p) =>
-        this.toSession(p.sessionId, { kind: 'emit', event: 'tool:approval_required', body: approvalRequired(p) }),
+        this.toSession(p.sessionId, { kind: 'emit', packet: ['tool:approval_required', approvalRequired(p)] }),
       ),
     ];
     this.stopStreaming = stream.listen((sessionId, delta, at) => this.onDelta(sessionId, delta, at));
   }
 
-  /** afterMessageIdx: the last message the subscriber has (later ones are read back first); undefined: messages only as they come */
-  subscribe(socket: FlowSocket, sessionId: string, afterSeq: number, afterMessageIdx?: number): SessionSubscription {
-    const sub = new SessionSubscription(sessionId, socket, afterSeq, this, this.limits, afterMessageIdx);
-    let set = this.bySession.get(sessionId);
-    if (!set) this.bySession.set(sessionId, (set = new Set()));
-    set.add(sub);
+  /** The socket.io server, whose rooms carry each session's broadcasts (until then every subscriber is fed on its own). */
+  attach(cast: RoomCast): void {
+    this.cast = cast;
+  }
+
+  /**
+   * afterMessageIdx: the last message the subscriber has (later ones are read back first); undefined: messages only as they come.
+   * batch: live ticks arrive as one session:batch each.
+   */
+  subscribe(socket: FlowSocket, sessionId: string, afterSeq: number, afterMessageIdx?: number, batch = false): SessionSubscription {
+    const sub = new SessionSubscription(sessionId, socket, afterSeq, this, this.limits, afterMessageIdx, batch);
+    let room = this.bySession.get(sessionId);
+    if (!room) {
+      room = new SessionRoom(sessionId, () => this.cast, this.appended.get(sessionId), this.messagesAppended.get(sessionId), this.tickMs);
+      this.bySession.set(sessionId, room);
+    }
+    room.add(sub);
     sub.start();
     return sub;
   }
 
   unsubscribe(sub: SessionSubscription): void {
     sub.close();
-    const set = this.bySession.get(sub.sessionId);
-    set?.delete(sub);
-    if (set && !set.size) {
+    const room = this.bySession.get(sub.sessionId);
+    room?.remove(sub);
+    if (room && !room.size) {
+      room.close();
       this.bySession.delete(sub.sessionId);
       this.closeStream(sub.sessionId);
     }
   }
 
   subscribeList(socket: FlowSocket): KeyedSubscription {
-    const sub = new KeyedSubscription(socket, { event: 'sessions:resync', body: { reason: 'overflow' } }, 1000);
+    const sub = new KeyedSubscription(socket, ['sessions:resync', { reason: 'overflow' }], 1000);
     this.listSubscribers.add(sub);
     return sub;
   }
@@ -127,7 +139,14 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
 
   get subscriberCount(): number {
     let n = 0;
-    for (const set of this.bySession.values()) n += set.size;
+    for (const room of this.bySession.values()) n += room.size;
+    return n;
+  }
+
+  /** subscribers in step with their session's room (fed by its broadcasts rather than their own queue) */
+  get inStepCount(): number {
+    let n = 0;
+    for (const room of this.bySession.values()) n += room.inStep;
     return n;
   }
 
@@ -137,7 +156,8 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   }
 
   appendedUpTo(sessionId: string): number | undefined {
-    return this.appended.get(sessionId);
+    // what the room has sent on: the rest of the tick reaches the subscriber through the room
+    return this.bySession.get(sessionId)?.marks.lastSeq ?? this.appended.get(sessionId);
   }
 
   async backfillMessages(sessionId: string, afterIdx: number, limit: number) {
@@ -145,7 +165,7 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   }
 
   messagesAppendedUpTo(sessionId: string): number | undefined {
-    return this.messagesAppended.get(sessionId);
+    return this.bySession.get(sessionId)?.marks.lastMessageIdx ?? this.messagesAppended.get(sessionId);
   }
 
   async runningElsewhere(sessionId: string): Promise<boolean> {
@@ -157,7 +177,7 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     for (const s of this.subscriptions) s.unsubscribe();
     this.stopStreaming();
     for (const id of [...this.streams.keys()]) this.closeStream(id);
-    for (const set of this.bySession.values()) for (const sub of set) sub.close();
+    for (const room of this.bySession.values()) room.close();
     for (const sub of this.listSubscribers) sub.close();
   }
 
@@ -167,17 +187,14 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
         const { row } = entry;
         if (!row.sessionId) return;
         this.remember(row.sessionId, row.seq);
-        const subs = this.bySession.get(row.sessionId);
-        if (!subs) return;
+        const room = this.bySession.get(row.sessionId);
+        if (!room) return;
         // what streamed before this event goes out before it (the session's last event ends its stream)
         this.flushStream(row.sessionId);
         if (row.type === 'session_finished') this.closeStream(row.sessionId);
-        const item: FeedItem = { kind: 'event', event: liveEvent(row) };
+        room.offer({ kind: 'event', event: liveEvent(row) });
         const error = sessionError(row);
-        for (const s of subs) {
-          s.offer(item);
-          if (error) s.offer({ kind: 'emit', event: 'agent:error', body: error });
-        }
+        if (error) room.offer({ kind: 'emit', packet: ['agent:error', error] });
         return;
       }
       case 'message':
@@ -189,25 +206,26 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
         // a snapshot (the last one wins): its figures as they are known, for the session page
         return this.toSession(entry.row.sessionId, {
           kind: 'emit',
-          event: 'session:iteration',
-          body: { sessionId: entry.row.sessionId, iteration: liveIteration(entry.row, this.traceUrlTemplate) },
+          packet: ['session:iteration', { sessionId: entry.row.sessionId, iteration: liveIteration(entry.row, this.traceUrlTemplate) }],
         });
       case 'message_compacted':
         return this.toSession(entry.sessionId, {
           kind: 'emit',
-          event: 'session:message_compacted',
-          body: { sessionId: entry.sessionId, idx: entry.idx, compactedAt: entry.compactedAt.toISOString() },
+          packet: [
+            'session:message_compacted',
+            { sessionId: entry.sessionId, idx: entry.idx, compactedAt: entry.compactedAt.toISOString() },
+          ],
         });
       case 'tool_call': {
         const outcome = this.bySession.has(entry.row.sessionId) ? toolCallOutcome(entry.row) : undefined;
-        if (outcome) this.toSession(entry.row.sessionId, { kind: 'emit', event: outcome.event, body: outcome.body });
+        if (outcome) this.toSession(entry.row.sessionId, { kind: 'emit', packet: outcome });
         return;
       }
       case 'session': {
         if (!this.bySession.has(entry.row.id) && !this.listSubscribers.size) return;
         const session = liveSession(entry.row);
-        this.toSession(entry.row.id, { kind: 'emit', event: 'session:update', body: { session } });
-        for (const l of this.listSubscribers) l.offer(session.id, 'session:update', { session });
+        this.toSession(entry.row.id, { kind: 'emit', packet: ['session:update', { session }] });
+        for (const l of this.listSubscribers) l.offer(session.id, ['session:update', { session }]);
         return;
       }
       default:
@@ -249,12 +267,11 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
 
   private sendChunk(chunk: LlmChunk): void {
     this.streamStats.chunks++;
-    this.toSession(chunk.sessionId, { kind: 'emit', event: 'llm:chunk', body: chunk });
+    this.toSession(chunk.sessionId, { kind: 'emit', packet: ['llm:chunk', chunk] });
   }
 
   private toSession(sessionId: string, item: FeedItem): void {
-    const subs = this.bySession.get(sessionId);
-    if (subs) for (const s of subs) s.offer(item);
+    this.bySession.get(sessionId)?.offer(item);
   }
 
   private remember(sessionId: string, seq: number, marks: Map<string, number> = this.appended): void {

@@ -77,6 +77,12 @@ export const TOOL_OUTPUT_MAX_CHARS = 16_384;
 export interface ServerEvents {
   'system:ready': { provider: 'ollama'; model: string | null; host: string };
   'session:events': { sessionId: string; events: LiveEvent[] };
+  /**
+   * For a subscriber that asked for batches (`session:subscribe { batch: true }`, the viewer): what one
+   * tick of a followed session brought, in order, each item as the event it would otherwise be
+   * (consecutive events joined into one session:events, a snapshot only in its newest state).
+   */
+  'session:batch': { sessionId: string; items: SessionBatchItem[] };
   'session:message': { sessionId: string; message: LiveMessage };
   'session:message_compacted': { sessionId: string; idx: number; compactedAt: string };
   /** an iteration's row as it changed (started, its figures known, finished) */
@@ -110,6 +116,17 @@ export interface ServerEvents {
   'runs:resync': { reason: 'overflow' };
   error: { code: string; message: string; callId?: string; sessionId?: string };
 }
+
+export type ServerEvent = keyof ServerEvents;
+
+/** One server event as [name, body], typed together (what a feed queues and a batch carries). */
+export type Packet<E extends ServerEvent = ServerEvent> = { [K in E]: [K, ServerEvents[K]] }[E];
+
+/** what a session:batch carries: a session's own events, never another batch */
+export type SessionBatchItem = Packet<Exclude<ServerEvent, 'session:batch'>>;
+
+/** ServerEvents as socket.io's typed emit wants it (Server<…, ServerListeners>, Socket<…, ServerListeners>). */
+export type ServerListeners = { [K in ServerEvent]: (body: ServerEvents[K]) => void };
 
 /** One llm:chunk: the pieces of one model call that streamed during one tick. */
 export interface LlmChunk {
@@ -212,14 +229,12 @@ export function approvalRequired(p: PendingApproval): ServerEvents['tool:approva
 }
 
 /** A tool call that reached its end: its output (tool:output), or a failure (agent:error); none while it runs. */
-export function toolCallOutcome(
-  row: ToolCallRow,
-): { event: 'tool:output'; body: ServerEvents['tool:output'] } | { event: 'agent:error'; body: ServerEvents['agent:error'] } | undefined {
+export function toolCallOutcome(row: ToolCallRow): Packet<'tool:output' | 'agent:error'> | undefined {
   if (row.status === 'completed') {
     const output = row.result ?? '';
-    return {
-      event: 'tool:output',
-      body: {
+    return [
+      'tool:output',
+      {
         sessionId: row.sessionId,
         callId: row.id,
         name: row.name,
@@ -227,13 +242,13 @@ export function toolCallOutcome(
         truncated: output.length > TOOL_OUTPUT_MAX_CHARS,
         durationMs: row.durationMs,
       },
-    };
+    ];
   }
   if (row.status === 'failed' || row.status === 'rejected' || row.status === 'aborted') {
-    return {
-      event: 'agent:error',
-      body: { sessionId: row.sessionId, callId: row.id, name: row.name, kind: `tool_${row.status}`, message: row.error ?? row.status },
-    };
+    return [
+      'agent:error',
+      { sessionId: row.sessionId, callId: row.id, name: row.name, kind: `tool_${row.status}`, message: row.error ?? row.status },
+    ];
   }
   return undefined;
 }

@@ -13,10 +13,8 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
-import type { Server, Socket } from 'socket.io';
 import { ADMIN_TOKEN } from '../admin/admin-auth.guard';
 import { bearerFrom, tokenMatches } from '../admin/admin-token';
-import { mapError } from '../admin/http/error-mapping';
 import { ApprovalService, approvalExpiredMessage } from '../approval/approval.service';
 import { SessionExpiredError } from '../common/request-errors';
 import { LOUPE_CONFIG } from '../config/config.module';
@@ -24,12 +22,12 @@ import type { LoupeConfig } from '../config/loupe-config';
 import { ModelsService } from '../provider/models.service';
 import { SessionLauncher } from '../sessions/session-launcher.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { parseClientMessage, type ClientMessage, type ClientPayload } from './client-messages';
+import { answerClientMessage, type Answer, type ClientMessage, type ClientPayload } from './client-messages';
 import { LiveFeed } from './live-feed.service';
 import { approvalRequired } from './live-wire';
 import type { KeyedSubscription } from './keyed-subscription';
 import type { SessionSubscription } from './session-subscription';
-import { flowSocketOf } from './socket-flow';
+import { broadcast, flowSocketOf, type LiveServer, type LiveSocket } from './socket-flow';
 
 /** unfinished sessions one connection may follow at once (a finished one's slot is freed when needed) */
 const MAX_SUBSCRIPTIONS = 100;
@@ -39,8 +37,6 @@ interface ConnectionState {
   sessions: Map<string, SessionSubscription>;
   list?: KeyedSubscription;
 }
-
-type Answer = Record<string, unknown>;
 
 @WebSocketGateway({ serveClient: true })
 export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {
@@ -56,7 +52,9 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     private readonly models: ModelsService,
   ) {}
 
-  afterInit(server: Server): void {
+  afterInit(server: LiveServer): void {
+    // one broadcast per session and tick reaches every subscriber in step (session-room.ts)
+    this.feed.attach({ emit: (room, packet) => broadcast(server, room, packet) });
     server.use((socket, next) => {
       const given = (socket.handshake.auth as { token?: unknown })?.token;
       const presented = typeof given === 'string' ? given : bearerFrom(socket.handshake.headers.authorization);
@@ -65,7 +63,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     });
   }
 
-  handleConnection(socket: Socket): void {
+  handleConnection(socket: LiveSocket): void {
     const model =
       typeof socket.handshake.query.model === 'string' && socket.handshake.query.model.length <= 300 ? socket.handshake.query.model : null;
     const state: ConnectionState = { model, sessions: new Map() };
@@ -73,7 +71,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     socket.emit('system:ready', { provider: 'ollama', model, host: this.models.ollamaHost });
   }
 
-  handleDisconnect(socket: Socket): void {
+  handleDisconnect(socket: LiveSocket): void {
     const state = socket.data as ConnectionState | undefined;
     if (!state) return;
     for (const sub of state.sessions.values()) this.feed.unsubscribe(sub);
@@ -81,22 +79,22 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage('session:subscribe')
-  subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
-    return this.handle('session:subscribe', body, async ({ sessionId, afterSeq, afterMessageIdx }) => {
+  subscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
+    return this.handle('session:subscribe', body, async ({ sessionId, afterSeq, afterMessageIdx, batch }) => {
       const state = socket.data as ConnectionState;
       const previous = state.sessions.get(sessionId);
       if (previous) this.feed.unsubscribe(previous);
       else if (state.sessions.size >= MAX_SUBSCRIPTIONS && !this.releaseSpent(state))
         return { ok: false, status: 409, message: `at most ${MAX_SUBSCRIPTIONS} unfinished sessions per connection` };
       const view = await this.sessions.get(sessionId); // 404 for an unknown session
-      state.sessions.set(sessionId, this.feed.subscribe(flowSocketOf(socket), sessionId, afterSeq ?? -1, afterMessageIdx));
+      state.sessions.set(sessionId, this.feed.subscribe(flowSocketOf(socket), sessionId, afterSeq ?? -1, afterMessageIdx, batch));
       for (const p of view.pendingApprovals) socket.emit('tool:approval_required', approvalRequired(p));
       return { ok: true, sessionId, status: view.session.status, live: view.live };
     });
   }
 
   @SubscribeMessage('session:unsubscribe')
-  unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  unsubscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('session:unsubscribe', body, async ({ sessionId }) => {
       const state = socket.data as ConnectionState;
       const sub = state.sessions.get(sessionId);
@@ -107,7 +105,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage('sessions:subscribe')
-  subscribeList(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  subscribeList(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('sessions:subscribe', body, async () => {
       const state = socket.data as ConnectionState;
       state.list ??= this.feed.subscribeList(flowSocketOf(socket));
@@ -116,7 +114,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage('sessions:unsubscribe')
-  unsubscribeList(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  unsubscribeList(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('sessions:unsubscribe', body, async () => {
       const state = socket.data as ConnectionState;
       if (state.list) this.feed.unsubscribeList(state.list);
@@ -127,7 +125,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   /** §5: an approval for a call nobody waits on answers `error` (and is recorded as approval_unknown). */
   @SubscribeMessage('tool:approval')
-  approve(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  approve(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('tool:approval', body, async ({ callId, approved, reason }) => {
       const result = this.approvals.decide(callId, approved, 'person', reason);
       if (result.ok) return { ok: true, callId, approved, sessionId: result.request.sessionId };
@@ -145,7 +143,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   /** Into a running session (queued, position answered); without sessionId, a new session with the connection's model. */
   @SubscribeMessage('message')
-  message(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  message(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('message', body, async ({ sessionId, text }) => {
       if (sessionId) return { ok: true, sessionId, ...(await this.sessions.sendMessage(sessionId, text)) };
       const state = socket.data as ConnectionState;
@@ -167,20 +165,10 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     return released;
   }
 
-  private async handle<K extends ClientMessage>(
-    kind: K,
-    body: unknown,
-    act: (payload: ClientPayload<K>) => Promise<Answer>,
-  ): Promise<Answer> {
-    const parsed = parseClientMessage(kind, body);
-    if (!parsed.ok) return { ok: false, status: 400, message: `invalid ${kind}`, errors: parsed.errors };
-    try {
-      return await act(parsed.value);
-    } catch (e) {
-      const mapped = mapError(e, { maxBodyBytes: this.config.api.maxBodyBytes });
-      if (mapped.unexpected) this.logger.error(`${kind} failed: ${(e as Error)?.stack ?? e}`);
-      const { statusCode, ...rest } = mapped.body;
-      return { ok: false, status: statusCode, ...rest };
-    }
+  private handle<K extends ClientMessage>(kind: K, body: unknown, act: (payload: ClientPayload<K>) => Promise<Answer>): Promise<Answer> {
+    return answerClientMessage(kind, body, act, {
+      maxBodyBytes: this.config.api.maxBodyBytes,
+      logError: (m) => this.logger.error(m),
+    });
   }
 }

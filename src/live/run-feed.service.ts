@@ -35,7 +35,7 @@ export class RunFeed implements OnModuleDestroy {
   }
 
   subscribe(socket: FlowSocket, runId: string): KeyedSubscription {
-    const sub = new KeyedSubscription(socket, { event: 'run:resync', body: { runId, reason: 'overflow' } });
+    const sub = new KeyedSubscription(socket, ['run:resync', { runId, reason: 'overflow' }]);
     let set = this.byRun.get(runId);
     if (!set) this.byRun.set(runId, (set = new Set()));
     set.add(sub);
@@ -50,7 +50,7 @@ export class RunFeed implements OnModuleDestroy {
   }
 
   subscribeList(socket: FlowSocket): KeyedSubscription {
-    const sub = new KeyedSubscription(socket, { event: 'runs:resync', body: { reason: 'overflow' } }, 500);
+    const sub = new KeyedSubscription(socket, ['runs:resync', { reason: 'overflow' }], 500);
     this.listSubscribers.add(sub);
     return sub;
   }
@@ -94,7 +94,7 @@ export class RunFeed implements OnModuleDestroy {
 
   private onTrial(row: EvalTrialRow): void {
     const subs = this.byRun.get(row.runId);
-    if (subs) for (const s of subs) s.offer(`trial:${row.id}`, 'run:trial', { runId: row.runId, trial: liveTrial(row) });
+    if (subs) for (const s of subs) s.offer(`trial:${row.id}`, ['run:trial', { runId: row.runId, trial: liveTrial(row) }]);
     const state = this.stateOf(row.runId);
     const before = state.trials.get(row.id)?.status;
     const profile = typeof row.metadata?.profile === 'string' ? row.metadata.profile : null;
@@ -107,8 +107,8 @@ export class RunFeed implements OnModuleDestroy {
     const current = [...state.trials.values()];
     const profiles = [...new Set(current.map((t) => t.profile).filter((p): p is string => p !== null))];
     const run = liveRun(state.row, tallyOf(current.map((t) => t.status)), profiles);
-    for (const s of this.byRun.get(runId) ?? []) s.offer(`run:${runId}`, 'run:update', { run });
-    for (const s of this.listSubscribers) s.offer(`run:${runId}`, 'run:update', { run });
+    for (const s of this.byRun.get(runId) ?? []) s.offer(`run:${runId}`, ['run:update', { run }]);
+    for (const s of this.listSubscribers) s.offer(`run:${runId}`, ['run:update', { run }]);
   }
 
   private stateOf(runId: string): RunState {

@@ -4,15 +4,13 @@
 // subscribes, then reads the run, loses no trial between the two.
 import { Inject, Logger } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, type OnGatewayDisconnect, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
-import type { Socket } from 'socket.io';
-import { mapError } from '../admin/http/error-mapping';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { RunViews } from '../eval/run-views';
-import { parseClientMessage, type ClientMessage, type ClientPayload } from './client-messages';
+import { answerClientMessage, type Answer, type ClientMessage, type ClientPayload } from './client-messages';
 import type { KeyedSubscription } from './keyed-subscription';
 import { RunFeed } from './run-feed.service';
-import { flowSocketOf } from './socket-flow';
+import { flowSocketOf, type LiveSocket } from './socket-flow';
 
 /** runs one connection may follow at once */
 const MAX_RUN_SUBSCRIPTIONS = 20;
@@ -22,12 +20,10 @@ interface RunConnection {
   list?: KeyedSubscription;
 }
 
-type Answer = Record<string, unknown>;
-
 @WebSocketGateway({ serveClient: true })
 export class RunsGateway implements OnGatewayDisconnect {
   private readonly logger = new Logger('Live');
-  private readonly connections = new WeakMap<Socket, RunConnection>();
+  private readonly connections = new WeakMap<LiveSocket, RunConnection>();
 
   constructor(
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
@@ -35,7 +31,7 @@ export class RunsGateway implements OnGatewayDisconnect {
     private readonly views: RunViews,
   ) {}
 
-  handleDisconnect(socket: Socket): void {
+  handleDisconnect(socket: LiveSocket): void {
     const state = this.connections.get(socket);
     if (!state) return;
     for (const [runId, sub] of state.runs) this.feed.unsubscribe(runId, sub);
@@ -44,7 +40,7 @@ export class RunsGateway implements OnGatewayDisconnect {
   }
 
   @SubscribeMessage('run:subscribe')
-  subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  subscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('run:subscribe', body, async ({ runId }) => {
       const state = this.stateOf(socket);
       const previous = state.runs.get(runId);
@@ -66,7 +62,7 @@ export class RunsGateway implements OnGatewayDisconnect {
   }
 
   @SubscribeMessage('run:unsubscribe')
-  unsubscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  unsubscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('run:unsubscribe', body, async ({ runId }) => {
       const state = this.stateOf(socket);
       const sub = state.runs.get(runId);
@@ -77,7 +73,7 @@ export class RunsGateway implements OnGatewayDisconnect {
   }
 
   @SubscribeMessage('runs:subscribe')
-  subscribeList(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  subscribeList(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('runs:subscribe', body, async () => {
       const state = this.stateOf(socket);
       state.list ??= this.feed.subscribeList(flowSocketOf(socket));
@@ -87,7 +83,7 @@ export class RunsGateway implements OnGatewayDisconnect {
   }
 
   @SubscribeMessage('runs:unsubscribe')
-  unsubscribeList(@ConnectedSocket() socket: Socket, @MessageBody() body: unknown): Promise<Answer> {
+  unsubscribeList(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): Promise<Answer> {
     return this.handle('runs:unsubscribe', body, async () => {
       const state = this.stateOf(socket);
       if (state.list) this.feed.unsubscribeList(state.list);
@@ -96,26 +92,16 @@ export class RunsGateway implements OnGatewayDisconnect {
     });
   }
 
-  private stateOf(socket: Socket): RunConnection {
+  private stateOf(socket: LiveSocket): RunConnection {
     let state = this.connections.get(socket);
     if (!state) this.connections.set(socket, (state = { runs: new Map() }));
     return state;
   }
 
-  private async handle<K extends ClientMessage>(
-    kind: K,
-    body: unknown,
-    act: (payload: ClientPayload<K>) => Promise<Answer>,
-  ): Promise<Answer> {
-    const parsed = parseClientMessage(kind, body);
-    if (!parsed.ok) return { ok: false, status: 400, message: `invalid ${kind}`, errors: parsed.errors };
-    try {
-      return await act(parsed.value);
-    } catch (e) {
-      const mapped = mapError(e, { maxBodyBytes: this.config.api.maxBodyBytes });
-      if (mapped.unexpected) this.logger.error(`${kind} failed: ${(e as Error)?.stack ?? e}`);
-      const { statusCode, ...rest } = mapped.body;
-      return { ok: false, status: statusCode, ...rest };
-    }
+  private handle<K extends ClientMessage>(kind: K, body: unknown, act: (payload: ClientPayload<K>) => Promise<Answer>): Promise<Answer> {
+    return answerClientMessage(kind, body, act, {
+      maxBodyBytes: this.config.api.maxBodyBytes,
+      logError: (m) => this.logger.error(m),
+    });
   }
 }

@@ -1,4 +1,4 @@
-import type { LiveEvent, LiveMessage } from './live-wire';
+import type { LiveEvent, LiveMessage, ServerEvent, ServerEvents } from './live-wire';
 import { SessionSubscription, type SubscriptionSource } from './session-subscription';
 import { HIGH_WATER_PACKETS, type FlowSocket } from './socket-flow';
 
@@ -34,9 +34,16 @@ class FakeSocket implements FlowSocket {
     on: (_e: 'drain', l: () => void) => this.drains.push(l),
     off: (_e: 'drain', l: () => void) => (this.drains = this.drains.filter((d) => d !== l)),
   };
-  emit(event: string, body: unknown): boolean {
+  rooms = new Set<string>();
+  emit<E extends ServerEvent>(event: E, body: ServerEvents[E]): boolean {
     this.emitted.push({ event, body });
     return true;
+  }
+  join(room: string): void {
+    this.rooms.add(room);
+  }
+  leave(room: string): void {
+    this.rooms.delete(room);
   }
   congest(on: boolean): void {
     this.conn.writeBuffer.length = on ? HIGH_WATER_PACKETS : 0;
@@ -160,7 +167,7 @@ describe('SessionSubscription', () => {
     for (let s = 0; s < 100; s++) {
       source.appended = s;
       sub.offer({ kind: 'event', event: ev(s) });
-      sub.offer({ kind: 'emit', event: 'session:message', body: { idx: s } });
+      sub.offer({ kind: 'emit', packet: ['session:message_compacted', { sessionId: 's', idx: s, compactedAt: '' }] });
     }
     expect(sub.dropped).toBeGreaterThan(0);
     source.stored = 100; // the journal wrote everything meanwhile

@@ -5,16 +5,19 @@
 // subscriber says which it has (afterMessageIdx): one that landed between a page's read and its
 // subscribe is read back, not lost. The journal hands items over synchronously and this class only queues
 // them (bounded): a slow reader drops its buffer and catches up from Postgres instead of holding
-// anything up.
+// anything up. Once it is in step with its session's room (session-room.ts), it joins it: the
+// room's broadcasts then reach it, and its own queue stays empty until it falls behind again.
 import { BoundedQueue } from './bounded-queue';
-import type { LiveEvent, LiveMessage, ServerEvents } from './live-wire';
-import { writable, type FlowSocket } from './socket-flow';
+import type { FeedItem, TickMarks } from './feed-tick';
+import type { LiveEvent, LiveMessage } from './live-wire';
+import { congested, send, writable, type FlowSocket } from './socket-flow';
 
-export type FeedItem =
-  | { kind: 'event'; event: LiveEvent }
-  /** a transcript message: ordered by idx for a subscriber that tracks them, passed on as it comes otherwise */
-  | { kind: 'message'; message: LiveMessage }
-  | { kind: 'emit'; event: keyof ServerEvents; body: unknown };
+export type { FeedItem } from './feed-tick';
+
+/** The room a subscription belongs to: told when the subscription has delivered all it holds. */
+export interface RoomOfSubscription {
+  settled(sub: SessionSubscription): void;
+}
 
 export interface SubscriptionSource {
   /** stored events after `afterSeq`, in order, at most `limit` */
@@ -58,6 +61,9 @@ export class SessionSubscription {
   /** session_finished, always a session's last event, has been delivered */
   private finishedDelivered = false;
   private tailTimer?: NodeJS.Timeout;
+  /** in the session's room: what the session brings reaches it by broadcast, nothing waits in its queue */
+  private inRoom = false;
+  private room?: RoomOfSubscription;
   /** items refused because the buffer was full (each overflow drops the buffer) */
   dropped = 0;
   resyncs = 0;
@@ -69,6 +75,8 @@ export class SessionSubscription {
     private readonly source: SubscriptionSource,
     private readonly limits: SubscriptionLimits = DEFAULT_SUBSCRIPTION_LIMITS,
     afterMessageIdx?: number,
+    /** receives live ticks as one session:batch each (the viewer) rather than event by event */
+    readonly batch = false,
   ) {
     this.cursor = afterSeq;
     this.messageCursor = afterMessageIdx;
@@ -77,6 +85,46 @@ export class SessionSubscription {
 
   get deliveredUpTo(): number {
     return this.cursor;
+  }
+
+  /** the idx of the last message delivered (undefined: messages are not tracked) */
+  get messagesUpTo(): number | undefined {
+    return this.messageCursor;
+  }
+
+  get connected(): boolean {
+    return this.socket.connected && !this.closed;
+  }
+
+  /** its connection has a backlog: broadcasts would only pile up there */
+  get congested(): boolean {
+    return congested(this.socket);
+  }
+
+  get socketOf(): Pick<FlowSocket, 'join' | 'leave'> {
+    return this.socket;
+  }
+
+  /** Belongs to `room`, which it tells whenever it has delivered everything it holds. */
+  attach(room: RoomOfSubscription): void {
+    this.room = room;
+  }
+
+  /** The room's broadcasts reach it from now on (the room checked that they continue its cursors). */
+  enterRoom(): void {
+    this.inRoom = true;
+  }
+
+  /** A broadcast reached it: its cursors move to the end of that tick. */
+  deliveredInRoom(marks: TickMarks): void {
+    if (marks.lastSeq !== undefined) this.cursor = marks.lastSeq;
+    if (marks.lastMessageIdx !== undefined && this.messageCursor !== undefined) this.messageCursor = marks.lastMessageIdx;
+    if (marks.finished) this.finishedDelivered = true;
+  }
+
+  /** Out of the room (it fell behind): what follows comes through its own bounded queue again. */
+  leaveRoom(): void {
+    this.inRoom = false;
   }
 
   /** Its session has finished and everything for it is delivered: nothing more can come, so its slot can go. */
@@ -118,7 +166,10 @@ export class SessionSubscription {
           await this.catchUp();
           continue;
         }
-        if (!this.queue.size) break;
+        if (!this.queue.size) {
+          if (!this.inRoom && !this.closed && this.socket.connected) this.room?.settled(this);
+          break;
+        }
         await writable(this.socket);
         this.deliverQueued();
       }
@@ -133,7 +184,7 @@ export class SessionSubscription {
   private deliverQueued(): void {
     const head = this.queue.shift()!;
     if (head.kind === 'emit') {
-      this.socket.emit(head.event, head.body);
+      send(this.socket, head.packet);
       return;
     }
     if (head.kind === 'message') {
