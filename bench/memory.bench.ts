@@ -1,14 +1,26 @@
-// Peak memory of a 1,000-iteration session with 10 KB tool results: trimming and pruning must keep
-// the loop's context bounded, so heap use at iteration 1,000 stays near heap use at iteration 100.
+// Memory stays flat however long things run (live heap after full collections, sampled each tenth):
+// - one session of 10,000 iterations with 10 KB tool results: trimming and pruning must keep the
+//   loop's context bounded, so heap at the last iteration stays within 1.2× of heap at the first tenth;
+// - one scripted run of many single-turn trials (in this process, as `loupe eval` runs them): heap at
+//   its end within 1.2× of heap after its first tenth. 100,000 trials take well over the few minutes a
+//   suite gets on a 2-core machine: LOUPE_BENCH_MEMORY_TRIALS sets the count (default 12,000: about 3 minutes here).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
+import { ScenarioRunner } from '../src/eval/scenario-runner.service';
+import { loadScenarios } from '../src/eval/scenario/scenario-loader';
 import { JournalService } from '../src/journal/journal.service';
 import type { StandinTurn } from '../src/standin/standin-script';
 import { bigFiles, runBenchSession } from './bench-session';
 import { startChildStandin } from './child-standin';
 import type { BenchFigure, BenchSuite } from './run-benchmarks';
 
-const ITERATIONS = 1_000;
+const ITERATIONS = 10_000;
+const TENTH = ITERATIONS / 10;
+const RUN_TRIALS = Number(process.env.LOUPE_BENCH_MEMORY_TRIALS ?? 12_000);
 const RESULT_BYTES = 10_000;
 
 /** Two 10 KB reads, then a small write, over and over: no loop detector fires, every third result is small. */
@@ -30,59 +42,115 @@ function memoryTurns(n: number): StandinTurn[] {
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
 
+// with --expose-gc (npm run bench passes it) live heap is measured after a full collection;
+// without it, heapUsed includes garbage not yet collected and only bounds the live size
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** A scripted run of `trials` single-turn trials at -c 4: live heap after each tenth. */
+async function scriptedRun(config: LoupeConfig, trials: number): Promise<BenchFigure[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-memory-'));
+  const file = path.join(dir, 'single-turn.yaml');
+  fs.writeFileSync(
+    file,
+    stringify({
+      id: 'bench/memory-single-turn',
+      title: 'single-turn trial',
+      spec: 'bench',
+      prompt: 'Say done.',
+      script: [{ content: 'The task is done.' }],
+      expect: [{ termination: 'completed' }],
+      success: [{ final_answer: { contains: 'done' } }],
+    }),
+  );
+  try {
+    const scenarios = loadScenarios([file]);
+    const tenth = Math.max(1, Math.floor(trials / 10));
+    const samples: number[] = [];
+    const started = Date.now();
+    // scripted: each trial on its own stand-in, whatever OLLAMA_HOST says
+    const report = await withAppContext({ ...config, ollama: { ...config.ollama, host: undefined } }, async (app) => {
+      let done = 0;
+      return app.get(ScenarioRunner).run(scenarios, {
+        trials,
+        concurrency: 4,
+        onTrialFinished: () => {
+          if (++done % tenth !== 0) return;
+          gc?.();
+          samples.push(process.memoryUsage().heapUsed);
+        },
+      });
+    });
+    const ms = Date.now() - started;
+    if (report.passed !== trials) throw new Error(`memory bench: ${trials - report.passed} scripted trials did not pass`);
+    const first = samples[0];
+    const last = samples[samples.length - 1];
+    return [
+      { name: `scripted run: heap after its first tenth (${tenth} trials)`, value: mb(first), unit: 'MiB' },
+      {
+        name: `scripted run: heap after ${trials} trials`,
+        value: mb(last),
+        unit: 'MiB',
+        note: `ratio to the first tenth: ${(last / first).toFixed(2)} (target ≤ 1.2); ${(ms / 1000).toFixed(0)} s, -c 4; tenths ${samples.map((x) => mb(x).toFixed(0)).join(' ')}`,
+      },
+    ];
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const memorySuite: BenchSuite = {
   name: 'memory',
-  description: `one session of ${ITERATIONS} iterations with ${RESULT_BYTES / 1000} KB tool results (stand-in in a child process)`,
-  run: (config: LoupeConfig) =>
-    withAppContext(config, async (app) => {
-      const standin = await startChildStandin(memoryTurns(ITERATIONS));
-      const samples = new Map<number, number>();
-      let peakHeap = 0;
-      // with --expose-gc (npm run bench passes it) live heap is measured after a full collection;
-      // without it, heapUsed includes garbage not yet collected and only bounds the live size
-      const gc = (globalThis as { gc?: () => void }).gc;
-      const sub = app.get(JournalService).entries$.subscribe((e) => {
-        if (e.kind !== 'iteration' || e.row.finishedAt === null) return;
-        if ((e.row.idx + 1) % 100 !== 0) return;
-        gc?.();
-        const heap = process.memoryUsage().heapUsed;
-        peakHeap = Math.max(peakHeap, heap);
-        samples.set(e.row.idx + 1, heap);
-      });
-      try {
-        const { result, ms } = await runBenchSession(
-          app,
-          standin.url,
-          'llama3.1:8b',
-          { maxToolIterations: ITERATIONS + 5 },
-          bigFiles(RESULT_BYTES),
-        );
-        if (result.terminationReason !== 'completed') throw new Error(`memory bench session ended with ${result.terminationReason}`);
-        const at100 = samples.get(100) ?? 0;
-        const at1000 = samples.get(1000) ?? 0;
-        const figures: BenchFigure[] = [
-          { name: 'iterations completed', value: result.iterations, unit: '', note: `in ${(ms / 1000).toFixed(1)} s` },
-          { name: 'heap used at iteration 100', value: mb(at100), unit: 'MiB' },
-          { name: 'heap used at iteration 500', value: mb(samples.get(500) ?? 0), unit: 'MiB' },
-          {
-            name: 'heap used at iteration 1000',
-            value: mb(at1000),
-            unit: 'MiB',
-            note: `ratio to iteration 100: ${(at1000 / at100).toFixed(2)}`,
-          },
-          {
-            name: gc
-              ? 'peak live heap (after GC, sampled every 100 iterations)'
-              : 'peak heap used (sampled every 100 iterations, no forced GC)',
-            value: mb(peakHeap),
-            unit: 'MiB',
-          },
-          { name: 'peak resident set size of the process', value: process.resourceUsage().maxRSS / 1024, unit: 'MiB' },
-        ];
-        return figures;
-      } finally {
-        sub.unsubscribe();
-        await standin.stop();
-      }
-    }),
+  description: `one session of ${ITERATIONS} iterations with ${RESULT_BYTES / 1000} KB tool results (stand-in in a child process); a scripted run of ${RUN_TRIALS} trials; heap at the end vs after the first tenth`,
+  run: async (config: LoupeConfig) => [...(await sessionMemory(config)), ...(await scriptedRun(config, RUN_TRIALS))],
 };
+
+function sessionMemory(config: LoupeConfig): Promise<BenchFigure[]> {
+  return withAppContext(config, async (app) => {
+    const standin = await startChildStandin(memoryTurns(ITERATIONS));
+    const samples = new Map<number, number>();
+    let peakHeap = 0;
+    const sub = app.get(JournalService).entries$.subscribe((e) => {
+      if (e.kind !== 'iteration' || e.row.finishedAt === null) return;
+      if ((e.row.idx + 1) % TENTH !== 0) return;
+      gc?.();
+      const heap = process.memoryUsage().heapUsed;
+      peakHeap = Math.max(peakHeap, heap);
+      samples.set(e.row.idx + 1, heap);
+    });
+    try {
+      const { result, ms } = await runBenchSession(
+        app,
+        standin.url,
+        'llama3.1:8b',
+        { maxToolIterations: ITERATIONS + 5 },
+        bigFiles(RESULT_BYTES),
+      );
+      if (result.terminationReason !== 'completed') throw new Error(`memory bench session ended with ${result.terminationReason}`);
+      const first = samples.get(TENTH) ?? 0;
+      const last = samples.get(ITERATIONS) ?? 0;
+      const figures: BenchFigure[] = [
+        { name: 'iterations completed', value: result.iterations, unit: '', note: `in ${(ms / 1000).toFixed(1)} s` },
+        { name: `heap used at iteration ${TENTH}`, value: mb(first), unit: 'MiB' },
+        { name: `heap used at iteration ${ITERATIONS / 2}`, value: mb(samples.get(ITERATIONS / 2) ?? 0), unit: 'MiB' },
+        {
+          name: `heap used at iteration ${ITERATIONS}`,
+          value: mb(last),
+          unit: 'MiB',
+          note: `ratio to iteration ${TENTH}: ${(last / first).toFixed(2)} (target ≤ 1.2); tenths ${[...samples.values()].map((x) => mb(x).toFixed(0)).join(' ')}`,
+        },
+        {
+          name: gc
+            ? `peak live heap (after GC, sampled every ${TENTH} iterations)`
+            : `peak heap used (sampled every ${TENTH} iterations, no forced GC)`,
+          value: mb(peakHeap),
+          unit: 'MiB',
+        },
+        { name: 'peak resident set size of the process', value: process.resourceUsage().maxRSS / 1024, unit: 'MiB' },
+      ];
+      return figures;
+    } finally {
+      sub.unsubscribe();
+      await standin.stop();
+    }
+  });
+}

@@ -75,6 +75,12 @@ function suites(): BenchSuite[] {
       run: () => (require('./queue.bench') as typeof import('./queue.bench')).benchQueue(),
     },
     {
+      name: 'start',
+      description:
+        'the built CLI: `loupe eval` (the scenarios directory) on a warm home to its first trial under way, and on a fresh home to its first line, with the embedded Postgres initialisation',
+      run: () => (require('./start.bench') as typeof import('./start.bench')).benchStart(),
+    },
+    {
       name: 'calibration',
       description:
         'simulated null comparisons at 1, 3 and 5 models × 24 cells × 10 trials: the false "regressed" rate (≤ 0.05), and the power to catch a 30-point drop in one cell',
@@ -96,6 +102,12 @@ function suites(): BenchSuite[] {
       name: 'sandbox',
       description: 'execute_command `true` through the MCP client, sandbox on (bubblewrap) vs off: median ms per call',
       run: () => (require('./sandbox.bench') as typeof import('./sandbox.bench')).benchSandbox(),
+    },
+    {
+      name: 'sim',
+      description:
+        'simulated models: a cell of 1,000 sim trials (built CLI), the share of 10-trial Wilson intervals covering the 1,000-trial rate; a simulated vs a scripted reply on the stand-in (median ms per request) and a whole trial, scripted vs sim:diligent (ms per trial)',
+      run: () => (require('./sim.bench') as typeof import('./sim.bench')).benchSim(),
     },
   ];
 }

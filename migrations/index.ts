@@ -11,6 +11,8 @@ import { RecordResumeWorkers1764500000000 } from './1764500000000-record-resume-
 import { EventsWithoutSessionFk1764600000000 } from './1764600000000-events-without-session-fk';
 import { UnjudgedCounts1764700000000 } from './1764700000000-unjudged-counts';
 import { DashboardFilters1764800000000 } from './1764800000000-dashboard-filters';
+import { RunTrialCounts1764944000000 } from './1764944000000-run-trial-counts';
+import { SimHostGroup1765000000000 } from './1765000000000-sim-host-group';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   EventsWithoutSessionFk1764600000000,
   UnjudgedCounts1764700000000,
   DashboardFilters1764800000000,
+  RunTrialCounts1764944000000,
+  SimHostGroup1765000000000,
 ];

@@ -1,12 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AdminModule } from './admin/admin.module';
 import { ApprovalModule } from './approval/approval.module';
 import { ConfigModule } from './config/config.module';
 import type { LoupeConfig } from './config/loupe-config';
 import { DatabaseModule } from './database/database.module';
 import { EvalModule } from './eval/eval.module';
 import { JournalModule } from './journal/journal.module';
-import { LiveModule } from './live/live.module';
 import { ProcessModule } from './process/process.module';
 import { ProviderModule } from './provider/provider.module';
 import { ToolsModule } from './tools/tools.module';
@@ -26,8 +24,17 @@ export class AppModule {
         ToolsModule,
         ProcessModule,
         EvalModule,
-        ...(opts.http ? [AdminModule, LiveModule] : []),
+        ...(opts.http ? httpModules() : []),
       ],
     };
   }
+}
+
+/** Loaded for the HTTP app only: the CLI's start does not pay for controllers, DTOs, Swagger and socket.io. */
+function httpModules(): NonNullable<DynamicModule['imports']> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { AdminModule } = require('./admin/admin.module') as typeof import('./admin/admin.module');
+  const { LiveModule } = require('./live/live.module') as typeof import('./live/live.module');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return [AdminModule, LiveModule];
 }

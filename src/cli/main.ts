@@ -9,6 +9,7 @@ import { registerDoctorCommand } from './commands/doctor.command';
 import { registerEvalCommand, UsageError } from './commands/eval.command';
 import { registerEventsCommand } from './commands/events.command';
 import { registerProfilesCommand } from './commands/profiles.command';
+import { registerPersonasCommand } from './commands/personas.command';
 import { registerSchemaCommand } from './commands/schema.command';
 import { registerMcpCommand } from './commands/mcp.command';
 import { registerModelsCommand } from './commands/models.command';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerToolsCommand(program);
   registerEventsCommand(program);
   registerProfilesCommand(program);
+  registerPersonasCommand(program, getConfig);
   registerSchemaCommand(program);
   registerWorkerCommand(program, getConfig);
   registerBenchCommand(program, getConfig);
@@ -51,8 +53,34 @@ export function exitCodeFor(e: unknown): number {
   return EXIT.FAILED;
 }
 
+/** Commands that open the database: the embedded server is started before the rest of the CLI loads. */
+const DATABASE_COMMANDS = new Set(['eval', 'worker']);
+
+/**
+ * Starts the embedded Postgres (another process) at once for a command that will need it, so that it
+ * comes up (or, on a fresh home, is initialised, saying so now) while this process loads Nest, TypeORM
+ * and the scenarios. Anything unusual (help, a bad environment, DATABASE_URL) leaves it to the command.
+ */
+function startDatabaseEarly(argv: string[]): boolean {
+  const args = argv.slice(2);
+  if (!DATABASE_COMMANDS.has(args[0]) || args.some((a) => a === '-h' || a === '--help' || a === 'help')) return false;
+  let config: LoupeConfig;
+  try {
+    config = loadConfig();
+  } catch {
+    return false;
+  }
+  if (config.databaseUrl) return false;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('../database/embedded/early-start') as typeof import('../database/embedded/early-start')).startEarly(config.home, {
+    restartDeadlineMs: config.embeddedPostgresRestartMs,
+  });
+  return true;
+}
+
 export async function main(argv: string[]): Promise<void> {
   pinExitCode();
+  const early = startDatabaseEarly(argv);
   // registered before any dependency's: a command whose work stalls with nothing left to wait on is a
   // bug, and must not become an exit 0 through an exit hook that runs on 'beforeExit'
   let finished = false;
@@ -75,5 +103,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     finished = true;
     setVerdict(code);
+  } finally {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (early) await (require('../database/embedded/early-start') as typeof import('../database/embedded/early-start')).leaveEarly();
   }
 }

@@ -5,6 +5,7 @@ import type { LoupeConfig } from '../config/loupe-config';
 import { DatabaseHealth } from './database-health';
 import { connectDataSource, pointPoolAt } from './data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded/embedded-postgres';
+import { takeEarly } from './embedded/early-start';
 
 export const EMBEDDED_POSTGRES = Symbol('EMBEDDED_POSTGRES');
 
@@ -25,9 +26,11 @@ const embeddedLog = (m: string, level?: 'warn' | 'notice') =>
       useFactory: async (config: LoupeConfig): Promise<EmbeddedPostgresHandle | null> =>
         config.databaseUrl
           ? null
-          : startEmbeddedPostgres(config.home, embeddedLog, {
+          : // the CLI may have started it already, while it was loading (early-start.ts)
+            (takeEarly(config.home, embeddedLog) ??
+            startEmbeddedPostgres(config.home, embeddedLog, {
               restartDeadlineMs: config.embeddedPostgresRestartMs,
-            }),
+            })),
     },
     {
       provide: DataSource,

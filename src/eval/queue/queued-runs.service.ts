@@ -19,6 +19,7 @@ import { loadScenarios } from '../scenario/scenario-loader';
 import { ScenarioRunner } from '../scenario-runner.service';
 import { FINAL_TRIAL_STATUSES, isFinal, reportFromRow } from '../trial-rows';
 import { judgedAs, type TrialMode } from '../trials/trial-verdict';
+import { withPersonas } from '../sim-models';
 import { OLLAMA_QUEUE, STANDIN_QUEUE, TrialQueue, type TrialJobData } from './trial-queue';
 
 @Injectable()
@@ -31,8 +32,11 @@ export class QueuedRuns {
     private readonly runner: ScenarioRunner,
   ) {}
 
+  private readonly jobCounts = new Map<string, number>();
+
   async enqueue(scenarios: Scenario[], options: EvalRunOptions): Promise<string> {
-    let mode: TrialMode = this.config.ollama.host ? 'live' : 'scripted';
+    if (!options.replay) options = withPersonas(scenarios, options, this.config);
+    let mode: TrialMode = this.config.ollama.host ? 'live' : options.personas ? 'sim' : 'scripted';
     if (options.replay) {
       const source = await this.runs.getRun(options.replay.runId);
       if (!source || !(await this.recordings.exchangeCount(options.replay.runId)))
@@ -82,12 +86,25 @@ export class QueuedRuns {
   }
 
   async jobCount(runId: string): Promise<number> {
+    // a run's plan never changes once queued: read once per process, not once per trial
+    const known = this.jobCounts.get(runId);
+    if (known) return known;
     const run = await this.runs.getRun(runId);
-    return (run?.config as unknown as StoredRunConfig | undefined)?.jobCount ?? 0;
+    const n = (run?.config as unknown as StoredRunConfig | undefined)?.jobCount ?? 0;
+    if (n) this.jobCounts.set(runId, n);
+    return n;
   }
 
-  /** Job keys of the run with a verdict. */
+  /** Planned trials of the run with a verdict, as counted by the trials' trigger (one row, whatever the run's size). */
   private async finished(runId: string): Promise<number> {
+    const [row] = (await this.queue.pool.query(`SELECT done FROM eval_run_progress WHERE run_id = $1`, [runId])).rows as Array<{
+      done: number;
+    }>;
+    return row?.done ?? 0;
+  }
+
+  /** The same, counted from the trials: once per run, when the counter says it is complete. */
+  private async finishedExactly(runId: string): Promise<number> {
     const [row] = (
       await this.queue.pool.query(
         `SELECT count(DISTINCT (scenario_id, model, config_key, trial_index))::int AS n FROM eval_trials
@@ -102,6 +119,8 @@ export class QueuedRuns {
   async closeIfComplete(runId: string): Promise<boolean> {
     const total = await this.jobCount(runId);
     if (!total || (await this.finished(runId)) < total) return false;
+    // two attempts at one trial judged at once (a worker declared dead while finishing) could each be counted
+    if ((await this.finishedExactly(runId)) < total) return false;
     const claimed = await this.queue.pool.query(
       `UPDATE eval_runs SET status = 'running', owner_pid = $2, owner_host = $3 WHERE id = $1 AND status = 'queued' RETURNING id`,
       [runId, process.pid, hostname()],
@@ -130,18 +149,23 @@ export class QueuedRuns {
     const run0 = await this.runs.getRun(runId);
     const stored = run0?.config as unknown as StoredRunConfig;
     const byId = new Map(scenarios.map((s) => [s.id, s]));
+    let counted = -1;
     for (;;) {
       const run = await this.runs.getRun(runId);
       if (!run) throw new Error(`no eval run ${runId}`);
-      for (const t of (await this.runs.trialsOf(runId)).filter(isFinal)) {
+      const done = await this.finished(runId);
+      const ended = run.status === 'finished' || run.status === 'failed' || run.status === 'interrupted';
+      // the trials are read again only when more have a verdict (or at the end), not on every poll
+      const fresh = done !== counted || ended ? (await this.runs.trialsOf(runId)).filter(isFinal) : [];
+      counted = done;
+      for (const t of fresh) {
         const scenario = byId.get(t.scenarioId);
         if (seen.has(t.id) || !scenario) continue;
         seen.add(t.id);
         const job = { scenario, model: t.model, config: { key: t.configKey, overrides: t.config }, trial: t.trialIndex };
         progress.onTrialFinished?.(reportFromRow(t, job, judgedAs(job, stored.mode, stored.judge)));
       }
-      if (run.status === 'finished' || run.status === 'failed' || run.status === 'interrupted')
-        return this.runner.reportFromRecord(runId, scenarios, { close: false });
+      if (ended) return this.runner.reportFromRecord(runId, scenarios, { close: false });
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }

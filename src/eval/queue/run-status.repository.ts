@@ -4,7 +4,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { StoredRunConfig } from '../run-resume';
-import { FINAL_TRIAL_STATUSES } from '../trial-rows';
 
 export interface TrialCounts {
   running: number;
@@ -65,15 +64,18 @@ export class RunStatusRepository {
       config: StoredRunConfig;
     }>;
     if (!run) return null;
-    const rows = (await this.dataSource.query(
-      `SELECT t.worker_id, t.status, count(*)::int AS n FROM eval_trials t WHERE t.run_id = $1 GROUP BY t.worker_id, t.status`,
-      [runId],
-    )) as Array<{ worker_id: string | null; status: keyof TrialCounts; n: number }>;
-    const [{ done }] = (await this.dataSource.query(
-      `SELECT count(DISTINCT (scenario_id, model, config_key, trial_index))::int AS done FROM eval_trials
-        WHERE run_id = $1 AND status = ANY($2)`,
-      [runId, [...FINAL_TRIAL_STATUSES]],
-    )) as Array<{ done: number }>;
+    // counters kept by a trigger as trials change (migration RunTrialCounts): a few rows, whatever the run's size
+    const rows = (
+      (await this.dataSource.query(`SELECT worker_key, status, n FROM eval_run_counts WHERE run_id = $1 AND n <> 0`, [runId])) as Array<{
+        worker_key: string;
+        status: keyof TrialCounts;
+        n: number;
+      }>
+    ).map((r) => ({ worker_id: r.worker_key === '' ? null : r.worker_key, status: r.status, n: r.n }));
+    const [progress0] = (await this.dataSource.query(`SELECT done FROM eval_run_progress WHERE run_id = $1`, [runId])) as Array<{
+      done: number;
+    }>;
+    const done = progress0?.done ?? 0;
     const ids = [...new Set(rows.map((r) => r.worker_id).filter((id): id is string => id !== null))];
     const workers = ids.length
       ? ((await this.dataSource.query(

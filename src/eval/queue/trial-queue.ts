@@ -2,7 +2,8 @@
 // 22). Two queues: trials that need a real Ollama (live runs, replays that send misses on) and trials
 // any worker can run (stand-ins, replays). pg-boss runs over Loupe's own connection pool, and any of
 // its calls can run inside a caller's transaction (`tx`), so claiming a job and recording who holds it
-// is one commit.
+// is one commit. pg-boss 10 only polls (its LISTEN/NOTIFY came in 12), so new jobs are announced on
+// a channel of our own: workers sleep until told, and poll only as a safety net.
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import PgBoss from 'pg-boss';
 import type { Pool, PoolClient } from 'pg';
@@ -13,6 +14,8 @@ import type { LoupeConfig } from '../../config/loupe-config';
 export const STANDIN_QUEUE = 'loupe-trials';
 export const OLLAMA_QUEUE = 'loupe-trials-ollama';
 export type TrialQueueName = typeof STANDIN_QUEUE | typeof OLLAMA_QUEUE;
+/** NOTIFY channel: jobs were queued or released (the payload names the queue) */
+export const TRIALS_CHANNEL = 'loupe_trials';
 
 /** One trial of a queued run: enough for any worker sharing the database to run it. */
 export interface TrialJobData {
@@ -74,6 +77,39 @@ export class TrialQueue implements OnModuleDestroy {
       jobs.map((data) => ({ name: queue, data, retryLimit: 1000, retryDelay: 0, expireInSeconds: this.config.worker.jobExpireSeconds })),
       { db: executor(tx) },
     );
+    // delivered when the caller's transaction commits: a worker never wakes before the jobs are visible
+    await tx.query(`SELECT pg_notify($1, $2)`, [TRIALS_CHANNEL, queue]);
+  }
+
+  /**
+   * Calls `onJobs` whenever jobs are queued or released, over a connection of its own (held until the
+   * returned stop is called). A lost connection is reported to `onLost`; the caller listens again.
+   */
+  async listen(onJobs: () => void, onLost: (e: Error) => void): Promise<() => Promise<void>> {
+    const client = await this.pool.connect();
+    let released = false;
+    const release = (e?: Error) => {
+      if (released) return;
+      released = true;
+      client.off('notification', onJobs);
+      client.release(e);
+    };
+    client.on('notification', onJobs);
+    client.once('error', (e: Error) => {
+      release(e);
+      onLost(e);
+    });
+    try {
+      await client.query(`LISTEN ${TRIALS_CHANNEL}`);
+    } catch (e) {
+      release(e as Error);
+      throw e;
+    }
+    return async () => {
+      if (released) return;
+      await client.query(`UNLISTEN ${TRIALS_CHANNEL}`).catch(() => undefined);
+      release();
+    };
   }
 
   async fetch(queue: TrialQueueName, n: number, tx: PoolClient): Promise<TrialJob[]> {
@@ -89,6 +125,7 @@ export class TrialQueue implements OnModuleDestroy {
   async release(queue: TrialQueueName, ids: string[], reason: string): Promise<void> {
     const boss = await this.boss();
     for (const id of ids) await boss.fail(queue, id, { reason });
+    if (ids.length) await this.pool.query(`SELECT pg_notify($1, $2)`, [TRIALS_CHANNEL, queue]);
   }
 
   /** Jobs of a run not yet done (waiting, or held by a worker). */

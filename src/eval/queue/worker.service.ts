@@ -4,6 +4,8 @@
 // releases what they held: their trials are marked interrupted (their partial sessions kept) and
 // their jobs go back to the queue, where any worker picks them up as a new attempt. A job whose
 // trial already has a verdict is closed without running it again, so every trial ends exactly once.
+// An idle worker sleeps until the queue announces jobs (LISTEN/NOTIFY) or a slot frees; the poll
+// (LOUPE_WORKER_POLL_MS) is only the safety net for a lost notification.
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -45,6 +47,8 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   readonly id = randomUUID();
   private readonly held = new Map<string, { job: HeldJob; done: Promise<void> }>();
+  /** slots taken by trials still running (a held job whose trial is recorded is being closed, its slot free) */
+  private busy = 0;
   private readonly running = new Set<SessionHandle>();
   private readonly runs = new Map<string, Promise<RunContext>>();
   private readonly scenarios = new Map<string, Scenario>();
@@ -54,6 +58,10 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private dead = false;
   private started = false;
   private wake?: () => void;
+  /** set by a notification or a freed slot: the next sleep returns at once (nothing said between two claims is lost) */
+  private poked = false;
+  private unlisten?: () => Promise<void>;
+  private listenFailed = false;
 
   constructor(
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
@@ -80,21 +88,33 @@ export class TrialWorker implements BeforeApplicationShutdown {
     this.started = true;
     this.logger.log(`worker ${name} (${this.id}): ${options.slots} slot(s), ${this.config.ollama.host ?? 'stand-ins'}`);
     const beat = setInterval(() => void this.beat(), this.config.worker.heartbeatMs);
+    await this.listen();
     let ran = 0;
     let idleSince = Date.now();
     try {
       await this.reap();
       while (!this.stopping && !this.dead) {
-        const free = options.slots - this.held.size;
+        if (!this.unlisten) await this.listen();
+        this.poked = false;
+        const free = options.slots - this.busy;
         const jobs = free > 0 ? await this.claim(free) : [];
         // claimed while being told to stop: not started, released on shutdown with everything this worker holds
         if (this.stopping) break;
         for (const { job, held } of jobs) {
-          const done = this.runJob(job, held, options)
+          this.busy++;
+          let freed = false;
+          // the slot frees once the trial is recorded: the next trial is claimed while this one's job is closed
+          const free = () => {
+            if (freed) return;
+            freed = true;
+            this.busy--;
+            this.poke();
+          };
+          const done = this.runJob(job, held, options, free)
             .catch((e: Error) => this.logger.error(`job ${job.id}: ${e.stack ?? e.message}`))
             .finally(() => {
               this.held.delete(held.jobId);
-              this.wake?.();
+              free();
             });
           this.held.set(held.jobId, { job: held, done });
           ran++;
@@ -104,18 +124,44 @@ export class TrialWorker implements BeforeApplicationShutdown {
           await this.closeOpenRuns();
           if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
         }
-        if (!jobs.length || this.held.size >= options.slots) await this.sleep(this.config.worker.pollMs);
+        if (!jobs.length || this.busy >= options.slots) await this.sleep(this.config.worker.pollMs);
       }
       await Promise.all([...this.held.values()].map((h) => h.done));
     } finally {
       clearInterval(beat);
+      await this.unlisten?.();
+      this.unlisten = undefined;
       // idle exit: it normally holds nothing by now (a job whose close failed goes back to the queue)
       if (!this.dead && !this.stopping) await this.stopAndRelease('interrupted: its worker stopped');
     }
     return { ran, dead: this.dead };
   }
 
+  private poke(): void {
+    this.poked = true;
+    this.wake?.();
+  }
+
+  /** Hears the queue's announcements; without them (a lost connection) the poll still finds the jobs. */
+  private async listen(): Promise<void> {
+    try {
+      this.unlisten = await this.queue.listen(
+        () => this.poke(),
+        (e) => {
+          this.logger.warn(`queue notifications lost (${e.message}): polling until they are back`);
+          this.unlisten = undefined;
+        },
+      );
+      this.listenFailed = false;
+    } catch (e) {
+      if (!this.listenFailed)
+        this.logger.warn(`queue notifications: ${(e as Error).message}; polling every ${this.config.worker.pollMs} ms`);
+      this.listenFailed = true;
+    }
+  }
+
   private sleep(ms: number): Promise<void> {
+    if (this.poked) return Promise.resolve();
     return new Promise((resolve) => {
       const t = setTimeout(resolve, ms);
       this.wake = () => {
@@ -151,7 +197,7 @@ export class TrialWorker implements BeforeApplicationShutdown {
     });
   }
 
-  private async runJob(job: TrialJob, held: HeldJob, options: WorkerOptions): Promise<void> {
+  private async runJob(job: TrialJob, held: HeldJob, options: WorkerOptions, freeSlot: () => void): Promise<void> {
     const d = job.data;
     const { run, ctx } = await this.runContext(d.runId);
     const attempts = await this.results.attemptsOf(d.runId, {
@@ -173,6 +219,7 @@ export class TrialWorker implements BeforeApplicationShutdown {
     // let go: the job is released with the rest (a verdict already written stands; the next holder closes the job)
     if (this.dead || this.stopping) return;
     await this.trials.recorded();
+    freeSlot();
     options.onTrialFinished?.(result.report);
     await this.close(held);
   }
@@ -244,6 +291,7 @@ export class TrialWorker implements BeforeApplicationShutdown {
             loupeDiffHash: stored.loupeDiffHash ?? null,
             // the seed the run was queued with: a trial sends the same seed whichever worker runs it
             runSeed: stored.seed ?? null,
+            personas: stored.personas,
             // only a live run's trials go to this worker's Ollama: a scripted trial replays its scenario's script on
             // fresh stand-ins whatever OLLAMA_HOST is (a worker's host may itself be a stand-in serving other replies)
             liveHost: stored.mode === 'live' ? host : undefined,
