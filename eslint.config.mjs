@@ -21,6 +21,18 @@ export default tseslint.config(
     },
   },
   {
+    // type-aware rules where a silent mistake costs most: a switch over a union that misses a member,
+    // a promise nobody awaits or catches, a promise where a callback's result is ignored
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.test-kit.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -25,6 +25,8 @@ export function verdictText(r: ComparisonRow): string {
       return `changed, not compared (${r.reason})`;
     case 'not_compared':
       return `not compared (${r.reason})`;
+    case 'compared':
+      break;
   }
   const v = r.verdict!.replace(/_/g, ' ');
   const fdr = r.fdrVerdict !== r.verdict ? ` (BH: ${r.fdrVerdict!.replace(/_/g, ' ')})` : '';

@@ -4,6 +4,7 @@
 import { estimateMessagesTokens, estimateTokens, renderForModel } from '../context';
 import type { LlmCompletionResult, LlmToolCall, LlmToolDefinition } from '../provider/llm-types';
 import { ProviderError } from '../provider/provider-errors';
+import { unreachable } from '../common/unreachable';
 import { decidePreflight, usageOverflow } from './policies/context-policy';
 import { clearHistory, prepareContext, pruneAfterToolStep, shrinkContext } from './context-preparation';
 import { beginIteration, endIteration, runInference } from './inference-step';
@@ -142,6 +143,8 @@ async function act(
       endIteration(rt, iteration, replyOutcome(reply, next.reason === 'completed' ? 'final_answer' : 'nudges_exhausted'));
       return { reason: next.reason, finalAnswer: next.finalAnswer };
     }
+    default:
+      return unreachable(next, 'next step');
   }
 }
 
@@ -193,6 +196,8 @@ async function callModel(rt: LoopRuntime, iteration: number): Promise<LlmComplet
           break;
         case 'fail':
           throw e;
+        default:
+          unreachable(recovery, 'provider recovery');
       }
     }
   }
