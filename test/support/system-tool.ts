@@ -9,6 +9,12 @@ export function hasCommand(command: string, args: string[] = ['--version']): boo
   return !r.error;
 }
 
+/** Whether LOUPE_REQUIRE_SYSTEM_TOOLS names this tool or capability (or `all`): then its tests must fail, not skip. */
+export function isRequired(name: string): boolean {
+  const required = (process.env.LOUPE_REQUIRE_SYSTEM_TOOLS ?? '').split(',').map((s) => s.trim());
+  return required.includes(name) || required.includes('all');
+}
+
 /** `describe` when the command exists; otherwise a skipped block and a line saying why. */
 export function describeWithCommand(command: string, title: string, fn: () => void, probeArgs?: string[]): void {
   if (hasCommand(command, probeArgs)) {

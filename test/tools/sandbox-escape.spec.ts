@@ -12,7 +12,7 @@ import type { ToolRegistry } from '../../src/tools/tool-registry';
 import type { ToolOutcome } from '../../src/tools/tool-types';
 import { ToolsService } from '../../src/tools/tools.service';
 import { createWorkspace } from '../../src/tools/workspace/workspace-manager';
-import { describeWithCommand } from '../support/system-tool';
+import { describeWithCommand, isRequired } from '../support/system-tool';
 import { cgroupLeftovers, survivors, waitForNoSurvivors } from './sandbox-test-kit';
 
 const SECRET = `secret-${randomBytes(8).toString('hex')}`;
@@ -21,7 +21,9 @@ const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const SANDBOX_ROOT = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'usr', 'etc', 'proc', 'dev', 'tmp', 'workspace'];
 const cgroups = detectCgroups();
 const cgroupLimits = Boolean(cgroups.parents.memory && cgroups.parents.pids);
-if (!cgroupLimits)
+// CI names `cgroups` in LOUPE_REQUIRE_SYSTEM_TOOLS: there the rows that need them fail instead of skipping
+const cgroupsRequired = isRequired('cgroups');
+if (!cgroupLimits && !cgroupsRequired)
   process.stderr.write(`sandbox escape table: the fork-bomb and memory rows are skipped, no writable cgroups here (${cgroups.reason})\n`);
 
 let seq = 0;
@@ -309,8 +311,10 @@ describeWithCommand('bwrap', 'the command sandbox (bubblewrap) against escape at
   });
 
   describe.each(ROWS)('%s', (_name, row) => {
-    const maybe = row.needsCgroups && !cgroupLimits ? it.skip : it;
+    const maybe = row.needsCgroups && !cgroupLimits && !cgroupsRequired ? it.skip : it;
     maybe("is refused or contained, and the session's other tools still work", async () => {
+      if (row.needsCgroups && !cgroupLimits)
+        throw new Error(`writable cgroups are missing but LOUPE_REQUIRE_SYSTEM_TOOLS requires them: ${cgroups.reason}`);
       await row.run(ctx);
       const opts = { timeoutMs: 5_000 };
       expect(await ctx.tools.execute('read_file', { path: 'notes.txt' }, opts)).toEqual(
