@@ -131,7 +131,7 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
       if (e.seq <= state.lastSeq) continue;
       state.events.push(e);
       state.lastSeq = e.seq;
-      if (e.type === 'approval_decided') state.pending.delete(e.payload.id);
+      if (e.type === 'approval_decided') state.pending.delete(e.payload.callId);
       // a prune marks messages the page may hold already: the event says which
       if (e.type === 'prune') markPruned(e);
       if (e.type === 'iteration_finished' || e.type === 'session_finished') endStream(e.iteration);

@@ -56,9 +56,9 @@ export function buildTimeline(events, catalogue) {
     } else if (is(e, 'approval_requested') && tools.has(p.callId)) {
       Object.assign(tools.get(p.callId), { approval: 'pending', queue: `${p.queuePosition}/${p.totalInQueue}` });
       touch(tools.get(p.callId), e.seq);
-    } else if (is(e, 'approval_decided') && tools.has(p.id)) {
-      Object.assign(tools.get(p.id), { approval: p.decision, approvalBy: p.by, waitedMs: p.waitedMs });
-      touch(tools.get(p.id), e.seq);
+    } else if (is(e, 'approval_decided') && tools.has(p.callId)) {
+      Object.assign(tools.get(p.callId), { approval: p.decision, approvalBy: p.by, waitedMs: p.waitedMs });
+      touch(tools.get(p.callId), e.seq);
     } else if (is(e, 'slot_wait_started')) {
       slot = { kind: 'slot', seq: e.seq, model: p.model, waiting: true };
       owner.set(slot, g);

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiAcceptedResponse, ApiOkResponse } from '@nestjs/swagger';
-import { EvalRunsService, type RunDetail, type StartedRun } from '../eval/eval-runs.service';
+import { EvalRunsService, type StartedRun } from '../eval/eval-runs.service';
 import { InvalidRequestError } from '../common/request-errors';
 import { RunViews, type RunListItem, type RunPage } from '../eval/run-views';
 import type { RunComparison } from '../eval/statistics/compare';
@@ -9,6 +9,7 @@ import { CompareRunsQueryDto, StartEvalRunDto } from './dto/eval-runs.dto';
 import { IdParamDto, PageQueryDto } from './dto/id-param.dto';
 import { RunComparisonResultDto, RunDetailDto, StartedRunDto } from './dto/responses/eval-runs-responses.dto';
 import { RunPageDto } from './dto/responses/run-views-responses.dto';
+import { runDetailResponse, type RunDetailResponse } from './dto/responses/api-rows';
 import { ApiErrors } from './http/api-errors.decorator';
 
 @ApiTags('eval runs')
@@ -87,7 +88,7 @@ export class EvalRunsController {
       'settings), `requestOptions` (Ollama options as sent; "default" for a sampling option not sent) and `seed` (the seed its ' +
       'requests carried); a trial that errored before its backend was described has only `scenarioHash`, `loupeRevision`, `profile` and `seed`.',
   })
-  get(@Param() p: IdParamDto): Promise<RunDetail> {
-    return this.runs.get(p.id);
+  async get(@Param() p: IdParamDto): Promise<RunDetailResponse> {
+    return runDetailResponse(await this.runs.get(p.id));
   }
 }

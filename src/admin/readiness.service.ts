@@ -2,9 +2,9 @@
 // Postgres answers, and the configured Ollama does — without OLLAMA_HOST, sessions are scripted on
 // stand-ins and the default local Ollama is reported but not required).
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
+import { DatabaseProbe } from '../database/database-probe.repository';
 import { ModelsService } from '../provider/models.service';
 
 export interface Liveness {
@@ -22,29 +22,22 @@ export interface Readiness {
 export class ReadinessService {
   constructor(
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
-    private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     private readonly models: ModelsService,
   ) {}
 
   async liveness(): Promise<Liveness> {
-    const database = await this.database();
+    const database = await this.database.answers();
     return { status: database === 'up' ? 'ok' : 'degraded', database };
   }
 
   async readiness(): Promise<Readiness> {
-    const [database, reachable] = await Promise.all([this.database(), this.models.isAvailable()]);
+    const [database, reachable] = await Promise.all([this.database.answers(), this.models.isAvailable()]);
     const configured = Boolean(this.config.ollama.host);
     return {
       ready: database === 'up' && (reachable || !configured),
       database,
       ollama: { host: this.models.ollamaHost, configured, reachable },
     };
-  }
-
-  private database(): Promise<'up' | 'down'> {
-    return this.dataSource.query('SELECT 1').then(
-      () => 'up',
-      () => 'down',
-    );
   }
 }

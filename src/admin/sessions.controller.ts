@@ -1,9 +1,8 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
-import type { SessionPage } from '../journal/session-query.repository';
 import type { StartedSession } from '../sessions/session-launcher.service';
 import { SessionLauncher } from '../sessions/session-launcher.service';
-import { SessionsService, type SessionView } from '../sessions/sessions.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { IdParamDto } from './dto/id-param.dto';
 import { KillSessionDto, ListSessionsQueryDto, SendMessageDto, StartSessionDto } from './dto/sessions.dto';
@@ -14,6 +13,7 @@ import {
   SessionViewDto,
   StartedSessionDto,
 } from './dto/responses/sessions-responses.dto';
+import { sessionPageResponse, sessionViewResponse, type SessionPageResponse, type SessionViewResponse } from './dto/responses/api-rows';
 import { ApiErrors } from './http/api-errors.decorator';
 
 @ApiTags('sessions')
@@ -40,8 +40,8 @@ export class SessionsController {
     summary:
       'Sessions, newest first, with filters and paging; each with its trial (scenario, run, verdict), profile, duration and the start of its prompt',
   })
-  list(@Query() q: ListSessionsQueryDto): Promise<SessionPage> {
-    return this.sessions.list({
+  async list(@Query() q: ListSessionsQueryDto): Promise<SessionPageResponse> {
+    const page = await this.sessions.list({
       model: q.model,
       status: q.status,
       terminationReason: q.termination,
@@ -59,6 +59,7 @@ export class SessionsController {
       limit: q.limit ?? 50,
       offset: q.offset ?? 0,
     });
+    return sessionPageResponse(page);
   }
 
   @Get(':id')
@@ -67,8 +68,8 @@ export class SessionsController {
     summary:
       'One session: messages, iterations (each with its trace link when LOUPE_TRACE_URL_TEMPLATE is set), tool calls, events, pending approvals, and its trial (verdict, checks, run cell) when it ran for one',
   })
-  get(@Param() p: IdParamDto): Promise<SessionView> {
-    return this.sessions.get(p.id);
+  async get(@Param() p: IdParamDto): Promise<SessionViewResponse> {
+    return sessionViewResponse(await this.sessions.get(p.id));
   }
 
   @Post(':id/messages')

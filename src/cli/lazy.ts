@@ -4,7 +4,7 @@
 export const lazy = {
   appContext: () => require('./app-context') as typeof import('./app-context'),
   runner: () => require('../eval/scenario-runner.service') as typeof import('../eval/scenario-runner.service'),
-  trialWarmup: () => require('../eval/trial-warmup') as typeof import('../eval/trial-warmup'),
+  trialWarmup: () => require('../eval/trials/trial-warmup') as typeof import('../eval/trials/trial-warmup'),
   loupeRevision: () => require('../eval/loupe-revision') as typeof import('../eval/loupe-revision'),
   sessions: () => require('../journal/session-query.repository') as typeof import('../journal/session-query.repository'),
   standin: () => require('../standin/standin-cli') as typeof import('../standin/standin-cli'),

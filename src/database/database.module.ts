@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DatabaseHealth } from './database-health';
+import { DatabaseProbe } from './database-probe.repository';
 import { connectDataSource, pointPoolAt } from './data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded/embedded-postgres';
 import { takeEarly } from './embedded/early-start';
@@ -20,6 +21,7 @@ const embeddedLog = (m: string, level?: 'warn' | 'notice') =>
 @Module({
   providers: [
     DatabaseHealth,
+    DatabaseProbe,
     {
       provide: EMBEDDED_POSTGRES,
       inject: [LOUPE_CONFIG],
@@ -52,7 +54,7 @@ const embeddedLog = (m: string, level?: 'warn' | 'notice') =>
       },
     },
   ],
-  exports: [DataSource, EMBEDDED_POSTGRES, DatabaseHealth],
+  exports: [DataSource, EMBEDDED_POSTGRES, DatabaseHealth, DatabaseProbe],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { FieldError } from '../common/request-errors';
 import { configurations, parseAxes, type Configuration } from './run-plan';
-import { workspacePathProblem } from './scenario/scenario-bounds';
+import { workspacePathProblem } from '../session-spec/spec-bounds';
 import { OUTSIDE_THROUGH_LINK, resolvesOutside } from './scenario/scenario-realpath';
 import { formatProblem, type ScenarioProblem } from './scenario/scenario-errors';
 

@@ -4,7 +4,7 @@ import { EvalCellEntity, EvalRunEntity, EvalTrialEntity } from '../database/enti
 import type { Recorded } from '../journal/session-query.repository';
 import { restoreOriginals } from '../journal/storable-text';
 import type { TrialOutcome } from './statistics/statistics-types';
-import { isFinal, outcomeFromRow } from './trial-rows';
+import { isFinal, outcomeFromRow } from './trials/trial-rows';
 
 /** Read side of eval runs (written through the journal by EvalRunRecorder). */
 @Injectable()

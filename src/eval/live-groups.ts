@@ -4,7 +4,7 @@
 // warmed once with its options, and the scheduler drains a group before the next one starts: trials
 // with different num_ctx never run against each other. Pure.
 import { DEFAULT_NUM_CTX } from '../process/policies/loop-settings';
-import { settingsOf } from './scenario/scenario-settings';
+import { settingsOf } from '../session-spec/session-settings';
 import type { Job } from './run-plan';
 
 /**

@@ -9,7 +9,7 @@ import { canonicalModelName } from '../provider/ollama/model-name';
 import { councilToolPolicy } from '../process/policies/council-policy';
 import { jobNumCtx } from './live-groups';
 import type { Job } from './run-plan';
-import { settingsOf } from './scenario/scenario-settings';
+import { settingsOf } from '../session-spec/session-settings';
 
 /** What a run asks of one model: its num_ctx values (with where each comes from) and the scenarios that give it tools. */
 export interface PlannedUse {

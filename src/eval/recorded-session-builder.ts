@@ -1,12 +1,14 @@
 // Builds what a trial is judged on from what the journal recorded (its in-memory ledger, or the rows
 // read back from Postgres: the same shape) and what the stand-in received.
+import { eventWith, isJournalEvent } from '../journal/journal-events';
 import type { StandinRequestRecord } from '../standin/standin-request-log';
 import type { RecordedRequest, RecordedSession } from './expectations/recorded-session';
 
 /** What a recorded session is judged from: the journal's rows, as kept in memory or read back. */
 export interface RecordedSource {
   session: { terminationReason: string | null; iterations: number; toolCallCount: number };
-  events: ReadonlyArray<{ seq: number; type: string; payload: Record<string, unknown>; iteration: number | null; traceId: string }>;
+  /** rows of a type the vocabulary does not declare (a newer Loupe's) are left out */
+  events: ReadonlyArray<{ seq: number; type: string; payload: unknown; iteration: number | null; traceId: string }>;
   messages: ReadonlyArray<{
     idx: number;
     role: string;
@@ -38,7 +40,7 @@ export function recordedSession(
     terminationReason: detail.session.terminationReason,
     iterations: detail.session.iterations,
     toolCallCount: detail.session.toolCallCount,
-    events: detail.events.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, iteration: e.iteration, traceId: e.traceId })),
+    events: detail.events.filter(isJournalEvent).map((e) => eventWith(e, { seq: e.seq, iteration: e.iteration, traceId: e.traceId })),
     messages: detail.messages.map((m) => ({
       index: m.idx,
       role: m.role,

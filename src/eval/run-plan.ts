@@ -3,7 +3,7 @@
 // grouped by model, so a model is loaded once and warmed before its trials are timed.
 import type { Scenario } from './scenario/scenario';
 import type { LoopProfileName } from '../process/policies/loop-settings';
-import { configSchema } from './scenario/scenario-schema';
+import { configSchema } from '../session-spec/settings-schema';
 import { unknownNameMessage } from '../common/closest-name';
 import { STANDIN_DEFAULT_MODEL } from './standin-catalog-merge';
 

@@ -11,7 +11,7 @@ import { liveRun, liveTrial, tallyOf, type LiveRun, type LiveTrial, type TrialSt
 import { EvalRepository } from './eval.repository';
 import { outcomesUnderProfile } from './profile-split';
 import { compareRuns, type RunComparison } from './statistics/compare';
-import { isFinal, outcomeFromRow } from './trial-rows';
+import { isFinal, outcomeFromRow } from './trials/trial-rows';
 
 export interface RunPage {
   run: LiveRun;

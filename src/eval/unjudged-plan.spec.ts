@@ -1,3 +1,4 @@
+import { recordedEvents } from './expectations/recorded-events.test-kit';
 import type { RecordedSession } from './expectations/recorded-session';
 import { configurations, parseAxes, profileOf } from './run-plan';
 import { parseScenario } from './scenario/scenario-parser';
@@ -22,18 +23,20 @@ const clean: RecordedSession = {
   files: {},
   requests: null,
   toolCalls: [],
-  events: [
-    ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
-    ['slot_acquired', { waitMs: 0 }],
-    ['slot_released', {}],
-    ['session_finished', { workingMs: 1 }],
-  ].map(([type, payload], seq) => ({
-    seq,
-    type: type as string,
-    payload: payload as Record<string, unknown>,
-    iteration: null,
-    traceId: 't',
-  })),
+  events: recordedEvents(
+    [
+      ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
+      ['slot_acquired', { waitMs: 0 }],
+      ['slot_released', {}],
+      ['session_finished', { workingMs: 1 }],
+    ].map(([type, payload], seq) => ({
+      seq,
+      type: type as string,
+      payload: payload as Record<string, unknown>,
+      iteration: null,
+      traceId: 't',
+    })),
+  ),
   iterationRows: [],
 };
 

@@ -54,7 +54,7 @@ export interface EventDescription {
 export function describeEvents(): EventDescription[] {
   return Object.entries(EVENT_GROUPS).flatMap(([group, events]) =>
     Object.entries(events).map(([type, def]) => {
-      const shape = (def.payload as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+      const shape: Record<string, z.ZodType> = def.payload.shape;
       return {
         type,
         group,

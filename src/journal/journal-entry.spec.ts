@@ -35,7 +35,15 @@ describe('toBatch', () => {
     });
     const event = (seq: number): JournalEntry => ({
       kind: 'event',
-      row: { sessionId: 'S', seq, iteration: null, type: 'nudge', payload: { seq }, createdAt: at, ...ids },
+      row: {
+        sessionId: 'S',
+        seq,
+        iteration: null,
+        type: 'nudge',
+        payload: { reason: 'tooShort', evidence: { length: seq, iteration: seq } },
+        createdAt: at,
+        ...ids,
+      },
     });
     const batch = toBatch([
       session('running'),

@@ -1,6 +1,6 @@
 // What the journal persists: full-row snapshots (upserted by primary key, last one wins) and
 // append-only events. Plain data; the repository maps them to tables.
-import type { EventType } from './journal-events';
+import type { EventType, JournalEventMap } from './journal-events';
 
 export interface TraceIds {
   traceId: string;
@@ -92,16 +92,18 @@ export interface ToolCallRow extends TraceIds {
   finishedAt: Date | null;
 }
 
-export interface EventRow extends TraceIds {
+interface EventRowFields extends TraceIds {
   /** null for host-level events (model pulls and deletes) */
   sessionId: string | null;
   seq: number;
   iteration: number | null;
-  type: EventType;
-  /** one of the declared payloads (JournalEventMap[type]); stored as jsonb */
-  payload: Record<string, unknown>;
   createdAt: Date;
 }
+
+/** An event row of one type: its payload is the one declared for it (stored as jsonb). */
+export type EventRowOf<K extends EventType> = { [P in K]: EventRowFields & { type: P; payload: JournalEventMap[P] } }[K];
+/** Any event row; narrowing on `type` gives its payload. */
+export type EventRow = EventRowOf<EventType>;
 
 export interface EvalRunRow {
   id: string;
@@ -208,6 +210,23 @@ export type JournalEntry =
   | { kind: 'event'; row: EventRow }
   /** mark-don't-delete pruning: only compacted_at changes, the stored content stays */
   | { kind: 'message_compacted'; sessionId: string; idx: number; compactedAt: Date };
+
+/** The session an entry belongs to: null for the host's own events, undefined for run-level rows. */
+export function entrySessionId(entry: JournalEntry): string | null | undefined {
+  switch (entry.kind) {
+    case 'session':
+      return entry.row.id;
+    case 'message':
+    case 'iteration':
+    case 'tool_call':
+    case 'event':
+      return entry.row.sessionId;
+    case 'message_compacted':
+      return entry.sessionId;
+    default:
+      return undefined;
+  }
+}
 
 export interface JournalBatch {
   evalRuns: EvalRunRow[];

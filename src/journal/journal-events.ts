@@ -51,3 +51,48 @@ export function isJournalEventType(value: string): value is EventType {
 
 /** Anything that records events of the vocabulary. */
 export type RecordEvent = <K extends EventType>(type: K, payload: JournalEventMap[K]) => void;
+
+/** One event of the vocabulary: narrowing on `type` gives its declared payload. What every reader takes. */
+export type JournalEvent = { [K in EventType]: { type: K; payload: JournalEventMap[K] } }[EventType];
+
+/** The events of the types K (e.g. `EventOf<'nudge'>`); EventOf<EventType> is JournalEvent. */
+export type EventOf<K extends EventType> = { [P in K]: { type: P; payload: JournalEventMap[P] } }[K];
+
+/**
+ * An event's type and payload with other fields (seq, iteration…), still paired for narrowing.
+ * (TypeScript cannot see that `{ type: K; payload: JournalEventMap[K] }` is one member of the union:
+ * the overload says so, once, here.)
+ */
+export function eventWith<K extends EventType, F extends object>(
+  event: { type: K; payload: JournalEventMap[K] },
+  fields: F,
+): F & JournalEvent;
+export function eventWith(event: { type: string; payload: unknown }, fields: object): object {
+  return { ...fields, type: event.type, payload: event.payload };
+}
+
+/**
+ * Whether a stored or sent event is one of the vocabulary. Payloads are written only through the
+ * typed recorders, so a declared type vouches for its payload's fields (rows recorded under an older
+ * field name are renamed when read: readRecordedPayload).
+ */
+export function isJournalEvent<E extends { type: string; payload: unknown }>(event: E): event is E & JournalEvent {
+  return isJournalEventType(event.type) && typeof event.payload === 'object' && event.payload !== null;
+}
+
+/** The events of one type, narrowed. */
+export function eventsOfType<K extends EventType, E extends { type: string }>(events: readonly E[], type: K): Array<E & EventOf<K>> {
+  return events.filter((e): e is E & EventOf<K> => e.type === type);
+}
+
+/**
+ * A payload as read back from Postgres, under today's field names: approval_decided named its call
+ * `id` before it became `callId` (as in approval_requested); older rows are read with callId.
+ */
+export function readRecordedPayload(type: string, payload: Record<string, unknown>): Record<string, unknown> {
+  if (type === 'approval_decided' && payload.callId === undefined && typeof payload.id === 'string') {
+    const { id, ...rest } = payload;
+    return { callId: id, ...rest };
+  }
+  return payload;
+}

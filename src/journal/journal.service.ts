@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
-import { Subject } from 'rxjs';
+import { Observable, Subject, type Subscriber } from 'rxjs';
 import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DatabaseHealth } from '../database/database-health';
 import { HostRecorder } from './host-recorder';
-import { toBatch, type JournalEntry } from './journal-entry';
+import { entrySessionId, toBatch, type JournalEntry } from './journal-entry';
 import { markReplayed, pendingSpills, readSpill, writeSpill } from './journal-spill';
 import { JournalRepository, type PreparedBatch } from './journal.repository';
 import { classifyDatabaseFailure } from '../database/database-failure';
@@ -54,6 +54,8 @@ export class JournalService implements BeforeApplicationShutdown {
   private closed = false;
   /** live fan-out (scenario triggers, host-event collection, tests) */
   readonly entries$ = new Subject<JournalEntry>();
+  /** subscribers of one session's entries (null: host events), by session id: see sessionEntries$ */
+  private readonly routes = new Map<string | null, Set<Subscriber<JournalEntry>>>();
   enabled = true;
   written = 0;
   rejected = 0;
@@ -86,8 +88,29 @@ export class JournalService implements BeforeApplicationShutdown {
     return replayed;
   }
 
+  /**
+   * One session's entries (null: the host's own events). Routed by id, not filtered: each open trial
+   * filtering every entry made the fan-out grow with the square of the parallel slots.
+   */
+  sessionEntries$(sessionId: string | null): Observable<JournalEntry> {
+    return new Observable<JournalEntry>((subscriber) => {
+      let set = this.routes.get(sessionId);
+      if (!set) this.routes.set(sessionId, (set = new Set()));
+      set.add(subscriber);
+      const own = set;
+      return () => {
+        own.delete(subscriber);
+        if (!own.size && this.routes.get(sessionId) === own) this.routes.delete(sessionId);
+      };
+    });
+  }
+
   append(entry: JournalEntry): void {
     this.entries$.next(entry);
+    if (this.routes.size) {
+      const key = entrySessionId(entry);
+      if (key !== undefined) this.routes.get(key)?.forEach((s) => s.next(entry));
+    }
     if (!this.enabled) return;
     if (this.closed) {
       this.logger.error(`journal entry after shutdown (${entry.kind}); spilling it`);
@@ -166,6 +189,8 @@ export class JournalService implements BeforeApplicationShutdown {
     this.closed = true;
     clearTimeout(this.timer);
     this.entries$.complete();
+    for (const set of this.routes.values()) set.forEach((s) => s.complete());
+    this.routes.clear();
     return spilled;
   }
 

@@ -51,7 +51,15 @@ const message = (sessionId: string, idx: number, content: string): JournalEntry 
 });
 const event = (sessionId: string | null, seq: number): JournalEntry => ({
   kind: 'event',
-  row: { ...ids, sessionId, seq, iteration: null, type: 'tool_result', payload: { seq }, createdAt: at },
+  row: {
+    ...ids,
+    sessionId,
+    seq,
+    iteration: null,
+    type: 'tool_result',
+    payload: { id: `c${seq}`, name: 'x', status: 'ok', chars: seq, durationMs: 0 },
+    createdAt: at,
+  },
 });
 
 describe('SessionLedger', () => {

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull, MoreThan } from 'typeorm';
 import { EvalTrialEntity, EventEntity, IterationEntity, MessageEntity, SessionEntity, ToolCallEntity } from '../database/entities';
+import { readRecordedPayload } from './journal-events';
 import { restoreOriginals } from './storable-text';
 
 /** A row as it was recorded: values Postgres could only store in readable form are exact again. */
 export type Recorded<T> = Omit<T, 'originals'>;
+
+/** An event row as recorded, its payload under today's field names (readRecordedPayload). */
+function recordedEvent(row: EventEntity): Recorded<EventEntity> {
+  const event = restoreOriginals(row);
+  return { ...event, payload: readRecordedPayload(event.type, event.payload) };
+}
 
 export interface SessionDetail {
   session: Recorded<SessionEntity>;
@@ -154,7 +161,7 @@ export class SessionQueryRepository {
 
   async events(sessionId: string): Promise<Array<Recorded<EventEntity>>> {
     const rows = await this.dataSource.getRepository(EventEntity).find({ where: { sessionId }, order: { seq: 'ASC' } });
-    return rows.map(restoreOriginals);
+    return rows.map(recordedEvent);
   }
 
   /** A session's events with seq above `afterSeq`, in order, at most `limit` (the live feed's backfill). */
@@ -162,7 +169,7 @@ export class SessionQueryRepository {
     const rows = await this.dataSource
       .getRepository(EventEntity)
       .find({ where: { sessionId, seq: MoreThan(afterSeq) }, order: { seq: 'ASC' }, take: limit });
-    return rows.map(restoreOriginals);
+    return rows.map(recordedEvent);
   }
 
   /** A session's messages with idx above `afterIdx`, in order, at most `limit` (the live feed's backfill). */
@@ -178,7 +185,7 @@ export class SessionQueryRepository {
     const rows = await this.dataSource
       .getRepository(EventEntity)
       .find({ where: { sessionId: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
-    return rows.map(restoreOriginals);
+    return rows.map(recordedEvent);
   }
 
   /** Events stored per session, for the sessions given (absent: none stored). */

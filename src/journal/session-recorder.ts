@@ -3,9 +3,10 @@
 // so each write is a full snapshot. The agent loop records through this and nothing else.
 import { hostname } from 'node:os';
 import { trace, type Span } from '@opentelemetry/api';
-import type { EventType, JournalEventMap } from './journal-events';
+import { eventWith, type EventType, type JournalEventMap } from './journal-events';
 import {
   TERMINAL_TOOL_CALL_STATUSES,
+  type EventRow,
   type IterationRow,
   type JournalEntry,
   type MessageRow,
@@ -47,6 +48,9 @@ function idsOf(span: Span | undefined): TraceIds | undefined {
   return ctx && ctx.traceId !== '00000000000000000000000000000000' ? { traceId: ctx.traceId, spanId: ctx.spanId } : undefined;
 }
 
+// read once: os.hostname() is a system call, and every session's row names its owner
+let ownerHost: string | undefined;
+
 export class SessionRecorder {
   private seq = 0;
   private nextMessageIdx = 0;
@@ -65,7 +69,7 @@ export class SessionRecorder {
     this.session = {
       ...init,
       ownerPid: process.pid,
-      ownerHost: hostname(),
+      ownerHost: (ownerHost ??= hostname()),
       status: 'running',
       terminationReason: null,
       exitCode: null,
@@ -96,18 +100,11 @@ export class SessionRecorder {
 
   event<K extends EventType>(type: K, payload: JournalEventMap[K], opts: RecordOptions = {}): number {
     const seq = this.seq++;
-    this.sink.append({
-      kind: 'event',
-      row: {
-        sessionId: this.session.id,
-        seq,
-        iteration: opts.iteration ?? null,
-        type,
-        payload,
-        createdAt: this.now(),
-        ...this.ids(opts.span),
-      },
-    });
+    const row: EventRow = eventWith(
+      { type, payload },
+      { sessionId: this.session.id, seq, iteration: opts.iteration ?? null, createdAt: this.now(), ...this.ids(opts.span) },
+    );
+    this.sink.append({ kind: 'event', row });
     return seq;
   }
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { mapError } from '../admin/http/error-mapping';
 import type { FieldError } from '../common/request-errors';
-import { fieldErrors } from '../tools/external-mcp-config';
+import { fieldErrors } from '../common/validation-issues';
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
 

@@ -3,20 +3,19 @@
 // from journal entries and stored rows to them. Journal events keep their vocabulary's names.
 import type { PendingApproval } from '../approval/approval.service';
 import type { EventRow, IterationRow, MessageRow, SessionRow, ToolCallRow } from '../journal/journal-entry';
+import { eventWith, type EventType, type JournalEvent, type JournalEventMap } from '../journal/journal-events';
 import type { InferencePurpose } from '../process/inference-step';
 import { traceUrl } from '../sessions/session-verdict';
 import type { LiveRun, LiveTrial } from './run-wire';
 
-/** One journal event of a session: `seq` counts from 0 with no gaps. */
-export interface LiveEvent {
+/** One journal event of a session: `seq` counts from 0 with no gaps; narrowing on `type` gives its payload. */
+export type LiveEvent = JournalEvent & {
   seq: number;
-  type: string;
   iteration: number | null;
-  payload: Record<string, unknown>;
   createdAt: string;
   traceId: string;
   spanId: string;
-}
+};
 
 export interface LiveMessage {
   idx: number;
@@ -147,18 +146,23 @@ export type Ack = (answer: Record<string, unknown>) => void;
 
 const iso = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? d : d.toISOString());
 
-export function liveEvent(
-  row: Pick<EventRow, 'seq' | 'iteration' | 'payload' | 'createdAt' | 'traceId' | 'spanId'> & { type: string },
-): LiveEvent {
-  return {
+/** A recorded event (from the journal, or read back and checked with isJournalEvent) as sent. */
+export function liveEvent<K extends EventType>(row: {
+  seq: number;
+  iteration: number | null;
+  createdAt: Date | string;
+  traceId: string;
+  spanId: string;
+  type: K;
+  payload: JournalEventMap[K];
+}): LiveEvent {
+  return eventWith(row, {
     seq: row.seq,
-    type: row.type,
     iteration: row.iteration,
-    payload: row.payload,
     createdAt: iso(row.createdAt)!,
     traceId: row.traceId,
     spanId: row.spanId,
-  };
+  });
 }
 
 export function liveMessage(row: MessageRow): LiveMessage {
@@ -256,6 +260,5 @@ export function toolCallOutcome(row: ToolCallRow): Packet<'tool:output' | 'agent
 /** A session's `error` event (a provider failure, a slot timeout) as agent:error. */
 export function sessionError(row: EventRow): ServerEvents['agent:error'] | undefined {
   if (row.type !== 'error' || !row.sessionId) return undefined;
-  const p = row.payload as { kind?: string; message?: string };
-  return { sessionId: row.sessionId, kind: p.kind ?? 'error', message: p.message ?? 'error' };
+  return { sessionId: row.sessionId, kind: row.payload.kind ?? 'error', message: row.payload.message };
 }

@@ -6,7 +6,7 @@ const ev = (seq: number): LiveEvent => ({
   seq,
   type: 'iteration_started',
   iteration: seq,
-  payload: {},
+  payload: { purpose: 'step', contextMessages: 0 },
   createdAt: '',
   traceId: 't',
   spanId: 's',

@@ -54,7 +54,7 @@ export async function decideApprovals(rt: LoopRuntime, iteration: number, calls:
       rt.record(
         'approval_decided',
         {
-          id: call.id,
+          callId: call.id,
           name: call.name,
           decision: approved ? 'allow' : 'deny',
           rule: policy.rule,
@@ -108,7 +108,7 @@ async function askDoomLoop(
   rt.record(
     'approval_decided',
     {
-      id: callId,
+      callId,
       name: 'doom_loop',
       decision: verdict.approved ? 'allow' : 'deny',
       rule: 'doom_loop',

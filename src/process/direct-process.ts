@@ -226,7 +226,7 @@ function failureOutcome(rt: LoopRuntime, e: unknown, current: LoopOutcome): { ou
     rt.record('error', { kind: 'slot_timeout', message: e.message, waitedMs: e.waitedMs });
     return { outcome: { reason: 'slot_timeout', finalAnswer: '' }, exitCode: 1, error: e.message };
   }
-  const info = ProviderError.isInstance(e) ? e.info : { kind: 'internal', message: (e as Error)?.message ?? String(e) };
+  const info = ProviderError.isInstance(e) ? e.info : { kind: 'internal' as const, message: (e as Error)?.message ?? String(e) };
   rt.record('error', { ...info });
   const reason: TerminationReason =
     ProviderError.isInstance(e) && e.info.kind === 'context_too_long' ? 'context_overflow' : 'provider_error';

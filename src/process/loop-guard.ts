@@ -103,7 +103,7 @@ async function doomLoopAllowed(rt: LoopRuntime, iteration: number, repeat: Repea
   rt.record(
     'approval_decided',
     {
-      id: callId,
+      callId,
       name: 'doom_loop',
       decision: verdict.approved ? 'allow' : 'deny',
       rule: 'doom_loop',

@@ -109,7 +109,7 @@ function recordResult(rt: LoopRuntime, iteration: number, call: LlmToolCall, out
   const resultPayload = {
     id: call.id,
     name: call.name,
-    status: rejected ? 'denied' : outcome.status,
+    status: rejected ? ('denied' as const) : outcome.status,
     chars: outcome.text.length,
     durationMs: outcome.durationMs,
   };

@@ -2,24 +2,26 @@
 // stores) and a marker symbol, so `isInstance` checks survive two copies of this module being
 // loaded (the vercel/ai pattern) where `instanceof` would not.
 
-export type ProviderErrorKind =
-  | 'connection'
-  | 'timeout_first_byte'
-  | 'timeout_idle'
-  | 'timeout_request'
-  | 'server_busy'
-  | 'rate_limited'
-  | 'out_of_memory'
-  | 'server_error'
-  | 'stream_error'
-  | 'model_not_found'
-  | 'bad_request'
-  | 'unauthorized'
-  | 'tools_unsupported'
-  | 'thinking_unsupported'
-  | 'context_too_long'
-  | 'aborted'
-  | 'unknown';
+export const PROVIDER_ERROR_KINDS = [
+  'connection',
+  'timeout_first_byte',
+  'timeout_idle',
+  'timeout_request',
+  'server_busy',
+  'rate_limited',
+  'out_of_memory',
+  'server_error',
+  'stream_error',
+  'model_not_found',
+  'bad_request',
+  'unauthorized',
+  'tools_unsupported',
+  'thinking_unsupported',
+  'context_too_long',
+  'aborted',
+  'unknown',
+] as const;
+export type ProviderErrorKind = (typeof PROVIDER_ERROR_KINDS)[number];
 
 /** Plain data describing a provider failure; safe to JSON.stringify and persist. */
 export interface ProviderErrorInfo {

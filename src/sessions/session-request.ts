@@ -3,16 +3,16 @@
 // `script.0.tool_calls`), with the same rules scenarios follow — one vocabulary of settings.
 import { TOOL_PERMISSIONS, type ApprovalPolicy } from '../approval/approval-policy';
 import type { FieldError } from '../common/request-errors';
-import { configSchema } from '../eval/scenario/scenario-schema';
-import { settingsOf } from '../eval/scenario/scenario-settings';
-import { workspacePathProblem } from '../eval/scenario/scenario-bounds';
-import { toScript } from '../eval/scenario/scenario-parser';
-import { script as scriptSchema } from '../eval/scenario/scenario-turn-schema';
 import { STANDIN_DEFAULT_MODEL } from '../eval/standin-catalog-merge';
 import type { LoopProfileName } from '../process/policies/loop-settings';
 import type { LoopSettings } from '../process/process-types';
 import type { StandinScript } from '../standin/standin-script';
-import { fieldErrors } from '../tools/external-mcp-config';
+import { fieldErrors } from '../common/validation-issues';
+import { toScript } from '../session-spec/script';
+import { settingsOf } from '../session-spec/session-settings';
+import { configSchema } from '../session-spec/settings-schema';
+import { workspacePathProblem } from '../session-spec/spec-bounds';
+import { script as scriptSchema } from '../session-spec/turn-schema';
 
 /** The request as the API's DTO admits it (shapes checked there; meaning checked here). */
 export interface SessionRequest {

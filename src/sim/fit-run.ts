@@ -10,7 +10,7 @@ import type { StoredExchange } from '../eval/recording/trial-replay';
 import { formatProblem } from '../eval/scenario/scenario-errors';
 import { parseScenario } from '../eval/scenario/scenario-parser';
 import { planOf as planOfScenario } from '../eval/sim-models';
-import { isFinal } from '../eval/trial-rows';
+import { isFinal } from '../eval/trials/trial-rows';
 import { shapeOf } from './fit-shape';
 import { fitTurnsOf, recordedSteps } from './fit-turns';
 import { fitTable, personaYaml } from './fit-yaml';

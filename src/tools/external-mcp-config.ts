@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { FieldError } from '../common/request-errors';
+import { fieldErrors } from '../common/validation-issues';
 
 /** lowercase, digits, "_" and "-": safe in tool-name prefixes (`<server>__<tool>`), paths and URLs */
 export const MCP_SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -93,16 +94,6 @@ const httpConfig = z.strictObject({
   }),
   headers: httpHeaders.optional(),
 });
-
-/** zod issues as field errors under `prefix` (record keys and unknown keys included). */
-export function fieldErrors(issues: readonly z.core.$ZodIssue[], prefix: Array<string | number> = []): FieldError[] {
-  const join = (p: ReadonlyArray<PropertyKey>) => [...prefix, ...p].map(String).join('.');
-  return issues.flatMap((issue): FieldError[] => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => ({ field: join([...issue.path, k]), message: 'unknown field' }));
-    if (issue.code === 'invalid_key') return [{ field: join(issue.path), message: issue.issues[0]?.message ?? issue.message }];
-    return [{ field: join(issue.path) || '(body)', message: issue.message.replace(/^Invalid input: /, '') }];
-  });
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,7 +1,8 @@
 import type { LlmToolDefinition } from '../provider/llm-types';
 import type { McpTransport } from './external-mcp-config';
 
-export type ToolOutcomeStatus = 'ok' | 'error' | 'unknown_tool' | 'timeout' | 'aborted';
+export const TOOL_OUTCOME_STATUSES = ['ok', 'error', 'unknown_tool', 'timeout', 'aborted'] as const;
+export type ToolOutcomeStatus = (typeof TOOL_OUTCOME_STATUSES)[number];
 
 export interface ToolOutcome {
   status: ToolOutcomeStatus;

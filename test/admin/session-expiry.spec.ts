@@ -62,11 +62,11 @@ describe('idle sessions expire (the janitor)', () => {
   it('expires a session waiting on an approval: approval dropped, history kept, later decisions and messages get 410', async () => {
     const { sessionId } = await expectJson<{ sessionId: string }>(await a.call('POST', '/api/sessions', APPROVAL_SESSION), 201);
     const asked = await eventOf(sessionId, 'approval_requested');
-    const callId = asked.row.payload.callId as string;
+    const callId = String((asked.row.payload as Record<string, unknown>).callId);
 
     const expired = await eventOf(sessionId, 'session_expired');
     expect(expired.row.payload).toEqual({ idleMs: expect.any(Number), idleTimeoutMs: IDLE_MS, phase: 'iteration' });
-    expect(expired.row.payload.idleMs as number).toBeGreaterThanOrEqual(IDLE_MS);
+    expect((expired.row.payload as Record<string, unknown>).idleMs).toBeGreaterThanOrEqual(IDLE_MS);
     const finished = await eventOf(sessionId, 'session_finished');
     expect(finished.row.payload).toMatchObject({ reason: 'expired', exitCode: 0 });
     // the waiting call was settled by the session's end, not left pending

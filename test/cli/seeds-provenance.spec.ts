@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { Client } from 'pg';
-import { trialSeed } from '../../src/eval/trial-seed';
+import { trialSeed } from '../../src/eval/trials/trial-seed';
 import { finishedLines, killHard, loupeEnv, spawnLoupe, until } from '../support/loupe-process';
 import { runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { loadConfig } from '../../src/config/loupe-config';
 import { startTelemetry } from '../../src/telemetry/telemetry';
-import { warmRunProvider, warmSessionPath } from '../../src/eval/trial-warmup';
+import { warmRunProvider, warmSessionPath } from '../../src/eval/trials/trial-warmup';
 import * as nudgePolicy from '../../src/process/policies/nudge-policy';
 import { JournalRepository } from '../../src/journal/journal.repository';
 import { JournalService } from '../../src/journal/journal.service';

@@ -12,7 +12,7 @@ import { TcpProxy } from '../support/tcp-proxy';
 import { testSessionRecorder } from '../support/test-session-recorder';
 
 /** A valid tool_result payload, numbered so each event differs. */
-const result = (i: number, name = 'read_file') => ({ id: `call_${i}`, name, status: 'ok', chars: i, durationMs: 0 });
+const result = (i: number, name = 'read_file') => ({ id: `call_${i}`, name, status: 'ok' as const, chars: i, durationMs: 0 });
 
 async function countEvents(ds: DataSource, sessionId: string): Promise<{ n: number; seqs: number[] }> {
   const rows: Array<{ seq: number }> = await ds.query('SELECT seq FROM events WHERE session_id = $1 ORDER BY seq', [sessionId]);

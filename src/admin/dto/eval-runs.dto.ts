@@ -13,7 +13,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { MAX_SEED } from '../../eval/trial-seed';
+import { MAX_SEED } from '../../eval/trials/trial-seed';
 import { ToNumber } from './query-values';
 
 export class StartEvalRunDto {

@@ -7,9 +7,9 @@ import { configurations, parseAxes, planJobs, plannedModels } from '../../eval/r
 import { isSimModel, personaDirs, resolvePersonas, simRunProblems, type RunPersonas } from '../../eval/sim-models';
 import { PersonaFileError, UnknownPersonaError } from '../../sim/persona-errors';
 import type { Scenario } from '../../eval/scenario/scenario';
-import { loadScenarios } from '../../eval/scenario/scenario-loader';
+import { homeScenarioCache, loadScenarios } from '../../eval/scenario/scenario-loader';
 import { standinShortfalls } from '../../eval/standin-model-check';
-import { parseRunSeed } from '../../eval/trial-seed';
+import { parseRunSeed } from '../../eval/trials/trial-seed';
 import { unjudgedPlan, unjudgedWarning } from '../../eval/unjudged-plan';
 import { baselineGate } from '../baseline-gate';
 import { evalProgress } from '../eval-progress';
@@ -145,7 +145,8 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
         throw new UsageError("--replay replays the recorded run's models, configurations and trials: leave out -m, --set and -t");
       if (opts.replay && opts.seed !== undefined) throw new UsageError("--replay sends the recorded run's seeds: leave out --seed");
       // Bad input stops everything before anything runs (exit 2); a replay may take its scenario paths from the recording
-      let scenarios = opts.replay && !explicitPaths ? undefined : loadScenarios(paths);
+      let scenarios =
+        opts.replay && !explicitPaths ? undefined : loadScenarios(paths, undefined, { cache: homeScenarioCache(() => getConfig().home) });
       if (opts.coverage) {
         setVerdict(printCoverage(scenarios ?? loadScenarios(paths), opts) ? EXIT.OK : EXIT.FAILED);
         return;

@@ -1,3 +1,4 @@
+import { journalEvents, recordedEvents } from './recorded-events.test-kit';
 import type { Expectation } from '../scenario/scenario-schema';
 import { evaluateExpectations, payloadMatches } from './evaluate-expectations';
 import type { RecordedSession } from './recorded-session';
@@ -7,12 +8,12 @@ const session: RecordedSession = {
   iterations: 4,
   toolCallCount: 3,
   finalAnswer: 'All three files were read.',
-  events: [
+  events: recordedEvents([
     { seq: 0, iteration: 0, type: 'tool_result', payload: { name: 'read_file', status: 'ok', chars: 5 }, traceId: 't' },
     { seq: 1, iteration: 1, type: 'tool_result', payload: { name: 'list_files', status: 'ok', chars: 9 }, traceId: 't' },
     { seq: 2, iteration: null, type: 'session_finished', payload: { reason: 'completed', exitCode: 0 }, traceId: 't' },
-  ],
-  hostEvents: [{ type: 'gpu_detected', payload: { host: 'h', gpuDetected: true, maxWeight: 5 } }],
+  ]),
+  hostEvents: journalEvents([{ type: 'gpu_detected', payload: { host: 'h', gpuDetected: true, maxWeight: 5 } }]),
   messages: [
     { index: 0, iteration: null, toolName: null, role: 'user', kind: 'prompt', content: 'Read the files', compacted: false },
     { index: 1, iteration: 0, toolName: 'read_file', role: 'tool', kind: 'tool_result', content: 'old output', compacted: true },
@@ -111,14 +112,14 @@ describe('scenario format v1 checks', () => {
   const v1: RecordedSession = {
     ...session,
     finalAnswer: 'The port is 8080.',
-    events: [
+    events: recordedEvents([
       ev(0, 'tool_call', { id: 'a', name: 'read_file' }, 0),
       ev(1, 'tool_result_capped', { id: 'a', maxChars: 3684, keptChars: 3684 }, 0),
       ev(2, 'nudge', { reason: 'tooShort' }, 1),
       ev(3, 'tool_call', { id: 'b', name: 'read_file' }, 2),
       ev(4, 'tool_result_capped', { id: 'b', maxChars: 2691, keptChars: 2600 }, 2),
       ev(5, 'session_finished', { reason: 'completed' }),
-    ],
+    ]),
     messages: [
       { index: 0, role: 'system', kind: 'system', content: 'You are an agent', compacted: false, iteration: null, toolName: null },
       { index: 1, role: 'tool', kind: 'tool_result', content: '{"port": 8080}', compacted: false, iteration: 2, toolName: 'read_file' },

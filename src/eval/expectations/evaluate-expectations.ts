@@ -1,4 +1,5 @@
 // Pure checks of a scenario's expectations (and success criteria) against what was recorded.
+import { eventsOfType } from '../../journal/journal-events';
 import type { CountSpec, Expectation } from '../scenario/scenario-schema';
 import { describeCount, describeExpectation } from './describe-expectation';
 import { payloadMatches } from './payload-match';
@@ -91,7 +92,7 @@ function check(e: Expectation, s: RecordedSession): Check {
   }
   if ('iterations' in e) return ok(countOk(s.iterations, e.iterations), () => `ran ${s.iterations} iterations`);
   if ('tool_calls' in e) return ok(countOk(s.toolCallCount, e.tool_calls), () => `made ${s.toolCallCount} tool calls`);
-  const called = new Set(s.events.filter((x) => x.type === 'tool_call').map((x) => String(x.payload.name)));
+  const called = new Set(eventsOfType(s.events, 'tool_call').map((x) => x.payload.name));
   if ('tools_used' in e) {
     const missing = e.tools_used.filter((t) => !called.has(t));
     return ok(missing.length === 0, () => `never called ${missing.join(', ')} (called: ${[...called].join(', ') || 'none'})`);

@@ -1,13 +1,13 @@
 // What a trial is judged on: the session as read back from Postgres (and, on the stand-in, what the
 // model was sent). Plain data, so expectations, invariants and success criteria are pure functions.
+import type { JournalEvent } from '../../journal/journal-events';
 
-export interface RecordedEvent {
+/** A recorded event of the vocabulary: narrowing on `type` gives its payload. */
+export type RecordedEvent = JournalEvent & {
   seq: number;
-  type: string;
-  payload: Record<string, unknown>;
   iteration: number | null;
   traceId: string;
-}
+};
 
 export interface RecordedMessage {
   /** position in the transcript, 0-based */
@@ -57,7 +57,7 @@ export interface RecordedSession {
   finalAnswer: string;
   events: RecordedEvent[];
   /** host-level events of the trial's own stand-ins (GPU detection), recorded with no session */
-  hostEvents: Array<{ type: string; payload: Record<string, unknown> }>;
+  hostEvents: JournalEvent[];
   messages: RecordedMessage[];
   iterationRows: RecordedIteration[];
   toolCalls: RecordedToolCall[];

@@ -1,3 +1,4 @@
+import { recordedEvents } from './recorded-events.test-kit';
 import type { Expectation } from '../scenario/scenario-schema';
 import { evaluateExpectations, payloadMatches } from './evaluate-expectations';
 import type { RecordedSession } from './recorded-session';
@@ -12,7 +13,7 @@ const session = (text: string): RecordedSession => ({
   iterations: 1,
   toolCallCount: 0,
   finalAnswer: text,
-  events: [{ seq: 0, iteration: 0, type: 'tool_result', payload: { name: 'read_file', output: text }, traceId: 't' }],
+  events: recordedEvents([{ seq: 0, iteration: 0, type: 'tool_result', payload: { name: 'read_file', output: text }, traceId: 't' }]),
   hostEvents: [],
   messages: [{ index: 0, iteration: 0, toolName: null, role: 'assistant', kind: 'assistant', content: text, compacted: false }],
   iterationRows: [],

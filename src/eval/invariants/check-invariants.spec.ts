@@ -1,14 +1,17 @@
+import { recordedEvents } from '../expectations/recorded-events.test-kit';
 import type { RecordedEvent, RecordedSession } from '../expectations/recorded-session';
 import { checkInvariants } from './check-invariants';
 
 function session(types: Array<[string, Record<string, unknown>?]>, over: Partial<RecordedSession> = {}): RecordedSession {
-  const events: RecordedEvent[] = types.map(([type, payload], seq) => ({
-    seq,
-    type,
-    payload: payload ?? {},
-    iteration: null,
-    traceId: 't',
-  }));
+  const events: RecordedEvent[] = recordedEvents(
+    types.map(([type, payload], seq) => ({
+      seq,
+      type,
+      payload: payload ?? {},
+      iteration: null,
+      traceId: 't',
+    })),
+  );
   return {
     terminationReason: 'completed',
     iterations: 1,

@@ -1,6 +1,8 @@
 // Invariants that must hold in any run, scripted or live: whatever the model did, Loupe's loop
 // control must have held. A violation is a Loupe bug, and the trial says so.
-import type { RecordedEvent, RecordedSession } from '../expectations/recorded-session';
+import { LOOP_BREAK_KINDS } from '../../journal/events/loop-vocabulary';
+import { eventsOfType } from '../../journal/journal-events';
+import type { RecordedSession } from '../expectations/recorded-session';
 
 export interface InvariantViolation {
   invariant: InvariantName;
@@ -16,12 +18,12 @@ export type InvariantName =
   | 'approval_wait_accounted'
   | 'session_finished_last';
 
-const BREAKS = new Set(['repeat_break', 'same_tool_break', 'cycle_break', 'error_repeat_break', 'content_loop_break', 'max_iterations']);
+const BREAKS = new Set<string>(LOOP_BREAK_KINDS);
 const TERMINAL = new Set(['completed', 'failed', 'rejected', 'aborted']);
 /** direct-process.spec.md invariant 6: a result never exceeds 30% of the window (3 chars/token), nor 1,000 chars below that */
 const windowCapChars = (numCtx: number, charsPerToken = 3) => Math.max(1_000, Math.floor(numCtx * 0.3) * charsPerToken);
 
-const of = (events: RecordedEvent[], type: string) => events.filter((e) => e.type === type);
+const of = eventsOfType;
 const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
 
 type Check = (s: RecordedSession, settings: Record<string, unknown>) => string | undefined;
@@ -63,7 +65,7 @@ const CHECKS: Record<InvariantName, Check> = {
       return epilogue ? `an epilogue ran under profile ${String(settings.profile)}, which has none` : undefined;
     }
     if (!brk || s.terminationReason === 'aborted' || s.terminationReason === 'interrupted') return undefined;
-    const epilogue = s.events.find((e) => e.seq > brk.seq && e.type === 'inference_request' && e.payload.purpose === 'epilogue');
+    const epilogue = of(s.events, 'inference_request').find((e) => e.seq > brk.seq && e.payload.purpose === 'epilogue');
     if (!epilogue) return `${brk.type} at seq ${brk.seq} has no epilogue request after it`;
     if (epilogue.payload.toolsSent !== false || num(epilogue.payload.toolCount) !== 0)
       return `the epilogue after ${brk.type} was sent with tools`;
@@ -133,8 +135,7 @@ const CHECKS: Record<InvariantName, Check> = {
 export const INVARIANT_NAMES = Object.keys(CHECKS) as InvariantName[];
 
 export function checkInvariants(session: RecordedSession): InvariantViolation[] {
-  const started = session.events.find((e) => e.type === 'session_started');
-  const settings = (started?.payload.settings ?? {}) as Record<string, unknown>;
+  const settings = eventsOfType(session.events, 'session_started')[0]?.payload.settings ?? {};
   return INVARIANT_NAMES.flatMap((invariant) => {
     const detail = CHECKS[invariant](session, settings);
     return detail ? [{ invariant, detail }] : [];

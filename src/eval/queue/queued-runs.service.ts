@@ -17,7 +17,7 @@ import { planRun, type StoredRunConfig } from '../run-resume';
 import type { Scenario } from '../scenario/scenario';
 import { loadScenarios } from '../scenario/scenario-loader';
 import { ScenarioRunner } from '../scenario-runner.service';
-import { FINAL_TRIAL_STATUSES, isFinal, reportFromRow } from '../trial-rows';
+import { FINAL_TRIAL_STATUSES, isFinal, reportFromRow } from '../trials/trial-rows';
 import { judgedAs, type TrialMode } from '../trials/trial-verdict';
 import { withPersonas } from '../sim-models';
 import { OLLAMA_QUEUE, STANDIN_QUEUE, TrialQueue, type TrialJobData } from './trial-queue';

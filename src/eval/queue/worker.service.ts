@@ -22,7 +22,7 @@ import { RunReplay } from '../recording/run-replay';
 import type { StoredRunConfig } from '../run-resume';
 import type { Scenario } from '../scenario/scenario';
 import { loadScenarios } from '../scenario/scenario-loader';
-import { isFinal } from '../trial-rows';
+import { isFinal } from '../trials/trial-rows';
 import { TrialRunner, type TrialContext } from '../trials/trial-runner.service';
 import { QueuedRuns } from './queued-runs.service';
 import { OLLAMA_QUEUE, STANDIN_QUEUE, TrialQueue, type TrialJob, type TrialQueueName } from './trial-queue';

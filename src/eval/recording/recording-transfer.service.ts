@@ -11,7 +11,7 @@ import { EvalRepository } from '../eval.repository';
 import { readRecording, RecordingFileError, writeRecording, type RecordingLine } from './recording-file';
 import { RecordingRepository } from './recording.repository';
 import { exportedFileName, rebaseMcpPaths, scenarioFromRecording } from './scenario-export';
-import { isFinal } from '../trial-rows';
+import { isFinal } from '../trials/trial-rows';
 
 @Injectable()
 export class RecordingTransfer {

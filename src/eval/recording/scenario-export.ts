@@ -4,6 +4,7 @@
 // recorded session did — how it ended, how many iterations, which loop decisions and how often.
 // Pure: the caller reads the scenario file and writes the result.
 import * as path from 'node:path';
+import { LOOP_BREAK_KINDS, NUDGE_REASONS, pathologyOfNudge } from '../../journal/events/loop-vocabulary';
 import type { ScenarioCatalogDocument } from '../scenario/scenario-schema';
 import { turnsFromExchanges } from './recorded-turns';
 import type { StoredExchange } from './trial-replay';
@@ -26,16 +27,7 @@ export interface RecordedTrialForExport {
 }
 
 /** Loop decisions whose count the exported scenario pins (the pathology key is the event type). */
-const PINNED_EVENTS = [
-  'repeat_break',
-  'same_tool_break',
-  'cycle_break',
-  'error_repeat_break',
-  'content_loop_break',
-  'max_iterations',
-  'hallucination_stripped',
-  'context_overflow',
-];
+const PINNED_EVENTS = [...LOOP_BREAK_KINDS, 'hallucination_stripped', 'context_overflow'] as const;
 
 const slug = (s: string) =>
   s
@@ -89,9 +81,10 @@ export function scenarioFromRecording(source: Record<string, unknown>, t: Record
   const entry = catalogEntryOf(t.model, t.exchanges);
   const expect: unknown[] = [{ termination: t.terminationReason ?? 'completed' }, { iterations: t.iterations }];
   for (const type of PINNED_EVENTS) expect.push({ event: type, count: t.pathologies[type] ?? 0 });
-  for (const [key, count] of Object.entries(t.pathologies))
-    if (key.startsWith('nudge.'))
-      expect.push({ event: 'nudge', with: { reason: key.slice('nudge.'.length), exhausted: { $ne: true } }, count });
+  for (const reason of NUDGE_REASONS) {
+    const count = t.pathologies[pathologyOfNudge(reason)];
+    if (count) expect.push({ event: 'nudge', with: { reason, exhausted: { $ne: true } }, count });
+  }
   if (t.pathologies.mid_chain_nudge)
     expect.push({ event: 'mid_chain_nudge', with: { exhausted: { $ne: true } }, count: t.pathologies.mid_chain_nudge });
   const { expect: _expect, script: _script, ...rest } = source;

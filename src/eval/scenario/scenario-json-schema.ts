@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { expectationBranches, SUCCESS_KINDS } from './scenario-expectation-schema';
 import { scenarioSchema } from './scenario-schema';
-import { turn } from './scenario-turn-schema';
+import { turn } from '../../session-spec/turn-schema';
 import { LOOP_PROFILE_NAMES } from '../../process/policies/loop-settings';
 
 export const SCENARIO_SCHEMA_ID = 'https://loupe.dev/schemas/scenario.schema.json';

@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_PROFILE } from '../../process/policies/loop-settings';
 import * as path from 'node:path';
 import { isMap, isSeq, LineCounter, type Document, type Node } from 'yaml';
-import type { StandinModel, StandinScript, StandinTurn } from '../../standin/standin-script';
+import type { StandinModel } from '../../standin/standin-script';
 import { formatPath, type ScenarioProblem } from './scenario-errors';
-import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument, type ScenarioTurnDocument } from './scenario-schema';
+import { scenarioSchema, type ScenarioCatalogDocument, type ScenarioDocument } from './scenario-schema';
 import type { ProviderOverrides, Scenario } from './scenario';
-import { settingsOf } from './scenario-settings';
+import { settingsOf } from '../../session-spec/session-settings';
+import { toScript } from '../../session-spec/script';
 import { toScenarioMcpServers } from './scenario-mcp-schema';
 import { checkEntryOf, FalseChecks } from './scenario-check-lists';
 import { regexHazards } from './regex-hazard';
@@ -18,7 +19,6 @@ import { fileCheckProblems } from './scenario-file-checks';
 import { camelKeys, keysWithin } from '../../common/camel-keys';
 import { toStandinSettings } from './scenario-standin-schema';
 import { solutionScript, toSolution } from './scenario-solution-schema';
-import { presetFault } from '../../standin/standin-fault';
 import { findCatalogModel } from '../../standin/standin-catalog';
 import { mergeCatalog } from '../standin-catalog-merge';
 import { unknownNameMessage } from '../../common/closest-name';
@@ -58,33 +58,6 @@ function keyNode(doc: Document, parentPath: ReadonlyArray<PropertyKey>, key: str
   return parent;
 }
 
-function toTurn(t: ScenarioTurnDocument): StandinTurn {
-  const f = t.fault;
-  return {
-    content: t.content,
-    thinking: t.thinking,
-    toolCalls: t.tool_calls?.map((c) => ({ name: c.name, arguments: c.arguments })),
-    doneReason: t.done_reason,
-    promptEvalCount: t.prompt_eval_count,
-    evalCount: t.eval_count,
-    fault: !f
-      ? undefined
-      : f.kind === 'preset'
-        ? presetFault(f.preset, f.times)
-        : f.kind === 'http'
-          ? { kind: 'http', status: f.status, error: f.error, retryAfterSeconds: f.retry_after_seconds, times: f.times }
-          : f.kind === 'delay_first_byte'
-            ? { kind: 'delay_first_byte', ms: f.ms, times: f.times }
-            : f.kind === 'stall'
-              ? { kind: 'stall', afterChunks: f.after_chunks, ms: f.ms, times: f.times }
-              : f.kind === 'disconnect'
-                ? { kind: 'disconnect', afterChunks: f.after_chunks, times: f.times }
-                : f.kind === 'malformed_line'
-                  ? { kind: 'malformed_line', afterChunks: f.after_chunks, times: f.times }
-                  : { kind: 'error_line', afterChunks: f.after_chunks, error: f.error, times: f.times },
-  };
-}
-
 function toModel(m: ScenarioCatalogDocument): StandinModel {
   return {
     name: m.name,
@@ -99,12 +72,6 @@ function toModel(m: ScenarioCatalogDocument): StandinModel {
     loadMs: m.load_ms,
     tokensPerSecond: m.tokens_per_second,
   };
-}
-
-export function toScript(script: ScenarioDocument['script']): StandinScript {
-  if (script === undefined) return { turns: {} };
-  if (Array.isArray(script)) return { turns: { '*': script.map(toTurn) } };
-  return { turns: Object.fromEntries(Object.entries(script).map(([model, turns]) => [model, turns.map(toTurn)])) };
 }
 
 /** `ollama:` in the provider's terms, and the optional second stand-in. */

@@ -3,7 +3,7 @@
 // simulated GPU and clock, the cloud sign-in state and the models warm at start. Stand-in runs only:
 // against a real Ollama they do not apply.
 import { z } from 'zod';
-import { byteCount } from './scenario-bounds';
+import { byteCount } from '../../session-spec/spec-bounds';
 import { parseKeepAlive } from '../../standin/standin-request-fields';
 import type { StandinOptions } from '../../standin/standin-script';
 import { DEFAULT_MAX_LOADED_MODELS } from '../../standin/standin-runner-rules';

@@ -1,7 +1,7 @@
 // Something the runner does when a matching event is recorded in the session: kill it, send it a
 // message, release a held slot.
 import { z } from 'zod';
-import { durationMs } from './scenario-bounds';
+import { durationMs } from '../../session-spec/spec-bounds';
 import { checkWith, eventName, payloadMatch } from './scenario-payload-schema';
 
 const triggerShape = {

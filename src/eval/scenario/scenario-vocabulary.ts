@@ -55,7 +55,7 @@ export function payloadFieldProblems(type: EventType, want: Record<string, unkno
 }
 
 function topFields(type: EventType): string[] {
-  return Object.keys((JOURNAL_EVENTS[type].payload as unknown as { shape?: Record<string, unknown> }).shape ?? {});
+  return Object.keys(JOURNAL_EVENTS[type].payload.shape);
 }
 
 /**

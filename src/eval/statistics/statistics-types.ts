@@ -3,33 +3,11 @@
 // comparison-types.ts.
 // Plain data: computed by pure functions, stored as jsonb, read by the CLI, the API and dashboards.
 
+import type { PathologyKey } from '../../journal/events/loop-vocabulary';
 import type { PassKEstimate } from './pass-k-estimate';
 
-/** What can go wrong in a loop, counted per trial (keys are stable: dashboards group by them). */
-export type PathologyKey =
-  | 'repeat_break'
-  | 'same_tool_break'
-  | 'cycle_break'
-  | 'error_repeat_break'
-  | 'content_loop_break'
-  | 'max_iterations'
-  | 'nudge.promisedAction'
-  | 'nudge.tooShort'
-  | 'nudge.wroteButDidntAct'
-  | 'nudge.askedInsteadOfActing'
-  | 'nudge.loopDetected'
-  | 'doom_loop_asked'
-  | 'nudges_exhausted'
-  | 'mid_chain_nudge'
-  | 'hallucination_stripped'
-  | 'repair.tool_name_repaired'
-  | 'repair.tool_args_normalized'
-  | 'repair.tool_args_coerced'
-  | 'repair.tool_call_dropped'
-  | 'context_overflow'
-  /** a model_reloaded event with measured: true (a reload inside a measured turn) */
-  | 'model_reloaded'
-  | 'invariant_violation';
+/** What can go wrong in a loop, counted per trial: declared with the loop's vocabulary. */
+export type { PathologyKey } from '../../journal/events/loop-vocabulary';
 
 /** Latency split of one trial, summed over its model calls (ms). */
 export interface TrialLatency {

@@ -6,6 +6,7 @@
 // from there or from the same values). Pure.
 import { createHash } from 'node:crypto';
 import type { TrialProvenance } from '../eval-types';
+import { eventsOfType, isJournalEvent } from '../../journal/journal-events';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -41,15 +42,13 @@ export function trialProvenance(p: ProvenanceInput): TrialProvenance {
   };
 }
 
-interface RecordedEvent {
-  type: string;
-  payload: unknown;
-}
-
 /** The settings the session resolved and the options its first model request was sent with, from its recorded events. */
-export function recordedRequestSettings(events: readonly RecordedEvent[]): Pick<TrialProvenance, 'settings' | 'requestOptions'> {
-  const started = events.find((e) => e.type === 'session_started')?.payload as { settings?: Record<string, unknown> } | undefined;
-  const request = events.find((e) => e.type === 'inference_request')?.payload as { options?: Record<string, unknown> } | undefined;
+export function recordedRequestSettings(
+  events: ReadonlyArray<{ type: string; payload: unknown }>,
+): Pick<TrialProvenance, 'settings' | 'requestOptions'> {
+  const known = events.filter(isJournalEvent);
+  const started = eventsOfType(known, 'session_started')[0]?.payload;
+  const request = eventsOfType(known, 'inference_request')[0]?.payload;
   return { settings: started?.settings ?? null, requestOptions: request?.options ?? null };
 }
 

@@ -1,3 +1,4 @@
+import { recordedEvents } from '../expectations/recorded-events.test-kit';
 import type { RecordedSession } from '../expectations/recorded-session';
 import type { Configuration } from '../run-plan';
 import { parseScenario } from '../scenario/scenario-parser';
@@ -14,24 +15,26 @@ const base: RecordedSession = {
   files: {},
   requests: null,
   toolCalls: [{ id: 'a', name: 'read_file', status: 'completed' }],
-  events: [
-    ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
-    ['slot_acquired', { waitMs: 40 }],
-    ['tool_call', { id: 'a', name: 'read_file' }],
-    ['tool_name_repaired', {}],
-    ['tool_result', { id: 'a', chars: 10 }],
-    ['nudge', { reason: 'tooShort' }],
-    ['nudge', { reason: 'promisedAction' }],
-    ['nudge', { reason: 'tooShort', exhausted: true }],
-    ['slot_released', {}],
-    ['session_finished', { workingMs: 900 }],
-  ].map(([type, payload], seq) => ({
-    seq,
-    type: type as string,
-    payload: payload as Record<string, unknown>,
-    iteration: null,
-    traceId: 't',
-  })),
+  events: recordedEvents(
+    [
+      ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
+      ['slot_acquired', { waitMs: 40 }],
+      ['tool_call', { id: 'a', name: 'read_file' }],
+      ['tool_name_repaired', {}],
+      ['tool_result', { id: 'a', chars: 10 }],
+      ['nudge', { reason: 'tooShort' }],
+      ['nudge', { reason: 'promisedAction' }],
+      ['nudge', { reason: 'tooShort', exhausted: true }],
+      ['slot_released', {}],
+      ['session_finished', { workingMs: 900 }],
+    ].map(([type, payload], seq) => ({
+      seq,
+      type: type as string,
+      payload: payload as Record<string, unknown>,
+      iteration: null,
+      traceId: 't',
+    })),
+  ),
   iterationRows: [
     {
       idx: 0,
@@ -71,7 +74,7 @@ describe("a trial's verdict", () => {
       ...base,
       terminationReason: 'provider_error',
       finalAnswer: '',
-      events: [...base.events.slice(0, -2), error, ...base.events.slice(-2)].map((e, seq) => ({ ...e, seq })),
+      events: recordedEvents([...base.events.slice(0, -2), error, ...base.events.slice(-2)].map((e, seq) => ({ ...e, seq }))),
     };
     const v = judgeTrial(down, { expect: [], success: [] }, 'live', { realModel: true });
     expect(v).toEqual(

@@ -5,6 +5,7 @@
 // and budgets, not the path. All: the invariants, whose violation is a Loupe bug and makes the trial
 // an error that says so.
 import { evaluateExpectations, type ExpectationResult } from '../expectations/evaluate-expectations';
+import { eventsOfType } from '../../journal/journal-events';
 import type { RecordedSession } from '../expectations/recorded-session';
 import { checkInvariants, type InvariantViolation } from '../invariants/check-invariants';
 import type { Scenario } from '../scenario/scenario';
@@ -93,7 +94,7 @@ export function judgeTrial(
 export function infrastructureFailure(session: RecordedSession): string | undefined {
   const reason = session.terminationReason;
   if (reason !== 'provider_error' && reason !== 'slot_timeout') return undefined;
-  const last = [...session.events].reverse().find((e) => e.type === 'error')?.payload as { kind?: string; message?: string } | undefined;
+  const last = eventsOfType(session.events, 'error').at(-1)?.payload;
   const what = reason === 'slot_timeout' ? 'no slot in time' : 'the provider failed';
   return `${what}${last?.kind ? ` (${last.kind})` : ''}: ${last?.message ?? reason}`;
 }

@@ -13,7 +13,8 @@ export const APPROVAL_EVENTS = {
   approval_decided: defineEvent(
     'A tool call was allowed or denied: by whom (policy, script, person, timeout, session end), by which rule, after how long; waiting time is not working time.',
     {
-      id: z.string(),
+      /** the call decided on, as in approval_requested (rows recorded before it was renamed say `id`; read back as callId) */
+      callId: z.string(),
       name: z.string(),
       decision: z.enum(['allow', 'deny']),
       rule: z.enum(['tool', 'default', 'doom_loop']),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ITERATION_OUTCOMES } from '../../process/policies/iteration-outcome';
 import { defineEvent, inferencePurpose } from './define-event';
 
 /** num_ctx, num_batch and num_gpu as sent (unset: not sent): a change reloads the model. */
@@ -12,7 +13,7 @@ export const INFERENCE_EVENTS = {
   iteration_finished: defineEvent(
     'An iteration ended, with its outcome (tool_calls, final_answer, nudge, a break…; length_empty: the model hit num_predict with no content and no tool calls, a model behaviour the loop handled as it handles an empty reply).',
     {
-      outcome: z.string(),
+      outcome: z.enum(ITERATION_OUTCOMES),
       status: z.enum(['finished', 'failed', 'aborted']),
     },
   ),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { callRecord, defineEvent } from './define-event';
+import { NUDGE_REASONS } from './loop-vocabulary';
 
 export const LOOP_EVENTS = {
   nudge: defineEvent(
     'The model answered without acting (promised, asked, too short, wrote instead of calling), or a loop was detected under a warn-first profile (loopDetected): it is nudged — or, exhausted, the loop ends.',
     {
-      reason: z.string(),
+      reason: z.enum(NUDGE_REASONS),
       evidence: z.object({ phrase: z.string().optional(), length: z.number(), iteration: z.number(), loop: z.string().optional() }),
       count: z.number().optional(),
       exhausted: z.boolean().optional(),

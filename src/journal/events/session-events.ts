@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import { PROVIDER_ERROR_KINDS } from '../../provider/provider-errors';
 import { defineEvent } from './define-event';
+import { TERMINATION_REASONS } from './loop-vocabulary';
+
+/** error.kind: a provider failure's kind, or one of the loop's own failures. */
+export const ERROR_KINDS = [...PROVIDER_ERROR_KINDS, 'context_window_will_overflow', 'slot_timeout', 'internal'] as const;
 
 export const SESSION_EVENTS = {
   session_started: defineEvent('A session began: its model, host, whether tools are on, and every resolved loop setting.', {
@@ -43,7 +48,7 @@ export const SESSION_EVENTS = {
     },
   ),
   error: defineEvent('A failure: a provider error that ended the session, a failed epilogue, an internal error or a slot timeout.', {
-    kind: z.string().optional(),
+    kind: z.enum(ERROR_KINDS).optional(),
     message: z.string(),
     phase: z.string().optional(),
     retryable: z.boolean().optional(),
@@ -53,7 +58,7 @@ export const SESSION_EVENTS = {
     waitedMs: z.number().optional(),
   }),
   session_finished: defineEvent('The session ended: its termination reason and counters. Always the last event of a session.', {
-    reason: z.string(),
+    reason: z.enum(TERMINATION_REASONS),
     exitCode: z.number(),
     iterations: z.number(),
     inferences: z.number(),

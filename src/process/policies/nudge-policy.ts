@@ -1,10 +1,13 @@
 // Standard nudges for a model that answers in text before it has acted (spec invariant 7; phrase
 // lists and iteration windows from corvid's detectNudgeReason). Iterations are 1-based.
+import type { TEXT_NUDGE_REASONS } from '../../journal/events/loop-vocabulary';
+
 export const MAX_NUDGES = 2;
 export const TOO_SHORT_CHARS = 100;
 export const WROTE_BUT_DIDNT_ACT_CHARS = 300;
 
-export type NudgeReason = 'promisedAction' | 'tooShort' | 'wroteButDidntAct' | 'askedInsteadOfActing';
+/** nudge.reason also has loopDetected (the loop guard's warning); these are the policy's own. */
+export type NudgeReason = (typeof TEXT_NUDGE_REASONS)[number];
 
 export const NUDGE_MESSAGES: Readonly<Record<NudgeReason, string>> = {
   promisedAction: 'Do not describe what you will do — call the tool now. Respond with the tool call itself, not a plan.',

@@ -1,43 +1,17 @@
 import type { ContentLoopBreak } from './content-loop-detector';
 import type { LoopBreak } from './loop-control';
+import { LOOP_BREAK_KINDS, type LoopBreakKind, type TerminationReason } from '../../journal/events/loop-vocabulary';
 
-/** Every way loop control can end a session. */
-export type LoopBreakKind = LoopBreak['kind'] | ContentLoopBreak['kind'];
+// the termination reasons and break kinds are declared with the rest of the loop's vocabulary
+export { LOOP_BREAK_KINDS, TERMINATION_REASONS, type LoopBreakKind, type TerminationReason } from '../../journal/events/loop-vocabulary';
 
-export const TERMINATION_REASONS = [
-  'completed',
-  'max_iterations',
-  'repeat_break',
-  'same_tool_break',
-  'cycle_break',
-  'error_repeat_break',
-  /** the model's text repeated itself (gemini-cli's content loop detector) */
-  'content_loop_break',
-  'nudges_exhausted',
-  'aborted',
-  'provider_error',
-  'context_overflow',
-  /** the inference slot was not granted in time (corvid's slot_timeout) */
-  'slot_timeout',
-  /** the Loupe process running the session died (found and closed by the next start) */
-  'interrupted',
-  /** a tool call was rejected and the session stops on rejection (stream-processor: blocked → stop) */
-  'permission_rejected',
-  /** idle past LOUPE_SESSION_IDLE_TIMEOUT_MS: pruned by the janitor, its history kept (mcp-agent "Expired Session") */
-  'expired',
-] as const;
-
-export type TerminationReason = (typeof TERMINATION_REASONS)[number];
+// fails to compile when a detector's kind and the declared break kinds differ
+type DetectedKind = LoopBreak['kind'] | ContentLoopBreak['kind'];
+const sameKinds: [DetectedKind, LoopBreakKind] extends [LoopBreakKind, DetectedKind] ? true : never = true;
+void sameKinds;
 
 /** The loop-control breaks: the model was cut off mid-task, so its work so far is unreported. */
-const ABNORMAL_BREAKS: ReadonlySet<TerminationReason> = new Set<LoopBreakKind>([
-  'repeat_break',
-  'same_tool_break',
-  'cycle_break',
-  'error_repeat_break',
-  'content_loop_break',
-  'max_iterations',
-]);
+const ABNORMAL_BREAKS: ReadonlySet<TerminationReason> = new Set<LoopBreakKind>(LOOP_BREAK_KINDS);
 
 /**
  * Spec invariant 9, extended to the breaks Loupe adds (cycle, error repeat). Not for aborts, provider

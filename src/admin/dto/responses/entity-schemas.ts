@@ -13,6 +13,7 @@ import {
   SessionEntity,
   ToolCallEntity,
 } from '../../../database/entities';
+import { HIDDEN_COLUMNS } from './api-rows';
 
 /** the component names the response DTOs refer to */
 export const ENTITY_SCHEMAS = {
@@ -28,8 +29,9 @@ export const ENTITY_SCHEMAS = {
 
 export type EntitySchemaName = keyof typeof ENTITY_SCHEMAS;
 
-// `originals` is storage bookkeeping, restored into the fields before a row is returned (Recorded<T>)
-const HIDDEN = new Set(['originals']);
+// `originals` is storage bookkeeping, restored into the fields before a row is returned (Recorded<T>);
+// the API's rows leave out the same columns (api-rows.ts)
+const HIDDEN = HIDDEN_COLUMNS;
 
 /** Postgres column type → its JSON form (as pg returns it and Nest serialises it). */
 function columnSchema(type: unknown): SchemaObject {

@@ -12,20 +12,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NO_APPROVER } from '../approval/approval-broker';
-import type { LoupeConfig } from '../config/loupe-config';
-import { DirectProcess } from '../process/direct-process';
-import { DEFAULT_NUM_CTX } from '../process/policies/loop-settings';
-import { resolveLoopSettings } from '../process/profiles/profiles';
-import { isCloudModel } from '../provider/ollama/model-name';
-import { OllamaProvider } from '../provider/ollama/ollama-provider';
-import { EarlyProvider, OllamaProviderFactory, providerOptionsFrom } from '../provider/ollama/ollama-provider.factory';
-import type { StandinTurn } from '../standin/standin-script';
-import { StandinServer } from '../standin/standin-server';
-import { ToolsService } from '../tools/tools.service';
-import type { LiveGroup } from './live-groups';
-import { warmRunner } from './live-schedule';
-import { judgedWarmup } from './verdict-warmup';
+import { NO_APPROVER } from '../../approval/approval-broker';
+import type { LoupeConfig } from '../../config/loupe-config';
+import { DirectProcess } from '../../process/direct-process';
+import { DEFAULT_NUM_CTX } from '../../process/policies/loop-settings';
+import { resolveLoopSettings } from '../../process/profiles/profiles';
+import { isCloudModel } from '../../provider/ollama/model-name';
+import { OllamaProvider } from '../../provider/ollama/ollama-provider';
+import { EarlyProvider, OllamaProviderFactory, providerOptionsFrom } from '../../provider/ollama/ollama-provider.factory';
+import type { StandinTurn } from '../../standin/standin-script';
+import { StandinServer } from '../../standin/standin-server';
+import { ToolsService } from '../../tools/tools.service';
+import type { LiveGroup } from '../live-groups';
+import { warmRunner } from '../live-schedule';
+import { judgedWarmup } from '../verdict-warmup';
 
 /**
  * While the database starts: the provider the run will use for OLLAMA_HOST, made now (the factory

@@ -2,21 +2,21 @@
 // configured host and, for cloud routing, a "local" one), the real Ollama at OLLAMA_HOST, or fresh
 // stand-ins serving a recorded trial; with recording on, a recorder (proxy) in front of each. Plus
 // synthetic slot holders.
-import type { LoupeConfig } from '../config/loupe-config';
-import type { LlmProvider } from '../provider/llm-provider';
-import { isSameOllamaHost } from '../provider/ollama/host-routing';
-import type { OllamaProviderFactory } from '../provider/ollama/ollama-provider.factory';
-import { StandinServer } from '../standin/standin-server';
-import type { Scenario } from './scenario/scenario';
-import type { TriggerDocument } from './scenario/scenario-schema';
-import { mergeCatalog } from './standin-catalog-merge';
-import type { RecordedRequest } from './expectations/recorded-session';
-import { requestsSeen } from './recorded-session-builder';
-import type { CapturedExchange, Upstream } from './recording/exchange';
-import { RecordingProxy } from './recording/recording-proxy';
-import { SharedSlotsProvider } from './recording/shared-slots-provider';
-import type { TrialReplay } from './recording/trial-replay';
-import type { SimBackend } from './sim-models';
+import type { LoupeConfig } from '../../config/loupe-config';
+import type { LlmProvider } from '../../provider/llm-provider';
+import { isSameOllamaHost } from '../../provider/ollama/host-routing';
+import type { OllamaProviderFactory } from '../../provider/ollama/ollama-provider.factory';
+import { StandinServer } from '../../standin/standin-server';
+import type { Scenario } from '../scenario/scenario';
+import type { TriggerDocument } from '../scenario/scenario-schema';
+import { mergeCatalog } from '../standin-catalog-merge';
+import type { RecordedRequest } from '../expectations/recorded-session';
+import { requestsSeen } from '../recorded-session-builder';
+import type { CapturedExchange, Upstream } from '../recording/exchange';
+import { RecordingProxy } from '../recording/recording-proxy';
+import { SharedSlotsProvider } from '../recording/shared-slots-provider';
+import type { TrialReplay } from '../recording/trial-replay';
+import type { SimBackend } from '../sim-models';
 
 export interface TrialBackend {
   provider: LlmProvider;

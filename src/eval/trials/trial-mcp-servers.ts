@@ -1,11 +1,11 @@
 // A trial's external MCP servers, from the scenario's `mcp_servers:`: placeholders resolved
 // (${WORKSPACE}, ${PORT}), registered servers looked up by name, HTTP servers the trial needs
 // started (and stopped with it), and `kill_on:` triggers bound to the servers' processes.
-import type { ExternalMcpServerConfig, McpServerConfig } from '../tools/external-mcp-config';
-import { freePort } from '../common/free-port';
-import { launchHttpServer, type LaunchedServer } from '../tools/external-mcp-launch';
-import type { ToolRegistry } from '../tools/tool-registry';
-import type { ScenarioMcpServer } from './scenario/scenario-mcp-schema';
+import type { ExternalMcpServerConfig, McpServerConfig } from '../../tools/external-mcp-config';
+import { freePort } from '../../common/free-port';
+import { launchHttpServer, type LaunchedServer } from '../../tools/external-mcp-launch';
+import type { ToolRegistry } from '../../tools/tool-registry';
+import type { ScenarioMcpServer } from '../scenario/scenario-mcp-schema';
 import type { TriggerAction } from './trial-triggers';
 
 export interface TrialMcpServers {

@@ -2,9 +2,10 @@
 // recorded — the live journal feed, so timing follows what really happened.
 import { Logger } from '@nestjs/common';
 import type { Observable, Subscription } from 'rxjs';
-import type { JournalEntry } from '../journal/journal-entry';
-import type { TriggerDocument } from './scenario/scenario-schema';
-import { payloadMatches } from './expectations/evaluate-expectations';
+import type { JournalEntry } from '../../journal/journal-entry';
+import { eventWith, type JournalEvent } from '../../journal/journal-events';
+import type { TriggerDocument } from '../scenario/scenario-schema';
+import { payloadMatches } from '../expectations/evaluate-expectations';
 
 const logger = new Logger('Eval');
 
@@ -54,11 +55,14 @@ export function watchTriggers(entries$: Observable<JournalEntry>, sessionId: str
 export function collectHostEvents(
   entries$: Observable<JournalEntry>,
   hosts: readonly string[],
-): { events: Array<{ type: string; payload: Record<string, unknown> }>; stop: () => void } {
-  const events: Array<{ type: string; payload: Record<string, unknown> }> = [];
+): { events: JournalEvent[]; stop: () => void } {
+  const events: JournalEvent[] = [];
   const sub = entries$.subscribe((entry) => {
-    if (entry.kind !== 'event' || entry.row.sessionId !== null || !hosts.includes(String(entry.row.payload.host))) return;
-    events.push({ type: entry.row.type, payload: entry.row.payload });
+    if (entry.kind !== 'event' || entry.row.sessionId !== null) return;
+    const { row } = entry;
+    // the host events that name a host (GPU detection, pulls, deletes)
+    if (!('host' in row.payload) || !hosts.includes(row.payload.host)) return;
+    events.push(eventWith(row, {}));
   });
   return { events, stop: () => sub.unsubscribe() };
 }

@@ -1,11 +1,12 @@
-// A recorded trial row read back as what a run reports: its outcome for the statistics, and its
-// report line. A resumed run and a queued run report trials finished by other processes this way, so
+// A trial's row as the trial runner writes it (trialRow), and read back as what a run reports: its
+// outcome for the statistics, and its report line. A resumed run and a queued run report trials finished by other processes this way, so
 // their statistics are computed from exactly what an uninterrupted run computes them from. Pure.
-import type { TrialReport } from './eval-types';
-import { profileOf, type Job } from './run-plan';
-import type { TrialLatency, TrialOutcome } from './statistics/statistics-types';
-import { provenanceFromMetadata } from './trials/trial-provenance';
-import type { JudgedBy } from './trials/trial-verdict';
+import type { TrialResult } from '../eval-recorder';
+import type { TrialReport } from '../eval-types';
+import { profileOf, type Job } from '../run-plan';
+import type { TrialLatency, TrialOutcome } from '../statistics/statistics-types';
+import { provenanceFromMetadata } from './trial-provenance';
+import type { JudgedBy } from './trial-verdict';
 
 export const EMPTY_LATENCY: TrialLatency = {
   slotWaitMs: 0,
@@ -45,6 +46,33 @@ export const FINAL_TRIAL_STATUSES: readonly string[] = ['passed', 'failed', 'unj
 
 export function isFinal(row: { status: string }): boolean {
   return FINAL_TRIAL_STATUSES.includes(row.status);
+}
+
+/** The row of a trial that ran to its end (judged, or an error); `sessionId` null: its session never started. */
+export function trialRow(
+  report: TrialReport,
+  outcome: TrialOutcome,
+  at: { sessionId: string | null; metadata: Record<string, unknown> },
+): TrialResult {
+  return {
+    // the session's rows precede this one in the journal, so the reference holds once written
+    sessionId: at.sessionId,
+    status: report.status,
+    expectations: report.expectations,
+    failedExpectations: report.failedExpectations,
+    iterations: report.iterations,
+    eventCount: report.events,
+    durationMs: report.durationMs,
+    error: report.error ?? null,
+    metadata: at.metadata,
+    outcome: {
+      pathologies: outcome.pathologies,
+      tokens: outcome.tokens,
+      latency: outcome.latency,
+      terminationReason: outcome.terminationReason,
+    },
+    invariantViolations: report.invariantViolations,
+  };
 }
 
 export function outcomeFromRow(t: Row): TrialOutcome {

@@ -1,8 +1,9 @@
-// The stand-in's side of a scenario: scripted model turns, injected faults, the model catalog.
+// The stand-in's side of a session's spec (a scenario's or an API session's `script:`): scripted
+// model turns, injected faults, the model catalog.
 import { z } from 'zod';
-import { byteCount, chunkIndex, durationMs, faultTimes, tokenCount } from './scenario-bounds';
-import { MAX_TIMER_MS } from '../../config/loupe-config';
-import { FAULT_PRESET_NAMES } from '../../standin/standin-fault';
+import { byteCount, chunkIndex, durationMs, faultTimes, tokenCount } from './spec-bounds';
+import { MAX_TIMER_MS } from '../config/loupe-config';
+import { FAULT_PRESET_NAMES } from '../standin/standin-fault';
 
 const toolCall = z.strictObject({
   name: z.string().min(1),
@@ -68,3 +69,6 @@ export const script = z.unknown().transform((value, ctx) => {
   }
   return parsed.data;
 });
+
+export type TurnDocument = z.infer<typeof turn>;
+export type ScriptDocument = z.infer<typeof script>;
