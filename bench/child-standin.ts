@@ -40,7 +40,10 @@ export async function startChildStandin(turns: StandinTurn[]): Promise<{ url: st
 }
 
 /** `loupe standin` on a scenario file, in its own process; `loop` replays the script for every session. */
-export async function startStandin(file: string, opts: { loop?: boolean } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startStandin(
+  file: string,
+  opts: { loop?: boolean } = {},
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const args = [BIN, 'standin', '--scenario', file, '--port', '0', ...(opts.loop === false ? [] : ['--loop'])];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -54,6 +57,7 @@ export async function startStandin(file: string, opts: { loop?: boolean } = {}):
   });
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -50,9 +50,9 @@ function run({ url, token, sessions, clients, stalled, batch }: Start): void {
           if (++ready === clients) process.send!({ kind: 'ready' });
         }
         if (e.type === 'session_finished' && ++finished === clients) {
-          process.send!({ kind: 'done', latencies, events });
           for (const s of sockets) s.close();
-          setTimeout(() => process.exit(0), 50);
+          // exit only once the results are out: a large IPC message is still being written when send returns
+          process.send!({ kind: 'done', latencies, events }, undefined, {}, () => process.exit(0));
         }
       }
     };

@@ -19,6 +19,12 @@ const ITERATIONS = 60;
 const RUNS = 5;
 /** the many-sessions case: subscribers per session, sessions at once, and the subscriber processes they are spread over */
 const MANY = { perSession: 10, sessions: 50, processes: 5 };
+/** a part that has not finished by then is reported (and the rest skipped) rather than waited on */
+const PART_TIMEOUT_MS = { warmup: 60_000, fifty: 180_000, many: 240_000, big: 120_000 };
+
+const progress = (m: string) => process.stderr.write(`live: ${m}\n`);
+
+class PartTimeout extends Error {}
 
 /** a gated write, then ITERATIONS calls that trip no detector (or, big, reads of 100 KB files), then an answer */
 function script(big: boolean): unknown[] {
@@ -61,8 +67,28 @@ function message<T>(child: ChildProcess, kind: string): Promise<T> {
       } else if (m.kind === 'error') reject(new Error(`subscriber: ${m.message}`));
     };
     child.on('message', on);
-    child.once('exit', (code) => code && reject(new Error(`subscribers exited with ${code}`)));
+    // an exit before the message (whatever its code) would otherwise leave the bench waiting for ever
+    child.once('exit', (code) => reject(new Error(`subscribers exited with ${code} before "${kind}"`)));
   });
+}
+
+/** Runs one part of the bench, or rejects with PartTimeout naming it once `ms` have passed. */
+async function part<T>(name: string, ms: number, body: () => Promise<T>, onTimeout: () => void): Promise<T> {
+  progress(`${name}…`);
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new PartTimeout(`part "${name}" did not finish in ${ms / 1000} s`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([body(), timeout]);
+  } finally {
+    clearTimeout(timer);
+    progress(`${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 }
 
 export const liveSuite: BenchSuite = {
@@ -82,6 +108,13 @@ export const liveSuite: BenchSuite = {
       });
       if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<Record<string, unknown>>;
+    };
+
+    /** subscriber processes alive now (killed when a part times out) */
+    const alive = new Set<ChildProcess>();
+    const killAll = () => {
+      for (const child of alive) child.kill();
+      alive.clear();
     };
 
     /** `sessions` sessions at once; with subscribers, their latencies too */
@@ -116,8 +149,11 @@ export const liveSuite: BenchSuite = {
           const mine = ids.filter((_, i) => i % processes === p);
           const child = fork(path.join(__dirname, 'live-subscribers.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
           children.push(child);
+          alive.add(child);
           ready.push(message(child, 'ready'));
           if (!stalled) done.push(message<{ latencies: number[] }>(child, 'done'));
+          // awaited later: a child killed by a part's timeout before then must not be an unhandled rejection
+          for (const p of [ready[ready.length - 1], ...done.slice(-1)]) p.catch(() => undefined);
           child.send({ url, token, sessions: mine, clients: (clients / sessions) * mine.length, stalled, batch });
         }
         await Promise.all(ready);
@@ -133,94 +169,156 @@ export const liveSuite: BenchSuite = {
       for (const result of results)
         if (result.terminationReason !== 'completed') throw new Error(`bench session ended with ${result.terminationReason}`);
       const latencies = (await Promise.all(done)).flatMap((d) => d.latencies);
-      for (const child of children) child.kill();
+      for (const child of children) {
+        child.kill();
+        alive.delete(child);
+      }
       const n = results.reduce((sum, r) => sum + r.iterations - 1, 0);
       return { msPerIteration: ms / n, cpuPerIteration: (used.user + used.system) / 1000 / n, latencies };
     };
 
+    const figures: BenchFigure[] = [];
     try {
-      await session({ clients: 0 }); // warm-up
-      await session({ clients: CLIENTS });
-      const without: number[] = [];
-      const withSubs: number[] = [];
-      const withEach: number[] = [];
-      const cpuWithout: number[] = [];
-      const cpuWith: number[] = [];
-      const latencies: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        const alone = await session({ clients: 0 });
-        without.push(alone.msPerIteration);
-        cpuWithout.push(alone.cpuPerIteration);
-        const s = await session({ clients: CLIENTS, batch: true });
-        withSubs.push(s.msPerIteration);
-        cpuWith.push(s.cpuPerIteration);
-        latencies.push(...s.latencies);
-        withEach.push((await session({ clients: CLIENTS })).msPerIteration);
-      }
+      await part(
+        'warm-up',
+        PART_TIMEOUT_MS.warmup,
+        async () => {
+          await session({ clients: 0 });
+          await session({ clients: CLIENTS, batch: true });
+        },
+        killAll,
+      );
+      await part(
+        `${CLIENTS} subscribers`,
+        PART_TIMEOUT_MS.fifty,
+        async () => {
+          const without: number[] = [];
+          const withSubs: number[] = [];
+          const withEach: number[] = [];
+          const cpuWithout: number[] = [];
+          const cpuWith: number[] = [];
+          const cpuEach: number[] = [];
+          const latencies: number[] = [];
+          for (let r = 0; r < RUNS; r++) {
+            const alone = await session({ clients: 0 });
+            without.push(alone.msPerIteration);
+            cpuWithout.push(alone.cpuPerIteration);
+            const s = await session({ clients: CLIENTS, batch: true });
+            withSubs.push(s.msPerIteration);
+            cpuWith.push(s.cpuPerIteration);
+            latencies.push(...s.latencies);
+            const each = await session({ clients: CLIENTS });
+            withEach.push(each.msPerIteration);
+            cpuEach.push(each.cpuPerIteration);
+          }
+          figures.push(
+            { name: `journal-to-subscriber latency p50, ${CLIENTS} subscribers`, value: percentile(latencies, 50), unit: 'ms' },
+            {
+              name: `journal-to-subscriber latency p99, ${CLIENTS} subscribers`,
+              value: percentile(latencies, 99),
+              unit: 'ms',
+              note: `${latencies.length} deliveries; createdAt has 1 ms resolution`,
+            },
+            { name: 'time per iteration, no subscribers (median)', value: median(without), unit: 'ms', note: range(without) },
+            {
+              name: `time per iteration, ${CLIENTS} subscribers (median)`,
+              value: median(withSubs),
+              unit: 'ms',
+              note: `with/without ratio ${(median(withSubs) / median(without)).toFixed(2)}; ${range(withSubs)}; batched, as the viewer subscribes`,
+            },
+            {
+              name: `time per iteration, ${CLIENTS} subscribers event by event`,
+              value: median(withEach),
+              unit: 'ms',
+              note: `with/without ratio ${(median(withEach) / median(without)).toFixed(2)}; ${range(withEach)}`,
+            },
+            {
+              name: 'Loupe process CPU per iteration, no subscribers (median)',
+              value: median(cpuWithout),
+              unit: 'ms',
+              note: range(cpuWithout),
+            },
+            {
+              name: `Loupe process CPU per iteration, ${CLIENTS} subscribers (median)`,
+              value: median(cpuWith),
+              unit: 'ms',
+              note: `with/without ratio ${(median(cpuWith) / median(cpuWithout)).toFixed(2)}; ${range(cpuWith)}; batched; the subscribers run in another process`,
+            },
+            {
+              name: `Loupe process CPU per iteration, ${CLIENTS} subscribers event by event`,
+              value: median(cpuEach),
+              unit: 'ms',
+              note: `with/without ratio ${(median(cpuEach) / median(cpuWithout)).toFixed(2)}; ${range(cpuEach)}`,
+            },
+          );
+        },
+        killAll,
+      );
       // many sessions at once, each with its subscribers, against the same sessions with none
-      const manyAlone = await session({ sessions: MANY.sessions, clients: 0 });
-      const many = await session({ sessions: MANY.sessions, clients: MANY.sessions * MANY.perSession, batch: true });
+      await part(
+        `${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
+        PART_TIMEOUT_MS.many,
+        async () => {
+          const manyAlone = await session({ sessions: MANY.sessions, clients: 0 });
+          const many = await session({ sessions: MANY.sessions, clients: MANY.sessions * MANY.perSession, batch: true });
+          figures.push(
+            {
+              name: `latency p50, ${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
+              value: percentile(many.latencies, 50),
+              unit: 'ms',
+            },
+            {
+              name: `latency p99, ${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
+              value: percentile(many.latencies, 99),
+              unit: 'ms',
+              note: `${many.latencies.length} deliveries; ${MANY.sessions} sessions at once, ${MANY.processes} subscriber processes`,
+            },
+            {
+              name: `time per iteration, ${MANY.sessions} sessions at once, ${MANY.sessions * MANY.perSession} subscribers`,
+              value: many.msPerIteration,
+              unit: 'ms',
+              note: `none: ${manyAlone.msPerIteration.toFixed(2)} ms, ratio ${(many.msPerIteration / manyAlone.msPerIteration).toFixed(2)}`,
+            },
+            {
+              name: `Loupe process CPU per iteration, ${MANY.sessions} sessions, ${MANY.sessions * MANY.perSession} subscribers`,
+              value: many.cpuPerIteration,
+              unit: 'ms',
+              note: `none: ${manyAlone.cpuPerIteration.toFixed(2)} ms, ratio ${(many.cpuPerIteration / manyAlone.cpuPerIteration).toFixed(2)}`,
+            },
+          );
+        },
+        killAll,
+      );
       // megabytes of tool output: one subscriber that stops reading (its buffer is dropped, it would resync) vs none
-      const bigAlone: number[] = [];
-      const bigStalled: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        bigAlone.push((await session({ clients: 0, big: true })).msPerIteration);
-        bigStalled.push((await session({ clients: 1, stalled: true, big: true })).msPerIteration);
-      }
-      const figures: BenchFigure[] = [
-        { name: `journal-to-subscriber latency p50, ${CLIENTS} subscribers`, value: percentile(latencies, 50), unit: 'ms' },
-        {
-          name: `journal-to-subscriber latency p99, ${CLIENTS} subscribers`,
-          value: percentile(latencies, 99),
-          unit: 'ms',
-          note: `${latencies.length} deliveries; createdAt has 1 ms resolution`,
+      await part(
+        '100 KB reads, a stalled subscriber',
+        PART_TIMEOUT_MS.big,
+        async () => {
+          const bigAlone: number[] = [];
+          const bigStalled: number[] = [];
+          for (let r = 0; r < RUNS; r++) {
+            bigAlone.push((await session({ clients: 0, big: true })).msPerIteration);
+            bigStalled.push((await session({ clients: 1, stalled: true, big: true })).msPerIteration);
+          }
+          figures.push(
+            { name: 'time per iteration, 100 KB reads, no subscribers (median)', value: median(bigAlone), unit: 'ms' },
+            {
+              name: 'time per iteration, 100 KB reads, 1 stalled subscriber (median)',
+              value: median(bigStalled),
+              unit: 'ms',
+              note: `stalled/none ratio ${(median(bigStalled) / median(bigAlone)).toFixed(2)}`,
+            },
+          );
         },
-        { name: 'time per iteration, no subscribers (median)', value: median(without), unit: 'ms', note: range(without) },
-        {
-          name: `time per iteration, ${CLIENTS} subscribers (median)`,
-          value: median(withSubs),
-          unit: 'ms',
-          note: `with/without ratio ${(median(withSubs) / median(without)).toFixed(2)}; ${range(withSubs)}; batched, as the viewer subscribes`,
-        },
-        {
-          name: `time per iteration, ${CLIENTS} subscribers event by event`,
-          value: median(withEach),
-          unit: 'ms',
-          note: `with/without ratio ${(median(withEach) / median(without)).toFixed(2)}; ${range(withEach)}`,
-        },
-        {
-          name: `latency p50, ${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
-          value: percentile(many.latencies, 50),
-          unit: 'ms',
-        },
-        {
-          name: `latency p99, ${MANY.sessions * MANY.perSession} subscribers on ${MANY.sessions} sessions`,
-          value: percentile(many.latencies, 99),
-          unit: 'ms',
-          note: `${many.latencies.length} deliveries; ${MANY.sessions} sessions at once, ${MANY.processes} subscriber processes`,
-        },
-        {
-          name: `time per iteration, ${MANY.sessions} sessions at once, ${MANY.sessions * MANY.perSession} subscribers`,
-          value: many.msPerIteration,
-          unit: 'ms',
-          note: `none: ${manyAlone.msPerIteration.toFixed(2)} ms, ratio ${(many.msPerIteration / manyAlone.msPerIteration).toFixed(2)}`,
-        },
-        { name: 'Loupe process CPU per iteration, no subscribers (median)', value: median(cpuWithout), unit: 'ms' },
-        {
-          name: `Loupe process CPU per iteration, ${CLIENTS} subscribers (median)`,
-          value: median(cpuWith),
-          unit: 'ms',
-          note: 'the fan-out to the sockets; the subscribers run in another process',
-        },
-        { name: 'time per iteration, 100 KB reads, no subscribers (median)', value: median(bigAlone), unit: 'ms' },
-        {
-          name: 'time per iteration, 100 KB reads, 1 stalled subscriber (median)',
-          value: median(bigStalled),
-          unit: 'ms',
-          note: `stalled/none ratio ${(median(bigStalled) / median(bigAlone)).toFixed(2)}`,
-        },
-      ];
+        killAll,
+      );
       return figures;
+    } catch (e) {
+      if (!(e instanceof PartTimeout)) throw e;
+      // what finished is still reported; the part that hung is named, and the bench exits non-zero
+      progress(`${e.message}; the parts after it were skipped`);
+      process.exitCode = 1;
+      return [...figures, { name: `TIMED OUT: ${e.message}`, value: NaN, unit: '', note: 'later parts skipped' }];
     } finally {
       await app.close();
     }

@@ -4,6 +4,7 @@
 // - one scripted run of many single-turn trials (in this process, as `loupe eval` runs them): heap at
 //   its end within 1.2× of heap after its first tenth. 100,000 trials take well over the few minutes a
 //   suite gets on a 2-core machine: LOUPE_BENCH_MEMORY_TRIALS sets the count (default 12,000: about 3 minutes here).
+// LOUPE_BENCH_MEMORY_PARTS=session or =run measures one of the two (while iterating on it).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,6 +23,7 @@ const ITERATIONS = 10_000;
 const TENTH = ITERATIONS / 10;
 const RUN_TRIALS = Number(process.env.LOUPE_BENCH_MEMORY_TRIALS ?? 12_000);
 const RESULT_BYTES = 10_000;
+const PARTS = (process.env.LOUPE_BENCH_MEMORY_PARTS ?? 'session,run').split(',').map((p) => p.trim());
 
 /** Two 10 KB reads, then a small write, over and over: no loop detector fires, every third result is small. */
 function memoryTurns(n: number): StandinTurn[] {
@@ -84,8 +86,11 @@ async function scriptedRun(config: LoupeConfig, trials: number): Promise<BenchFi
     if (report.passed !== trials) throw new Error(`memory bench: ${trials - report.passed} scripted trials did not pass`);
     const first = samples[0];
     const last = samples[samples.length - 1];
+    // the growth per trial from the first tenth to the end (what a longer run would add)
+    const perTrial = (last - first) / Math.max(1, tenth * (samples.length - 1));
     return [
       { name: `scripted run: heap after its first tenth (${tenth} trials)`, value: mb(first), unit: 'MiB' },
+      { name: 'scripted run: heap growth per trial after the first tenth', value: Math.round(perTrial), unit: 'B' },
       {
         name: `scripted run: heap after ${trials} trials`,
         value: mb(last),
@@ -101,7 +106,10 @@ async function scriptedRun(config: LoupeConfig, trials: number): Promise<BenchFi
 export const memorySuite: BenchSuite = {
   name: 'memory',
   description: `one session of ${ITERATIONS} iterations with ${RESULT_BYTES / 1000} KB tool results (stand-in in a child process); a scripted run of ${RUN_TRIALS} trials; heap at the end vs after the first tenth`,
-  run: async (config: LoupeConfig) => [...(await sessionMemory(config)), ...(await scriptedRun(config, RUN_TRIALS))],
+  run: async (config: LoupeConfig) => [
+    ...(PARTS.includes('session') ? await sessionMemory(config) : []),
+    ...(PARTS.includes('run') ? await scriptedRun(config, RUN_TRIALS) : []),
+  ],
 };
 
 function sessionMemory(config: LoupeConfig): Promise<BenchFigure[]> {

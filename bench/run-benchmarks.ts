@@ -28,7 +28,7 @@ function suites(): BenchSuite[] {
     journalSuite,
     memorySuite,
     {
-      name: 'slots',
+      name: 'limiter-slots',
       description: 'N requests through the slot limiter against a stand-in of capacity P and latency L, as a ratio of the ideal P/L',
       run: () => benchSlotThroughput(),
     },
@@ -61,6 +61,12 @@ function suites(): BenchSuite[] {
       description:
         'marginal cost of a single-turn eval trial (built CLI, external zero-latency stand-in) at -c 1 and -c 4 with Postgres CPU per trial, heap over 2,000 trials, first run on a fresh home',
       run: (config) => (require('./trial-cost.bench') as typeof import('./trial-cost.bench')).trialCostSuite.run(config),
+    },
+    {
+      name: 'slots',
+      description:
+        'the built CLI: a whole `loupe eval` at P = 16, 64, 128 parallel slots and L = 200 ms a turn (-c P) as a ratio of the ideal P/L, CPU per trial of the CLI, stand-in and Postgres, and a CPU profile summary of the CLI when below 0.9',
+      run: (config) => (require('./slots.bench') as typeof import('./slots.bench')).slotsSuite.run(config),
     },
     {
       name: 'live',

@@ -168,7 +168,7 @@ async function timeRequests(url: string, body: Record<string, unknown>, n: numbe
   return times;
 }
 
-async function replyCost(scenarioFile: string, persona: string, requests: number): Promise<BenchFigure[]> {
+export async function replyCost(scenarioFile: string, persona: string, requests: number): Promise<BenchFigure[]> {
   const parsed = parseScenario(fs.readFileSync(scenarioFile, 'utf8'), scenarioFile);
   if (!parsed.ok) throw new Error(`bench sim: ${scenarioFile} does not parse`);
   const plan = planOfScenario(parsed.scenario);

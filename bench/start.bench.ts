@@ -2,7 +2,9 @@
 // home, from the process's spawn to the run being recorded with its first trial under way (the
 // "run <id>" line); on a fresh home, to its first line, and the embedded Postgres's initialisation as
 // it reports it. Each run is stopped (SIGTERM) once under way. LOUPE_BENCH_START_BASELINE=<checkout>
-// measures another built checkout the same way, interleaved, for a before/after in one sitting.
+// measures another built checkout the same way, interleaved, for a before/after in one sitting. Beside
+// the wall times, the CPU the process used to get there (Linux: /proc), a figure load on a shared
+// machine disturbs far less.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +20,19 @@ interface StartTimes {
   underWayMs: number;
   /** the embedded Postgres's initialisation as it printed it (fresh homes only) */
   initialisedS?: number;
+  /** CPU ms of the Loupe process (user + system) to the "run <id>" line; undefined where /proc cannot say */
+  underWayCpuMs?: number;
+}
+
+/** User + system CPU of a running process, from /proc/<pid>/stat (clock ticks, 100 a second on Linux). */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One `loupe eval` from `root`, stopped once under way. */
@@ -37,6 +52,7 @@ export function timeStart(root: string, home: string): Promise<StartTimes> {
     let firstLineMs: number | undefined;
     let underWayMs: number | undefined;
     let initialisedS: number | undefined;
+    let underWayCpuMs: number | undefined;
     let text = '';
     const onData = (d: Buffer) => {
       firstLineMs ??= ms();
@@ -45,6 +61,7 @@ export function timeStart(root: string, home: string): Promise<StartTimes> {
       if (init) initialisedS = Number(init[1]);
       if (underWayMs === undefined && /^run [0-9a-f-]{36} /m.test(text)) {
         underWayMs = ms();
+        underWayCpuMs = cpuMsOf(child.pid);
         child.kill('SIGTERM');
       }
     };
@@ -53,7 +70,7 @@ export function timeStart(root: string, home: string): Promise<StartTimes> {
     child.on('exit', (code) => {
       if (underWayMs === undefined || firstLineMs === undefined)
         reject(new Error(`bench start: loupe eval exited ${code} before its run was under way: ${text.slice(-2_000)}`));
-      else resolve({ firstLineMs, underWayMs, initialisedS });
+      else resolve({ firstLineMs, underWayMs, initialisedS, underWayCpuMs });
     });
   });
 }
@@ -82,6 +99,14 @@ export async function benchStart(options: { warmRuns?: number; freshRuns?: numbe
     for (const [label] of roots) {
       const w = warm.get(label)!;
       const f = fresh.get(label)!;
+      const cpu = w.flatMap((x) => (x.underWayCpuMs === undefined ? [] : [x.underWayCpuMs]));
+      if (cpu.length)
+        figures.push({
+          name: `${label}warm home: CPU of loupe eval to its first trial`,
+          value: median(cpu),
+          unit: 'ms',
+          note: `range ${range(cpu, 0)}; user + system of the Loupe process (not Postgres's)`,
+        });
       figures.push(
         {
           name: `${label}warm home: first trial under way`,

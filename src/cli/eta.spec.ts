@@ -1,4 +1,4 @@
-import { estimateRemainingMs, formatEta, median } from './eta';
+import { estimateRemainingMs, formatEta, insertSorted, median } from './eta';
 
 describe('formatEta: whole units, never 60 of the smaller one', () => {
   it.each([
@@ -51,5 +51,16 @@ describe('estimateRemainingMs: median trial × waves left', () => {
   it('median', () => {
     expect(median([])).toBeUndefined();
     expect(median([3, 1, 2])).toBe(2);
+  });
+});
+
+describe('insertSorted', () => {
+  it('keeps the durations ascending, so the median is read without a sort per trial', () => {
+    const xs: number[] = [];
+    for (const v of [5, 1, 9, 1, 7, 3]) insertSorted(xs, v);
+    expect(xs).toEqual([1, 1, 3, 5, 7, 9]);
+    // median 4 ms, two waves left
+    expect(estimateRemainingMs({ finishedMs: xs, remaining: 2, concurrency: 1, sorted: true })).toBe(8);
+    expect(median(xs, true)).toBe(median([5, 1, 9, 1, 7, 3]));
   });
 });

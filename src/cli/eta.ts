@@ -10,19 +10,33 @@ export interface EtaInput {
   remaining: number;
   /** trials run at once */
   concurrency: number;
+  /** `finishedMs` is kept in ascending order (insertSorted): the median is read, not sorted for */
+  sorted?: boolean;
 }
 
-export function median(values: readonly number[]): number | undefined {
+export function median(values: readonly number[], presorted = false): number | undefined {
   if (!values.length) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = presorted ? values : [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** Inserts `value` into the ascending `values` (a sort per finished trial made a long run's progress O(n² log n)). */
+export function insertSorted(values: number[], value: number): void {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  values.splice(lo, 0, value);
+}
+
 /** Milliseconds left, or undefined before any trial has finished (nothing to go on yet). */
-export function estimateRemainingMs({ finishedMs, remaining, concurrency }: EtaInput): number | undefined {
+export function estimateRemainingMs({ finishedMs, remaining, concurrency, sorted }: EtaInput): number | undefined {
   if (remaining <= 0) return 0;
-  const typical = median(finishedMs);
+  const typical = median(finishedMs, sorted);
   if (typical === undefined) return undefined;
   // fewer trials left than slots: they run side by side, one wave
   const waves = remaining / Math.max(1, Math.min(concurrency, remaining));

@@ -3,7 +3,7 @@
 // is ours (./eta.ts): cli-progress's own swings with every trial and can print `1m60s`.
 import { SingleBar } from 'cli-progress';
 import type { TrialReport } from '../eval/eval-types';
-import { estimateRemainingMs, formatEta } from './eta';
+import { estimateRemainingMs, formatEta, insertSorted } from './eta';
 
 export interface EvalProgress {
   started(total: number): void;
@@ -18,15 +18,17 @@ const label = (t: TrialReport) => `${t.scenarioId} [${t.model} #${t.trial}${t.co
 export function evalProgress(stream: NodeJS.WriteStream = process.stderr, opts: { concurrency?: number } = {}): EvalProgress {
   const concurrency = opts.concurrency ?? 1;
   let total = 0;
+  /** ascending */
   const durations: number[] = [];
-  const eta = () => formatEta(estimateRemainingMs({ finishedMs: durations, remaining: total - durations.length, concurrency }));
+  const eta = () =>
+    formatEta(estimateRemainingMs({ finishedMs: durations, remaining: total - durations.length, concurrency, sorted: true }));
   if (!stream.isTTY) {
     return {
       started: (n) => {
         if (!total) total = n;
       },
       finished: (t) => {
-        durations.push(t.durationMs);
+        insertSorted(durations, t.durationMs);
         const count = total ? ` (${durations.length}/${total}${durations.length < total ? `, ETA ${eta()}` : ''})` : '';
         stream.write(`${mark(t)} ${label(t)}${count}\n`);
       },
@@ -50,7 +52,7 @@ export function evalProgress(stream: NodeJS.WriteStream = process.stderr, opts: 
       bar.start(n, 0, { passRate: '–', last: '', etaText: '–' });
     },
     finished: (t) => {
-      durations.push(t.durationMs);
+      insertSorted(durations, t.durationMs);
       // the pass rate is over judged trials: unjudged and errored ones are neither passes nor failures
       if (t.status === 'passed' || t.status === 'failed') judged++;
       if (t.status === 'passed') passed++;

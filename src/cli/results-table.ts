@@ -2,8 +2,13 @@
 import type { EvalRunReport, TrialReport } from '../eval/eval-types';
 import type { PassKEstimate } from '../eval/statistics/pass-k-estimate';
 import type { Proportion, Summary } from '../eval/statistics/statistics-types';
-import { measuredReloads } from '../eval/statistics/summarize';
 import { pathologyTable } from './pathology-table';
+
+/** The statistics code, loaded once a run is reported (not at the start of every `loupe eval`, which imports this file). */
+function measuredReloads(run: Pick<Summary, 'pathologies'>): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../eval/statistics/summarize') as typeof import('../eval/statistics/summarize')).measuredReloads(run);
+}
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);

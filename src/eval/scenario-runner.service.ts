@@ -26,9 +26,7 @@ import { RunReplay, type ReplaySettings } from './recording/run-replay';
 import { planRun, resumePlan, ResumeError, type PlannedTrial, type RunPlan } from './run-resume';
 import { EvalRepository } from './eval.repository';
 import type { Scenario } from './scenario/scenario';
-import { compareRuns } from './statistics/compare';
 import type { TrialOutcome } from './statistics/statistics-types';
-import { summarizeAll } from './statistics/summarize';
 import { TrialRunner, type TrialContext } from './trials/trial-runner.service';
 import { SessionQueryRepository } from '../journal/session-query.repository';
 import { startStaggered } from './staggered-start';
@@ -37,6 +35,8 @@ import { trialSchedule, warmRunner } from './live-schedule';
 import { interruptReason, onInterrupt } from './run-interrupt';
 import type { TrialMode } from './trials/trial-verdict';
 import { withPersonas } from './sim-models';
+import { RunResultsSpool } from './run-results-spool';
+import { StorageCrossCheck } from './storage-cross-check';
 
 type Result = { report: TrialReport; outcome: TrialOutcome };
 
@@ -176,8 +176,10 @@ export class ScenarioRunner {
       recordedEvents: new Map<string, number>(),
       interrupted: () => interruptReason(options.interrupt),
     };
-    const results: Result[] = new Array(jobs.length);
-    for (const k of kept) results[k.index] = k.result;
+    // finished trials wait for the report outside the heap: a long run's memory stays flat
+    const results = new RunResultsSpool<Result>();
+    for (const k of kept) results.add(k.index, k.result);
+    const storage = this.storageCheck(ctx.recordedEvents!);
     // a database that died for good stops the run: nothing new starts, what runs is stopped
     let stoppedBy: string | undefined;
     const running = new Set<SessionHandle>();
@@ -214,7 +216,8 @@ export class ScenarioRunner {
           interrupted++;
           continue;
         }
-        results[index] = result;
+        results.add(index, result);
+        storage.poll();
         await reporting;
         reporting = this.trials.recorded().then(() => options.onTrialFinished?.(result.report));
       }
@@ -224,18 +227,21 @@ export class ScenarioRunner {
     try {
       const workers = Math.max(1, Math.min(options.concurrency ?? 1, todo.length));
       await startStaggered(workers, RAMP_STEP_MAX_MS, worker);
+    } catch (e) {
+      results.dispose();
+      throw e;
     } finally {
       onFailure.unsubscribe();
       unwatch();
     }
     await at.announced;
-    return this.conclude(plan, recorder, results, options, {
+    return this.conclude(plan, recorder, results.read(jobs.length), options, {
       started,
       stoppedBy,
       interrupted,
       replayed: Boolean(ctx.replay),
       write: true,
-      recordedEvents: ctx.recordedEvents,
+      storage,
     });
   }
 
@@ -268,7 +274,7 @@ export class ScenarioRunner {
       interrupted?: number;
       replayed: boolean;
       write: boolean;
-      recordedEvents?: Map<string, number>;
+      storage?: StorageCrossCheck;
     },
   ): Promise<EvalRunReport> {
     const { jobs, mode, trialsPerCell, configs, models } = plan;
@@ -276,6 +282,9 @@ export class ScenarioRunner {
     const done = results.filter(Boolean); // in job order; a stopped run has gaps
     const reports = done.map((r) => r.report);
     const outcomes = done.map((r) => r.outcome);
+    // the statistics code is loaded when a run ends, not before its first trial
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { summarizeAll } = require('./statistics/summarize') as typeof import('./statistics/summarize');
     const summaries = summarizeAll(outcomes, { ks: [1, trialsPerCell].filter((k, i, a) => a.indexOf(k) === i) });
     const count = (s: TrialReport['status']) => reports.filter((r) => r.status === s).length;
     const realHost = this.config.ollama.host;
@@ -302,6 +311,8 @@ export class ScenarioRunner {
     };
     if (options.baselineRunId) {
       const baseline = await this.results.outcomesOf(options.baselineRunId);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { compareRuns } = require('./statistics/compare') as typeof import('./statistics/compare');
       report.comparison = { baselineRunId: options.baselineRunId, result: compareRuns(baseline, outcomes) };
     }
     if (!at.write) return report;
@@ -333,26 +344,18 @@ export class ScenarioRunner {
       },
     );
     // trials were judged from the journal's stream; Postgres must hold what it recorded
-    if (flushed && at.recordedEvents) report.storage = await this.crossCheck(at.recordedEvents);
+    if (flushed && at.storage) report.storage = await at.storage.finish();
     return report;
   }
 
   /** Sessions whose stored events differ in number from what the journal recorded (a loss would show here). */
-  private async crossCheck(recorded: Map<string, number>): Promise<NonNullable<EvalRunReport['storage']>> {
-    try {
-      const stored = await this.sessions.eventCounts([...recorded.keys()]);
-      const mismatched = [...recorded]
-        .filter(([id, n]) => (stored.get(id) ?? 0) !== n)
-        .map(([id, n]) => ({ sessionId: id, recorded: n, stored: stored.get(id) ?? 0 }));
-      if (mismatched.length)
-        this.logger.error(
-          `${mismatched.length} session(s) in Postgres differ from what the journal recorded: ${JSON.stringify(mismatched.slice(0, 5))}`,
-        );
-      return { sessionsChecked: recorded.size, mismatched };
-    } catch (e) {
-      this.logger.warn(`could not cross-check the stored sessions: ${(e as Error).message}`);
-      return { sessionsChecked: 0, mismatched: [] };
-    }
+  private storageCheck(recorded: Map<string, number>): StorageCrossCheck {
+    return new StorageCrossCheck(recorded, {
+      eventCounts: (ids) => this.sessions.eventCounts(ids),
+      flush: () => this.journal.flush(10_000),
+      warn: (m) => this.logger.warn(m),
+      error: (m) => this.logger.error(m),
+    });
   }
 
   /** Against a real Ollama each (model, runner options) group is loaded once, before its first timed trial. */

@@ -63,7 +63,8 @@ export class LoopRuntime {
   record<K extends EventType>(type: K, payload: JournalEventMap[K], iteration?: number | null, span?: Span): void {
     const target = span ?? this.iterationSpan;
     this.recorder.event(type, payload, { iteration: iteration ?? null, span: target });
-    target?.addEvent(type, toSpanAttributes(payload));
+    // attributes are built only for a span that is recorded (not without an OTLP endpoint)
+    if (target?.isRecording()) target.addEvent(type, toSpanAttributes(payload));
   }
 
   /** Appends to the transcript (Postgres) and to the model's context. */

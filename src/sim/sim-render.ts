@@ -186,20 +186,25 @@ const STRING_VARIANTS: ReadonlyArray<(s: string) => string> = [(s) => `./${s}`, 
 export function variedCall(call: SimCall, plan: SimPlan, rng: Rng): SimCall {
   const args = call.arguments ?? {};
   const taken = (c: SimCall) => sameCall(c, call) || plan.steps.some((s) => sameCall(c, s));
-  const candidates: SimCall[] = [];
+  // the candidates in order, each built only when those before it are taken (the first is usually free)
+  const freeWith = (k: string, v: unknown): SimCall | undefined => {
+    const c = { name: call.name, arguments: { ...args, [k]: v } };
+    return taken(c) ? undefined : c;
+  };
   const start = Math.floor(rng() * STRING_VARIANTS.length);
   for (const [k, v] of Object.entries(args)) {
+    let free: SimCall | undefined;
     if (typeof v === 'string') {
-      for (let i = 0; i < STRING_VARIANTS.length; i++) {
-        candidates.push({ name: call.name, arguments: { ...args, [k]: STRING_VARIANTS[(start + i) % STRING_VARIANTS.length](v) } });
-      }
-    } else if (typeof v === 'number') candidates.push({ name: call.name, arguments: { ...args, [k]: v + 1 } });
-    else if (typeof v === 'boolean') candidates.push({ name: call.name, arguments: { ...args, [k]: !v } });
+      for (let i = 0; i < STRING_VARIANTS.length && !free; i++)
+        free = freeWith(k, STRING_VARIANTS[(start + i) % STRING_VARIANTS.length](v));
+    } else if (typeof v === 'number') free = freeWith(k, v + 1);
+    else if (typeof v === 'boolean') free = freeWith(k, !v);
+    if (free) return free;
   }
-  for (const flag of ['verbose', 'recursive', 'all'])
-    if (!(flag in args)) candidates.push({ name: call.name, arguments: { ...args, [flag]: true } });
-  const free = candidates.find((c) => !taken(c));
-  if (free) return free;
+  for (const flag of ['verbose', 'recursive', 'all']) {
+    const free = flag in args ? undefined : freeWith(flag, true);
+    if (free) return free;
+  }
   for (let n = 2; ; n++) {
     const c = { name: call.name, arguments: { ...args, attempt: n } };
     if (!taken(c)) return c;

@@ -63,9 +63,11 @@ export function isPrunedText(text: string): boolean {
   return t === '' || t === COMPACTED_PLACEHOLDER;
 }
 
+const COMPACTION_PROMPT = COMPACTION_SYSTEM_PROMPT.trim();
+
 /** The summarizer call of a compaction (its own system prompt, no tools). */
 export function isCompactionRequest(messages: ReadonlyArray<{ role: string; content?: string }>): boolean {
-  return messages[0]?.role === 'system' && (messages[0].content ?? '').trim() === COMPACTION_SYSTEM_PROMPT.trim();
+  return messages[0]?.role === 'system' && (messages[0].content ?? '').trim() === COMPACTION_PROMPT;
 }
 
 /** Text-mode tool results: one user message holds each result between the delimiters, with a `tool:` header. */
@@ -92,20 +94,59 @@ export function textModeResults(text: string): Array<{ name?: string; content: s
 
 /** Arguments in a canonical JSON (keys sorted at every level): call identity that ignores key order. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // loops rather than map/filter/join: this runs for every call compared on every simulated turn
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return out + ']';
+  }
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
+    const keys = Object.keys(o).sort();
+    let out = '{';
+    for (const k of keys) {
+      if (o[k] === undefined) continue;
+      out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(o[k]);
+    }
+    return out + '}';
   }
   return JSON.stringify(value) ?? 'null';
 }
 
 export function sameCall(a: SimCall | undefined, b: SimCall | undefined): boolean {
-  return !!a && !!b && a.name === b.name && canonicalJson(a.arguments ?? {}) === canonicalJson(b.arguments ?? {});
+  if (!a || !b || a.name !== b.name) return false;
+  if (a.arguments === b.arguments) return true;
+  return sameJson(a.arguments ?? {}, b.arguments ?? {});
+}
+
+/**
+ * canonicalJson(a) === canonicalJson(b), compared in place: no strings built. Every simulated turn
+ * compares calls with plan steps many times, and building both texts cost more than the rest of its view.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (a !== null && typeof a === 'object') {
+    if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    // undefined members are left out of the canonical text: count and compare only the defined ones
+    let defined = 0;
+    for (const k in x) {
+      if (!Object.prototype.hasOwnProperty.call(x, k) || x[k] === undefined) continue;
+      defined++;
+      if (!Object.prototype.hasOwnProperty.call(y, k) || !sameJson(x[k], y[k])) return false;
+    }
+    for (const k in y) if (Object.prototype.hasOwnProperty.call(y, k) && y[k] !== undefined) defined--;
+    return defined === 0;
+  }
+  if (typeof a === 'string' || typeof b === 'string' || (b !== null && typeof b === 'object')) return false;
+  // numbers, booleans, null and what JSON writes as null (NaN, undefined in an array): as their text
+  return (JSON.stringify(a) ?? 'null') === (JSON.stringify(b) ?? 'null');
 }
 
 /** How a summary the simulated model writes names a done step (and how the view finds it again). */

@@ -82,73 +82,91 @@ interface Reading {
   calls: SeenCall[];
   summaries: string[];
   trimNotes: string[];
-  /** index of the last assistant message (-1: none) */
-  lastAssistant: number;
   lastCall?: SimCall;
+  situation: SimSituation;
 }
 
+/**
+ * One pass over the messages: the visible calls with their outcomes, the summaries and trim notes,
+ * and the situation — what the loop did after the model's last turn, from the messages that
+ * follow it (a break outranks a nudge, a nudge a denial, a denial an error).
+ */
 function read(messages: readonly SimWireMessage[]): Reading {
   const calls: SeenCall[] = [];
   const summaries: string[] = [];
   const trimNotes: string[] = [];
-  let lastAssistant = -1;
+  let seenAssistant = false;
   let lastCall: SimCall | undefined;
   // the results still owed to the latest assistant message's calls, in call order
   let pending: SeenCall[] = [];
-  messages.forEach((m, i) => {
-    const content = m.content ?? '';
-    if (m.role === 'assistant') {
-      lastAssistant = i;
-      pending = callsOf(m).map((call) => ({ call }));
-      calls.push(...pending);
-      if (pending.length) lastCall = pending[pending.length - 1].call;
-      return;
-    }
-    if (m.role === 'tool') {
-      const owner =
-        pending.find((p) => p.outcome === undefined && (!m.tool_name || p.call.name === m.tool_name)) ??
-        pending.find((p) => p.outcome === undefined);
-      if (owner) owner.outcome = outcomeOf(content);
-      return;
-    }
-    if (m.role !== 'user') return;
-    if (isSummaryText(content)) summaries.push(content);
-    else if (isTrimNoteText(content)) trimNotes.push(content);
-    for (const r of textModeResults(content) ?? []) {
-      const owner =
-        pending.find((p) => p.outcome === undefined && (!r.name || p.call.name === r.name)) ?? pending.find((p) => p.outcome === undefined);
-      if (owner) owner.outcome = outcomeOf(r.content);
-    }
-  });
-  return { calls, summaries, trimNotes, lastAssistant, lastCall };
-}
-
-/** The situation: what the loop did after the model's last turn, from the messages that follow it. */
-function situationOf(messages: readonly SimWireMessage[], lastAssistant: number): SimSituation {
-  if (lastAssistant < 0) return 'base';
-  const after = messages.slice(lastAssistant + 1);
+  // what followed the latest assistant message
+  let broke = false;
+  let nudged = false;
   let denied = false;
   let failed = false;
-  let nudged = false;
-  for (const m of after) {
+  for (const m of messages) {
     const content = m.content ?? '';
+    if (m.role === 'assistant') {
+      seenAssistant = true;
+      broke = nudged = denied = failed = false;
+      pending = callsOf(m).map((call) => ({ call }));
+      for (const seen of pending) calls.push(seen);
+      if (pending.length) lastCall = pending[pending.length - 1].call;
+      continue;
+    }
     if (m.role === 'tool') {
-      denied ||= isDenialText(content);
-      failed ||= isErrorText(content);
-    } else if (m.role === 'user') {
-      if (breakTextKind(content)) return 'after_break';
+      const outcome = outcomeOf(content);
+      denied ||= outcome === 'denied';
+      // an error text counts for the situation even where it reads as denied or pruned first
+      failed ||= outcome === 'error' || (outcome !== 'ok' && isErrorText(content));
+      const owner = ownerOf(pending, m.tool_name);
+      if (owner) owner.outcome = outcome;
+      continue;
+    }
+    if (m.role !== 'user') continue;
+    if (isSummaryText(content)) summaries.push(content);
+    else if (isTrimNoteText(content)) trimNotes.push(content);
+    if (seenAssistant && !broke) {
+      broke = breakTextKind(content) !== undefined;
       nudged ||= isNudgeText(content);
-      for (const r of textModeResults(content) ?? []) {
-        denied ||= isDenialText(r.content);
-        failed ||= isErrorText(r.content);
-      }
+    }
+    const results = textModeResults(content);
+    if (!results) continue;
+    for (const r of results) {
+      const outcome = outcomeOf(r.content);
+      denied ||= outcome === 'denied';
+      failed ||= outcome === 'error' || (outcome !== 'ok' && isErrorText(r.content));
+      const owner = ownerOf(pending, r.name);
+      if (owner) owner.outcome = outcome;
     }
   }
-  return nudged ? 'after_nudge' : denied ? 'after_denial' : failed ? 'after_error' : 'base';
+  const situation: SimSituation = !seenAssistant
+    ? 'base'
+    : broke
+      ? 'after_break'
+      : nudged
+        ? 'after_nudge'
+        : denied
+          ? 'after_denial'
+          : failed
+            ? 'after_error'
+            : 'base';
+  return { calls, summaries, trimNotes, lastCall, situation };
+}
+
+/** The first call still owed a result: the first of that name, else the first of any. */
+function ownerOf(pending: readonly SeenCall[], name: string | undefined): SeenCall | undefined {
+  let any: SeenCall | undefined;
+  for (const p of pending) {
+    if (p.outcome !== undefined) continue;
+    if (!name || p.call.name === name) return p;
+    any ??= p;
+  }
+  return any;
 }
 
 export function viewConversation(messages: SimWireMessage[], plan: SimPlan): SimProgress {
-  const { calls, summaries, trimNotes, lastAssistant, lastCall } = read(messages);
+  const { calls, summaries, trimNotes, lastCall, situation } = read(messages);
   const steps = plan.steps;
   const inSummary = steps.map((s) => summaries.some((t) => t.includes(callMention(s))));
   const inTrimNote = steps.map((s) => trimNotes.some((t) => t.includes(trimNoteMention(s))));
@@ -183,6 +201,6 @@ export function viewConversation(messages: SimWireMessage[], plan: SimPlan): Sim
     completed: p,
     ...(lastCall ? { lastCall } : {}),
     evidenceLost,
-    situation: situationOf(messages, lastAssistant),
+    situation,
   };
 }

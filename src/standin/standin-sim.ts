@@ -75,6 +75,7 @@ export interface SimClaim {
 export class SimModels {
   private readonly byKey = new Map<string, { name: string; sim: StandinSimModel }>();
   private readonly requests = new Map<string, number>();
+  private readonly byName = new Map<string, { key: string; name: string; sim: StandinSimModel } | null>();
 
   constructor(sim: Record<string, StandinSimModel> = {}) {
     for (const [name, entry] of Object.entries(sim)) this.byKey.set(modelKey(name) ?? name, { name, sim: entry });
@@ -85,11 +86,27 @@ export class SimModels {
     return [...this.byKey.values()].map(({ name, sim }) => simCatalogModel(name, sim.persona));
   }
 
+  /** The simulated model a request's name (as sent) is, and its key; null when it is none (by name, so a trial's requests parse it once). */
+  private lookup(model: string): { key: string; name: string; sim: StandinSimModel } | null {
+    let found = this.byName.get(model);
+    if (found === undefined) {
+      const key = modelKey(model) ?? model;
+      const entry = this.byKey.get(key);
+      found = entry ? { key, ...entry } : null;
+      // names come from clients: bounded, though a run sends a handful
+      if (this.byName.size >= 256) this.byName.clear();
+      this.byName.set(model, found);
+    }
+    return found;
+  }
+
   /** The persona's turn for this request; undefined when `model` is not simulated here. */
   claim(model: string, kind: 'chat' | 'generate', body: Record<string, unknown>): SimClaim | undefined {
-    const key = modelKey(model) ?? model;
-    const entry = this.byKey.get(key);
+    // every chat request asks, scripted ones too: a name that is not simulated costs a map lookup
+    if (this.byKey.size === 0) return undefined;
+    const entry = this.lookup(model);
     if (!entry) return undefined;
+    const key = entry.key;
     const options = body.options as Record<string, unknown> | undefined;
     const seed = typeof options?.seed === 'number' ? options.seed : undefined;
     const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string } }>) : undefined;

@@ -3,9 +3,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ScenarioLoadError, type ScenarioProblem } from './scenario-errors';
-import { parseScenario } from './scenario-parser';
 import { OUTSIDE_THROUGH_LINK, resolvesOutside } from './scenario-realpath';
 import type { Scenario } from './scenario';
+import type { ParseResult } from './scenario-parser';
+import { ScenarioCache, scenarioCacheKey, scenarioCacheStamp } from './scenario-cache';
+import { cataloguePath, projectRoot } from '../coverage/catalogue-file';
+
+/** The parser, loaded on the first file the cache does not hold (it and its schemas are a good part of a start). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parser = () => require('./scenario-parser') as typeof import('./scenario-parser');
+
+/** The cache of parsed scenarios in `dir` (LOUPE_HOME/cache), for this build of Loupe. */
+export function scenarioCache(dir: string): ScenarioCache {
+  let version = '';
+  try {
+    version = (JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? '';
+  } catch {
+    // the parser's file and the catalogue still say which build wrote the cache
+  }
+  return new ScenarioCache(dir, scenarioCacheStamp(version, require.resolve('./scenario-parser'), cataloguePath()));
+}
 
 interface Walk {
   cwd: string;
@@ -41,11 +58,28 @@ function collect(target: string, walk: Walk): void {
   }
 }
 
+/** `loupe eval`'s cache, in LOUPE_HOME/cache (none when the home cannot be said: the command reports that itself). */
+export function homeScenarioCache(home: () => string): ScenarioCache | undefined {
+  try {
+    return scenarioCache(path.join(home(), 'cache'));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `root`: every scenario file, named or found in a named directory, must lie inside it once symbolic
  * links are resolved (the API's scenarios directory); each one outside is a problem naming it.
  */
-export function loadScenarios(targets: string[], cwd = process.cwd(), opts: { root?: string } = {}): Scenario[] {
+export function loadScenarios(
+  targets: string[],
+  cwd = process.cwd(),
+  opts: {
+    root?: string;
+    /** parsed scenarios kept between runs (see scenario-cache.ts): `loupe eval`'s, in LOUPE_HOME */
+    cache?: ScenarioCache;
+  } = {},
+): Scenario[] {
   const walk: Walk = { cwd, root: opts.root, files: [], problems: [], dirs: new Set() };
   const { files, problems } = walk;
   for (const t of targets) {
@@ -64,7 +98,7 @@ export function loadScenarios(targets: string[], cwd = process.cwd(), opts: { ro
   const seen = new Map<string, string>();
   for (const abs of files) {
     const file = shown(abs, cwd);
-    const result = parseScenario(fs.readFileSync(abs, 'utf8'), file, abs);
+    const result = parsed(fs.readFileSync(abs, 'utf8'), file, abs, opts.cache);
     if (!result.ok) {
       problems.push(...result.problems);
       continue;
@@ -78,8 +112,18 @@ export function loadScenarios(targets: string[], cwd = process.cwd(), opts: { ro
     scenarios.push(result.scenario);
   }
   if (problems.length) throw new ScenarioLoadError(problems);
+  opts.cache?.save();
   if (!scenarios.length) {
     throw new ScenarioLoadError([{ file: targets.join(', '), line: 0, column: 0, field: '', message: 'no scenarios found' }]);
   }
   return scenarios;
+}
+
+function parsed(text: string, file: string, abs: string, cache: ScenarioCache | undefined): ParseResult {
+  const key = cache && scenarioCacheKey(text, file, abs);
+  const hit = key && cache.get(key);
+  if (hit) return { ok: true, scenario: hit };
+  const result = parser().parseScenario(text, file, abs);
+  if (result.ok && key) cache.set(key, result.scenario);
+  return result;
 }

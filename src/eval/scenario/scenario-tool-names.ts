@@ -2,9 +2,14 @@
 // from the allow list (a typo'd `exec_comand` ran silently without the command tool), so it is bad
 // input, with the closest known name.
 import { closestName, editDistance } from '../../common/closest-name';
-import { OPT_IN_TOOL_NAMES, WORKSPACE_TOOL_NAMES } from '../../tools/workspace/workspace-tool-server';
 
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...WORKSPACE_TOOL_NAMES, ...OPT_IN_TOOL_NAMES];
+/**
+ * The workspace tool server's tools (WORKSPACE_TOOL_NAMES, then OPT_IN_TOOL_NAMES), written out:
+ * importing the server to read them loaded the sandbox and the MCP SDK into every `loupe eval`
+ * before its first scenario was parsed (0.35-0.7 s of its start). scenario-tool-names.spec.ts
+ * keeps the two lists the same.
+ */
+export const BUILTIN_TOOL_NAMES: readonly string[] = ['read_file', 'write_file', 'list_files', 'execute_command', 'run_command'];
 
 export interface NameProblem {
   path: Array<string | number>;

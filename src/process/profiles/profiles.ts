@@ -23,6 +23,8 @@ export function isProfileName(name: string): name is LoopProfileName {
   return (LOOP_PROFILE_NAMES as readonly string[]).includes(name);
 }
 
+const profilePolicies = new Map<LoopProfileName, ReturnType<typeof policiesOf>>();
+
 /** The profile's settings, or an error naming the closest profile. */
 export function profileSettings(name: string): LoopSettings {
   if (!isProfileName(name)) {
@@ -31,7 +33,9 @@ export function profileSettings(name: string): LoopSettings {
       `unknown loop profile "${name}"${near ? ` (did you mean "${near}"?)` : ''}; profiles: ${LOOP_PROFILE_NAMES.join(', ')}`,
     );
   }
-  const policies = policiesOf(LOOP_PROFILES[name]);
+  // read once per profile: every session resolves its settings, and the conversion showed in profiles
+  let policies = profilePolicies.get(name);
+  if (!policies) profilePolicies.set(name, (policies = policiesOf(LOOP_PROFILES[name])));
   return { profile: name, ...DEFAULT_BUDGETS, ...policies, pruneProtectedTools: [...policies.pruneProtectedTools] };
 }
 

@@ -17,6 +17,19 @@ const DEFAULT_PORT = '11434';
  * user info and path are kept; one trailing "/" is dropped.
  */
 export function normalizeOllamaHost(value: string | null | undefined): string {
+  // called several times per model request with the same few spellings: URL parsing showed in profiles
+  const key = value ?? '';
+  const known = normalized.get(key);
+  if (known !== undefined) return known;
+  const host = formatOllamaHost(value);
+  if (normalized.size >= 256) normalized.clear();
+  normalized.set(key, host);
+  return host;
+}
+
+const normalized = new Map<string, string>();
+
+function formatOllamaHost(value: string | null | undefined): string {
   let host = (value ?? '').trim();
   if (!host) return DEFAULT_OLLAMA_HOST;
   let explicitScheme = host.includes('://');
@@ -46,6 +59,18 @@ export function isLocalOllamaHost(host: string): boolean {
 
 /** Same server: equal after normalisation, or both loopback on the same scheme and port. */
 export function isSameOllamaHost(a: string, b: string): boolean {
+  const key = `${a}\n${b}`;
+  const known = sameHost.get(key);
+  if (known !== undefined) return known;
+  const same = compareOllamaHosts(a, b);
+  if (sameHost.size >= 256) sameHost.clear();
+  sameHost.set(key, same);
+  return same;
+}
+
+const sameHost = new Map<string, boolean>();
+
+function compareOllamaHosts(a: string, b: string): boolean {
   const left = new URL(normalizeOllamaHost(a));
   const right = new URL(normalizeOllamaHost(b));
   if (left.href === right.href) return true;

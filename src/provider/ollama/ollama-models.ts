@@ -55,8 +55,21 @@ export const LOAD_TIMEOUT_MS = 600_000;
 /** how long a server's version is taken as known */
 const VERSION_TTL_MS = 60_000;
 
-function client(host: string, timeoutMs = MANAGEMENT_TIMEOUT_MS): Ollama {
-  return createManagementClient(host, AbortSignal.timeout(timeoutMs));
+/**
+ * One management request on its own client, aborted (TimeoutError, as AbortSignal.timeout does) if
+ * it outlasts `timeoutMs`, its timer cleared once it settles: an AbortSignal.timeout per request
+ * kept its timer, signal and client alive for the full 15 s after the reply (four per scripted
+ * trial, whose stand-in is its own host: thousands at once in a long run).
+ */
+async function request<T>(host: string, send: (c: Ollama) => Promise<T>, timeoutMs = MANAGEMENT_TIMEOUT_MS): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  timer.unref();
+  try {
+    return await send(createManagementClient(host, controller.signal));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export class OllamaModels {
@@ -113,28 +126,26 @@ export class OllamaModels {
   }
 
   private remoteListed(): Promise<ModelResponse[]> {
-    return this.list.getOrLoad(async () => (await client(this.host).list()).models);
+    return this.list.getOrLoad(async () => (await request(this.host, (c) => c.list())).models);
   }
 
   /** The local Ollama's cloud models, when the host is remote (cloud models are routed there). */
   private localCloudListed(): Promise<ModelResponse[]> {
     if (isSameOllamaHost(this.host, this.localHost)) return Promise.resolve([]);
     return this.cloudList.getOrLoad(() =>
-      client(this.localHost)
-        .list()
-        .then(
-          (r) => {
-            this.localUnreachableWarned = false;
-            return r.models.filter((m) => isCloudModel(m.name));
-          },
-          (e: unknown) => {
-            // once per outage: a remote-only setup without a local Ollama would warn on every listing
-            if (!this.localUnreachableWarned)
-              this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
-            this.localUnreachableWarned = true;
-            return [] as ModelResponse[];
-          },
-        ),
+      request(this.localHost, (c) => c.list()).then(
+        (r) => {
+          this.localUnreachableWarned = false;
+          return r.models.filter((m) => isCloudModel(m.name));
+        },
+        (e: unknown) => {
+          // once per outage: a remote-only setup without a local Ollama would warn on every listing
+          if (!this.localUnreachableWarned)
+            this.log('warn', `local Ollama at ${this.localHost} unreachable for cloud models: ${(e as Error).message}`);
+          this.localUnreachableWarned = true;
+          return [] as ModelResponse[];
+        },
+      ),
     );
   }
 
@@ -151,7 +162,7 @@ export class OllamaModels {
     if (!cache) this.infos.set(model, (cache = new ModelListCache<ModelInfo>({ now: this.now })));
     try {
       return await cache.getOrLoad(async () => {
-        const show: ShowResponse = await client(this.hostFor(model)).show({ model });
+        const show: ShowResponse = await request(this.hostFor(model), (c) => c.show({ model }));
         return { details: show.details ?? null, capabilities: (show as ShowResponse & { capabilities?: string[] }).capabilities ?? null };
       });
     } catch (e) {
@@ -178,7 +189,7 @@ export class OllamaModels {
    * together share one request.
    */
   serverVersion(): Promise<string | null> {
-    return this.version.getOrLoad(async () => (await client(this.host).version()).version).catch(() => null);
+    return this.version.getOrLoad(async () => (await request(this.host, (c) => c.version())).version).catch(() => null);
   }
 
   /**
@@ -188,25 +199,30 @@ export class OllamaModels {
    * would be cached (the eval's warm-up before its database is up and the run's own warm-up at its
    * start then cost one load, not two); other options are sent again.
    */
-  async load(model: string, request: LoadRequest = {}): Promise<void> {
-    const key = `${model}|${runnerKey(request.runner ?? {})}`;
+  async load(model: string, load: LoadRequest = {}): Promise<void> {
+    const key = `${model}|${runnerKey(load.runner ?? {})}`;
     let cache = this.loads.get(key);
     if (!cache) this.loads.set(key, (cache = new ModelListCache<true>({ now: this.now })));
     await cache.getOrLoad(async () => {
-      const options = wireRunnerOptions(request.runner ?? {});
-      await client(this.hostFor(model), LOAD_TIMEOUT_MS).chat({
-        model,
-        messages: [],
-        stream: false,
-        ...(Object.keys(options).length ? { options } : {}),
-        ...(request.keepAlive !== undefined ? { keep_alive: request.keepAlive } : {}),
-      });
+      const options = wireRunnerOptions(load.runner ?? {});
+      await request(
+        this.hostFor(model),
+        (c) =>
+          c.chat({
+            model,
+            messages: [],
+            stream: false,
+            ...(Object.keys(options).length ? { options } : {}),
+            ...(load.keepAlive !== undefined ? { keep_alive: load.keepAlive } : {}),
+          }),
+        LOAD_TIMEOUT_MS,
+      );
       return true;
     });
   }
 
   async getRunningModels(): Promise<RunningModel[]> {
-    const { models } = await client(this.host).ps();
+    const { models } = await request(this.host, (c) => c.ps());
     return models.map((m) => ({
       name: m.name,
       size: m.size,
@@ -255,8 +271,13 @@ export class OllamaModels {
     this.pulls.start(model);
     const work = (async () => {
       try {
-        const stream = await client(this.hostFor(model), 6 * 60 * 60_000).pull({ model, stream: true });
-        for await (const p of stream) report(this.pulls.update(model, p));
+        await request(
+          this.hostFor(model),
+          async (c) => {
+            for await (const p of await c.pull({ model, stream: true })) report(this.pulls.update(model, p));
+          },
+          6 * 60 * 60_000,
+        );
         report(this.pulls.complete(model));
         this.invalidate();
       } catch (e) {
@@ -272,7 +293,7 @@ export class OllamaModels {
 
   async deleteModel(model: string): Promise<{ success: boolean; error?: string }> {
     try {
-      await client(this.hostFor(model)).delete({ model });
+      await request(this.hostFor(model), (c) => c.delete({ model }));
       this.invalidate();
       return { success: true };
     } catch (e) {
@@ -290,7 +311,7 @@ export class OllamaModels {
 
   async isAvailable(): Promise<boolean> {
     try {
-      await client(this.host, 3_000).version();
+      await request(this.host, (c) => c.version(), 3_000);
       return true;
     } catch {
       return false;
