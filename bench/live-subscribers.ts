@@ -51,8 +51,9 @@ function run({ url, token, sessions, clients, stalled, batch }: Start): void {
         }
         if (e.type === 'session_finished' && ++finished === clients) {
           for (const s of sockets) s.close();
-          // exit only once the results are out: a large IPC message is still being written when send returns
-          process.send!({ kind: 'done', latencies, events }, undefined, {}, () => process.exit(0));
+          // the parent kills this process once it has read the results: exiting here, even after send's
+          // callback, can reach the parent as 'exit' before its 'message' (a large one), and lose them
+          process.send!({ kind: 'done', latencies, events });
         }
       }
     };
