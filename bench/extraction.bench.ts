@@ -122,6 +122,27 @@ export function adversarialInputs(MB = 1 << 20): Array<[string, string]> {
     ['unclosed invoke parameters', fill('<invoke name="read_file"><parameter name="path">')],
     ['harmony headers', fill('<|channel|>commentary to=functions.read_file<|message|>')],
     ['pythonic lists mid-line, never closed', fill('see [read_file(path="a", ')],
+    // the 2025–26 families (formats/token-pairs.ts, xtml.ts, minimax-m3.ts, minicpm.ts, cwm.ts, rwkv.ts, inkling.ts)
+    ['unclosed IFM calls with open values', fill('<ifm|tool_call>read_file<ifm|arg_key>path</ifm|arg_key><ifm|arg_value>x')],
+    ['IFM sections of nameless calls', fill('<ifm|tool_calls><ifm|tool_call>a</ifm|tool_call>')],
+    ['unclosed Hunyuan arg keys', fill('<tool_call:s>read_file<arg_key:s>path</arg_key:s>')],
+    ['unclosed Solar Open args', fill('<|tool_call:start|>read_file\n<|tool_arg:start|>path<|tool_arg:value|>x')],
+    [
+      'PLaMo requests never closed',
+      fill('<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>a'),
+    ],
+    [
+      'XTML calls with open arguments',
+      fill('<|open|>call tool="read_file" index="1"<|sep|><|open|>argument key="path" type="string"<|sep|>x'),
+    ],
+    ['XTML openers without separators', fill('<|open|>call tool="a"')],
+    ['MiniMax M3 invokes never closed', fill(']<]minimax[>[<invoke name="read_file">]<]minimax[>[<path>x')],
+    ['CWM tool headers', fill('<tool: function>\nread_file x\n')],
+    ['RWKV fenced calls with open JSON', fill('**Tool Call:**\n```json\n{"name": "read_file", "arguments": {')],
+    ['Inkling JSON calls, unterminated turn', fill('<|content_invoke_tool_json|>{"name":"read_file","args":{"path":"x"}}')],
+    ['MiniCPM params never closed', fill('<function name="read_file"><param name="path">x')],
+    ['MiniCPM collapsed tags', fill('<functionname="read_file"><paramname="path">x</param>')],
+    ['param_key pairs never closed', fill('<tool_call>read_file<param_key>path</param_key><param_value>x')],
   ];
 }
 

@@ -21,6 +21,9 @@ export interface BuiltCalls {
   refused?: Set<CallSpan>;
 }
 
+/** an empty list shared by every call without one (only read) */
+const NONE: readonly never[] = [];
+
 /**
  * A closed explicit block is a call. A block the output cut off (no closing marker) is trusted
  * only when it names a declared tool and carries the arguments that tool requires: otherwise it
@@ -28,14 +31,17 @@ export interface BuiltCalls {
  */
 export function acceptExplicit(span: CallSpan, resolver: ToolResolver): boolean {
   if (span.calls.length === 0 || span.closed || resolver.tools.length === 0) return true;
-  return span.calls.every((call) => {
+  // plain loops: this runs once per unclosed call, and a hostile reply holds tens of thousands
+  for (const call of span.calls) {
     const found = resolver.resolve(call.name);
     if (!found) return false;
     const tool = resolver.tool(found.name);
-    const required = tool?.parameters?.required ?? [];
+    const required = tool?.parameters?.required ?? NONE;
+    if (Array.isArray(required) && required.length === 0) continue;
     const args = normalizeToolArgsWithRepairs(argumentsOf(call, tool), tool).args;
-    return required.every((key) => key in args);
-  });
+    if (!required.every((key) => key in args)) return false;
+  }
+  return true;
 }
 
 export function buildCalls(
@@ -116,7 +122,7 @@ export function buildCalls(
 
 /** The call's arguments with positional values and plain-text input placed on the tool's parameters. */
 function argumentsOf(raw: RawCall, tool: LlmToolDefinition | undefined): Record<string, unknown> {
-  const positional = raw.positional ?? [];
+  const positional = raw.positional ?? NONE;
   if (positional.length === 0 && raw.inputText === undefined) return raw.arguments; // scanners build fresh objects
   const args: Record<string, unknown> = { ...raw.arguments };
   const params = Object.keys(tool?.parameters?.properties ?? {});

@@ -99,12 +99,16 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   const ctx = new Context(visible, markers, resolver, policy);
 
   const candidates = scanExplicit(ctx);
-  let refused: CallSpan[] = [];
+  const refused: CallSpan[] = [];
   let strictDrops: DroppedCall[] | undefined;
   let spans = candidates;
   if (candidates.length) {
-    const trusted = candidates.filter((span) => ctx.judge(span));
-    if (trusted.length < candidates.length) refused = candidates.filter((span) => !ctx.judge(span));
+    // one pass, each block judged once: a hostile reply holds tens of thousands of them
+    const trusted: CallSpan[] = [];
+    for (const span of candidates) {
+      if (ctx.judge(span)) trusted.push(span);
+      else refused.push(span);
+    }
     spans = selectSpans(trusted);
   }
   if (hasTools) {

@@ -6,6 +6,7 @@
 import { createFinder } from '../marker-finder';
 import type { MarkerSet } from '../marker-scan';
 import type { CallSpan } from '../types';
+import { isSpaceCode } from '../whitespace';
 
 export const SPECIAL_TOKENS = [
   '<|eot_id|>',
@@ -67,19 +68,27 @@ const SECTION_OPENING_TAGS = ['<tool_calls>', '<function_calls>'];
  */
 export function scanDanglingClosers(text: string, callSpans: readonly CallSpan[]): CallSpan[] {
   const spans: CallSpan[] = [];
+  // loops over the tag lists rather than find(closure): a hostile reply has tens of thousands of spans
   for (const span of callSpans) {
     if (span.calls.length === 0) continue;
     let b = span.start;
-    while (b > 0 && span.start - b < 64 && /\s/.test(text[b - 1])) b--;
-    if (text[b - 1] === '>') {
-      const tag = SECTION_OPENING_TAGS.find((t) => text.endsWith(t, b));
-      if (tag) spans.push(markerSpan(b - tag.length, b));
+    while (b > 0 && span.start - b < 64 && isSpaceCode(text.charCodeAt(b - 1))) b--;
+    if (b > 0 && text.charCodeAt(b - 1) === 62 /* > */) {
+      for (const tag of SECTION_OPENING_TAGS) {
+        if (!text.endsWith(tag, b)) continue;
+        spans.push(markerSpan(b - tag.length, b));
+        break;
+      }
     }
     let i = span.end;
-    while (i < text.length && i - span.end < 64 && /\s/.test(text[i])) i++;
-    if (text[i] !== '<' && text[i] !== '[') continue;
-    const tag = CALL_CLOSING_TAGS.find((t) => text.startsWith(t, i));
-    if (tag) spans.push(markerSpan(i, i + tag.length));
+    while (i < text.length && i - span.end < 64 && isSpaceCode(text.charCodeAt(i))) i++;
+    const c = text.charCodeAt(i);
+    if (c !== 60 /* < */ && c !== 91 /* [ */) continue;
+    for (const tag of CALL_CLOSING_TAGS) {
+      if (!text.startsWith(tag, i)) continue;
+      spans.push(markerSpan(i, i + tag.length));
+      break;
+    }
   }
   return spans;
 }

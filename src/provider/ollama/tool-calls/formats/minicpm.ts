@@ -6,6 +6,7 @@
 // the reference parser rejects, and is read only by repair.
 import { createFinder, type MarkerFinder } from '../marker-finder';
 import type { CallSpan, RawCall } from '../types';
+import { isSpaceCode } from '../whitespace';
 import type { FormatScanner, ScanContext } from './scan-context';
 
 const OPENERS = ['<function name=', '<function\u0120name=', '<functionname='];
@@ -39,7 +40,7 @@ function readFunction(text: string, at: number, nextParamClose: MarkerFinder): {
   let irregular: string | undefined;
   let sawParam = false;
   for (;;) {
-    while (i < text.length && /\s/.test(text[i])) i++;
+    while (i < text.length && isSpaceCode(text.charCodeAt(i))) i++;
     if (text.startsWith(CLOSE, i)) {
       return { call: { name: head[1], arguments: args, textValues: 'decode', irregular }, end: i + CLOSE.length, closed: true };
     }

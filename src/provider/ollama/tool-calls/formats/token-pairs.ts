@@ -13,7 +13,8 @@
 // only by repair and marked irregular, so strict drops it.
 import { callsFromJson, readCallList, readJsonValue } from '../json-calls';
 import { skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { pushAll } from '../collections';
+import { createFinder, ScratchFinder } from '../marker-finder';
 import type { CallSpan, ExtractionStrategy, RawCall } from '../types';
 import { decodeTyped } from './typed-values';
 import type { FormatScanner, ScanContext } from './scan-context';
@@ -93,13 +94,15 @@ function hunyuan(suffix: string): PairDialect {
 
 const STATIC = [IFM, SOLAR, PLAMO];
 const HY_OPEN = '<tool_call:';
+const TOOL_CALL = '<tool_call';
 
 export const tokenPairs: FormatScanner = {
   triggers: [IFM.callOpen, SOLAR.callOpen, PLAMO.callOpen, HY_OPEN],
   scan: (ctx: ScanContext) => {
     const spans: CallSpan[] = [];
-    for (const d of STATIC) if (ctx.text.includes(d.callOpen)) spans.push(...scanDialect(ctx.text, d));
-    if (ctx.text.includes(HY_OPEN)) for (const suffix of suffixesOf(ctx.text)) spans.push(...scanDialect(ctx.text, hunyuan(suffix)));
+    // pushAll, not push(...): a hostile reply yields tens of thousands of spans
+    for (const d of STATIC) if (ctx.text.includes(d.callOpen)) pushAll(spans, scanDialect(ctx.text, d));
+    if (ctx.text.includes(HY_OPEN)) for (const suffix of suffixesOf(ctx.text)) pushAll(spans, scanDialect(ctx.text, hunyuan(suffix)));
     return spans;
   },
 };
@@ -109,6 +112,7 @@ function suffixesOf(text: string): string[] {
   const out = new Set<string>();
   const next = createFinder(text, HY_OPEN);
   for (let at = next(0); at !== -1 && out.size < 4; at = next(at + HY_OPEN.length)) {
+    if (spelledAsSeen(text, at, out)) continue; // the usual case: the suffix of every call before
     const head = text.slice(at, at + 64); // a suffix is short: look no further
     const end = head.indexOf('>');
     const suffix = end === -1 ? '' : head.slice('<tool_call'.length, end);
@@ -117,12 +121,24 @@ function suffixesOf(text: string): string[] {
   return [...out];
 }
 
+/** Whether the token at `at` is `<tool_call` + a suffix already in `seen`, then `>`. */
+function spelledAsSeen(text: string, at: number, seen: ReadonlySet<string>): boolean {
+  for (const suffix of seen) {
+    if (text.startsWith(suffix, at + TOOL_CALL.length) && text.charCodeAt(at + TOOL_CALL.length + suffix.length) === 62 /* > */)
+      return true;
+  }
+  return false;
+}
+
 function scanDialect(text: string, d: PairDialect): CallSpan[] {
   const spans: CallSpan[] = [];
   const nextCall = createFinder(text, d.callOpen);
   const nextClose = createFinder(text, d.callClose);
   const sections = d.section ? sectionRanges(text, d.section) : [];
   let si = -1; // the last section opened before the call being read
+  // the repair notes, made once per scan rather than once per call
+  let cutOff: string | undefined;
+  let unsectioned: string | undefined;
   for (let at = nextCall(0); at !== -1;) {
     const bodyStart = at + d.callOpen.length;
     const following = nextCall(bodyStart);
@@ -140,7 +156,7 @@ function scanDialect(text: string, d: PairDialect): CallSpan[] {
     } else {
       bodyEnd = end = following === -1 ? text.length : following;
       closed = false;
-      irregular = `${d.callClose} missing: the call was cut off`;
+      irregular = cutOff ??= `${d.callClose} missing: the call was cut off`;
     }
     const body = text.slice(bodyStart, bodyEnd);
     const parsed = parseBody(body, d);
@@ -148,14 +164,15 @@ function scanDialect(text: string, d: PairDialect): CallSpan[] {
       while (si + 1 < sections.length && sections[si + 1].start <= at) si++;
       const section = si >= 0 && at < sections[si].end ? sections[si] : undefined;
       // a section opened and never closed is cut-off output to every reference parser
-      if ((d.sectionRequired && !section) || (section && !section.closed)) irregular ??= `${d.section?.[1]} missing around the call`;
+      if ((d.sectionRequired && !section) || (section && !section.closed))
+        irregular ??= unsectioned ??= `${d.section?.[1]} missing around the call`;
       irregular ??= parsed.irregular;
       const calls = irregular ? parsed.calls.map((c) => ({ ...c, irregular })) : parsed.calls;
       spans.push({ start: at, end, strategy: d.strategy, calls, explicit: true, closed });
     }
     at = following;
   }
-  if (spans.length) spans.push(...tokenSpans(text, [...(d.section ?? []), ...(d.extraTokens ?? [])]));
+  if (spans.length) pushAll(spans, tokenSpans(text, [...(d.section ?? []), ...(d.extraTokens ?? [])]));
   return spans;
 }
 
@@ -185,6 +202,12 @@ function tokenSpans(text: string, tokens: readonly string[]): CallSpan[] {
   }
   return out;
 }
+
+// parseBody's finders (it calls nothing that reads pairs, so one set serves every body)
+const KEY = new ScratchFinder();
+const KEY_CLOSE = new ScratchFinder();
+const VALUE_CLOSE = new ScratchFinder();
+const TYPE_CLOSE = new ScratchFinder();
 
 function parseBody(body: string, d: PairDialect): { calls: RawCall[]; irregular?: string } | undefined {
   if (d.jsonBody) {
@@ -216,19 +239,20 @@ function parseBody(body: string, d: PairDialect): { calls: RawCall[]; irregular?
   }
   const [keyOpen, keyClose] = d.key as [string, string];
   const [valueOpen, valueClose] = d.value as [string, string];
-  // memoised forward searches: a body of many pairs missing their ends stays linear
-  const nextKey = createFinder(body, keyOpen);
-  const nextKeyClose = createFinder(body, keyClose);
-  const nextValueClose = createFinder(body, valueClose);
-  const nextTypeClose = d.type ? createFinder(body, d.type[1]) : undefined;
+  // memoised forward searches: a body of many pairs missing their ends stays linear (scratch
+  // finders, reset per body: a reply may hold tens of thousands of bodies)
+  const keys = KEY.reset(body, keyOpen);
+  const keyCloses = KEY_CLOSE.reset(body, keyClose);
+  const valueCloses = VALUE_CLOSE.reset(body, valueClose);
+  const typeCloses = d.type ? TYPE_CLOSE.reset(body, d.type[1]) : undefined;
   while (i < body.length) {
-    const k = nextKey(i);
+    const k = keys.find(i);
     if (k === -1) {
       if (body.slice(i).trim()) irregular ??= `unparsed text after the arguments`;
       break;
     }
     if (body.slice(i, k).trim()) irregular ??= `unparsed text between the arguments`;
-    const kc = nextKeyClose(k + keyOpen.length);
+    const kc = keyCloses.find(k + keyOpen.length);
     if (kc === -1) {
       irregular ??= `${keyClose} missing`;
       break;
@@ -238,7 +262,7 @@ function parseBody(body: string, d: PairDialect): { calls: RawCall[]; irregular?
     let type: string | undefined;
     if (d.type && body.startsWith(d.type[0], skipSpace(body, j))) {
       const t = skipSpace(body, j) + d.type[0].length;
-      const tc = (nextTypeClose as (from: number) => number)(t);
+      const tc = (typeCloses as ScratchFinder).find(t);
       if (tc !== -1) {
         type = body.slice(t, tc).trim();
         j = tc + d.type[1].length;
@@ -254,11 +278,11 @@ function parseBody(body: string, d: PairDialect): { calls: RawCall[]; irregular?
       }
       vStart = v + valueOpen.length;
     } else vStart = j;
-    let vEnd = nextValueClose(vStart);
+    let vEnd = valueCloses.find(vStart);
     let next: number;
     if (vEnd === -1) {
       // the value's end token is missing: it runs to the next key (or the end of the call)
-      const following = nextKey(vStart);
+      const following = keys.find(vStart);
       vEnd = following === -1 ? body.length : following;
       next = vEnd;
       if (!d.closeAtNextCall) irregular ??= `${valueClose} missing after key ${key}`;
