@@ -29,6 +29,11 @@ export function coerceArgsToSchema(
   return { args: out, coercions };
 }
 
+/** Whether coerceArgsToSchema would hand `args` back as they are, with no coercion (nothing allocated). */
+export function needsNoCoercion(args: Record<string, unknown>, schema: JsonSchema | undefined): boolean {
+  return !schema || !schema.properties || typeof args !== 'object' || args === null || alreadyTyped(args, schema.properties);
+}
+
 /** The usual case: every value already has a type its parameter admits, with nothing nested to check. */
 function alreadyTyped(args: Record<string, unknown>, props: Record<string, JsonSchema>): boolean {
   for (const key in args) {

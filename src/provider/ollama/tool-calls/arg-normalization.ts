@@ -37,6 +37,14 @@ export interface KeyMapping {
 /** shared by every call whose keys stay: callers only read it */
 const NO_MAPPINGS: KeyMapping[] = [];
 
+/** Whether normalizeToolArgsWithRepairs would hand `args` back as they are (every key a parameter, or no schema). */
+export function keysNeedNoMapping(args: Record<string, unknown>, toolDef: LlmToolDefinition | undefined): boolean {
+  const props = toolDef?.parameters?.properties;
+  if (!args || typeof args !== 'object' || !props || typeof props !== 'object') return true;
+  for (const key in args) if (!Object.prototype.hasOwnProperty.call(props, key)) return false;
+  return true;
+}
+
 /** Like normalizeToolArgs, and also says which keys moved. */
 export function normalizeToolArgsWithRepairs(
   args: Record<string, unknown>,

@@ -4,8 +4,8 @@
 // tool's parameters, text values decoded as their format writes them, keys repaired and values
 // typed by the schema. Every repair is reported with the index of its call.
 import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
-import { coerceArgsToSchema } from './arg-coercion';
-import { normalizeToolArgsWithRepairs } from './arg-normalization';
+import { coerceArgsToSchema, needsNoCoercion } from './arg-coercion';
+import { keysNeedNoMapping, normalizeToolArgsWithRepairs } from './arg-normalization';
 import { pushAll } from './collections';
 import { PSEUDO_JSON, readTolerantly } from './json-calls';
 import type { ToolResolver } from './name-resolution';
@@ -38,7 +38,10 @@ export function acceptExplicit(span: CallSpan, resolver: ToolResolver): boolean 
     const tool = resolver.tool(found.name);
     const required = tool?.parameters?.required ?? NONE;
     if (Array.isArray(required) && required.length === 0) continue;
-    const args = normalizeToolArgsWithRepairs(argumentsOf(call, tool), tool).args;
+    const raw = argumentsOf(call, tool);
+    // every required key already a parameter: key repair never moves one, so nothing to normalise
+    if (holdsAll(raw, required, tool?.parameters?.properties)) continue;
+    const args = normalizeToolArgsWithRepairs(raw, tool).args;
     if (!required.every((key) => key in args)) return false;
   }
   return true;
@@ -91,18 +94,25 @@ export function buildCalls(
       const name = found?.name ?? raw.name;
       const tool = found ? resolver.tool(found.name) : undefined;
       const callIndex = out.calls.length;
-      let repairs: ExtractionRepair[] | undefined;
+      // without the echo check below every built call is kept: its repairs go straight to the result
+      let repairs: ExtractionRepair[] | undefined = mixed ? undefined : out.repairs;
       if (found && found.how !== 'exact')
         (repairs ??= []).push({ kind: 'tool_name_repaired', callIndex, from: raw.name, to: name, how: found.how });
       if (irregular !== undefined) (repairs ??= []).push({ kind: 'call_repaired', callIndex, detail: irregular });
       let args = decodeTextValues(argumentsOf(raw, tool), raw.textValues, tool?.parameters);
       if (tool && hasKeys(args)) {
         // strict renames no key either: the reference parser hands the arguments on as written
-        const normalized = strict ? { args, mappings: [] } : normalizeToolArgsWithRepairs(args, tool);
-        for (const m of normalized.mappings) (repairs ??= []).push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
-        const coerced = coerceArgsToSchema(normalized.args, tool.parameters);
-        for (const c of coerced.coercions) (repairs ??= []).push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
-        args = coerced.args;
+        if (!strict && !keysNeedNoMapping(args, tool)) {
+          const normalized = normalizeToolArgsWithRepairs(args, tool);
+          for (const m of normalized.mappings) (repairs ??= []).push({ kind: 'tool_args_normalized', callIndex, from: m.from, to: m.to });
+          args = normalized.args;
+        }
+        // the usual case (values already of their types) allocates nothing
+        if (!needsNoCoercion(args, tool.parameters)) {
+          const coerced = coerceArgsToSchema(args, tool.parameters);
+          for (const c of coerced.coercions) (repairs ??= []).push({ kind: 'arg_coerced', callIndex, key: c.key, from: c.from, to: c.to });
+          args = coerced.args;
+        }
       }
       // a bare JSON echo of a call already made with markers is the same call, not a second one
       if (mixed) {
@@ -112,7 +122,7 @@ export function buildCalls(
       }
       out.calls.push({ id: generateId(), name, arguments: args });
       kept?.add(span);
-      if (repairs) pushAll(out.repairs, repairs);
+      if (repairs && repairs !== out.repairs) pushAll(out.repairs, repairs);
       if (span.strategy && !out.strategies.includes(span.strategy)) out.strategies.push(span.strategy);
     }
   }
@@ -152,6 +162,15 @@ function holdsBothKinds(spans: readonly CallSpan[]): boolean {
     if (explicit && loose) return true;
   }
   return false;
+}
+
+/** Whether every key of `required` is in `args` and a declared parameter (which key repair leaves in place). */
+function holdsAll(args: Record<string, unknown>, required: unknown, props: Record<string, unknown> | undefined): boolean {
+  if (!Array.isArray(required) || !props || typeof props !== 'object') return false;
+  for (const key of required) {
+    if (typeof key !== 'string' || !(key in args) || !Object.prototype.hasOwnProperty.call(props, key)) return false;
+  }
+  return true;
 }
 
 function hasKeys(args: Record<string, unknown>): boolean {

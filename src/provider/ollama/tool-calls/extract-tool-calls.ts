@@ -169,15 +169,22 @@ class Context implements ScanContext {
 
   /** adds the kept call blocks among `found` to the regions other scanners skip */
   wrap(found: readonly CallSpan[]): void {
-    const kept = found.filter((s) => s.calls.length > 0 && this.judge(s));
+    const kept = found.filter((s) => s.calls.length > 0 && this.judge(s, true));
     if (kept.length) this.wrapped = selectSpans(this.wrapped.length ? pushAll(pushAll([], this.wrapped), kept) : kept);
   }
 
-  /** whether the block is trusted as a call (judged once) */
-  judge(span: CallSpan): boolean {
+  /**
+   * Whether the block is trusted as a call. Only wrapper blocks are judged twice (here, then with
+   * every block), so only their verdicts are kept: a map of every block of a hostile reply costs
+   * more than judging it.
+   */
+  judge(span: CallSpan, remember = false): boolean {
     if (span.calls.length === 0 || span.closed || !this.hasTools) return true; // nothing to doubt
-    let verdict = (this.verdicts ??= new Map()).get(span);
-    if (verdict === undefined) this.verdicts.set(span, (verdict = acceptExplicit(span, this.resolver)));
+    let verdict = this.verdicts?.get(span);
+    if (verdict === undefined) {
+      verdict = acceptExplicit(span, this.resolver);
+      if (remember) (this.verdicts ??= new Map()).set(span, verdict);
+    }
     return verdict;
   }
 }

@@ -167,8 +167,10 @@ function scanDialect(text: string, d: PairDialect): CallSpan[] {
       if ((d.sectionRequired && !section) || (section && !section.closed))
         irregular ??= unsectioned ??= `${d.section?.[1]} missing around the call`;
       irregular ??= parsed.irregular;
-      const calls = irregular ? parsed.calls.map((c) => ({ ...c, irregular })) : parsed.calls;
-      spans.push({ start: at, end, strategy: d.strategy, calls, explicit: true, closed });
+      // parseBody's calls are fresh objects of this body alone: noted in place, not copied (one copy
+      // per call was the dearest step of a reply of cut-off calls)
+      if (irregular) for (const c of parsed.calls) c.irregular = irregular;
+      spans.push({ start: at, end, strategy: d.strategy, calls: parsed.calls, explicit: true, closed });
     }
     at = following;
   }
