@@ -21,7 +21,11 @@ function slots(doc: Json): Array<{ parent: Record<string | number, Json>; key: s
   const queue: Json[] = [doc];
   while (queue.length) {
     const node = queue.shift();
+    // only plain mappings and sequences: a mutated text can parse to a tagged value (a !!binary
+    // Uint8Array, a timestamp) whose members cannot be deleted or replaced
     if (!node || typeof node !== 'object') continue;
+    const proto = Object.getPrototypeOf(node) as unknown;
+    if (!Array.isArray(node) && proto !== Object.prototype && proto !== null) continue;
     for (const [k, v] of Object.entries(node)) {
       out.push({ parent: node as never, key: Array.isArray(node) ? Number(k) : k });
       queue.push(v);
