@@ -1,5 +1,5 @@
-// The viewer's shell: the token, the event catalogue, hash routes (#/, #/runs, #/session/<id>,
-// #/run/<id>, #/compare?a=…&b=…) and the connection indicator.
+// The viewer's shell: the token, the event catalogue and the loop's vocabulary, hash routes (#/,
+// #/runs, #/session/<id>, #/run/<id>, #/compare?a=…&b=…) and the connection indicator.
 import { api, ApiError, forgetToken, getToken, setToken, takeTokenFromFragment } from './api.js';
 import { h, replace } from './dom.js';
 import { renderRun } from './run-view.js';
@@ -7,6 +7,7 @@ import { renderCompare } from './compare-view.js';
 import { renderRuns } from './runs-list.js';
 import { renderSessions } from './sessions-list.js';
 import { renderSession } from './session-view.js';
+import { loadVocabulary } from './vocabulary.js';
 
 const main = document.getElementById('app');
 const indicator = document.getElementById('connection');
@@ -52,7 +53,7 @@ async function route() {
   // nothing of the page before stays on screen while this one loads
   replace(main, h('p', { class: 'muted loading' }, 'Loading…'));
   try {
-    catalogue ??= await loadCatalogue();
+    if (!catalogue) [catalogue] = await Promise.all([loadCatalogue(), loadVocabulary()]);
     // a query after the id (#/run/<id>?cell=…) is the page's own, not part of the id
     const [, page, id] = path.split('?')[0].split('/');
     const ctx = { main, catalogue, setConnection };

@@ -6,6 +6,7 @@
 // configuration. The socket is followed before the run is read; the newer snapshot of each trial wins.
 import { api, connect } from './api.js';
 import { fmtMs, fmtPct, fmtTime, h, replace } from './dom.js';
+import { pathologyLabel } from './vocabulary.js';
 import { FINAL, cellKey, cellState, cellSummary, columnOf, eta, median, newerRun, newerTrial, trialTooltip } from './run-cells.js';
 
 function interval(p) {
@@ -36,7 +37,11 @@ function pathologies(stats) {
     'ul',
     { class: 'pathologies' },
     seen.map(([key, p]) =>
-      h('li', { title: `${p.events} event(s); 95% Wilson ${fmtPct(p.lo)}–${fmtPct(p.hi)}` }, `${key} ${fmtPct(p.rate)}`),
+      h(
+        'li',
+        { title: `${pathologyLabel(key)}: ${p.events} event(s); 95% Wilson ${fmtPct(p.lo)}–${fmtPct(p.hi)}`, dataset: { key } },
+        `${pathologyLabel(key)} ${fmtPct(p.rate)}`,
+      ),
     ),
   );
 }

@@ -11,6 +11,7 @@ import { fmtMs, fmtTime, h, keyedList, replace } from './dom.js';
 import { buildTimeline, timelineItems } from './timeline.js';
 import { transcriptItems } from './transcript.js';
 import { renderVerdict, verdictBadge } from './verdict.js';
+import { terminationTone } from './vocabulary.js';
 
 const byIdx = (rows) => new Map(rows.map((r) => [r.idx, r]));
 
@@ -219,10 +220,6 @@ export async function renderSession({ main, catalogue, setConnection }, id) {
   return () => socket.close();
 }
 
-/** how a session ended, apart from whether its trial passed: only failures of the loop itself are red */
-const terminationTone = (reason) =>
-  !reason ? '' : reason === 'completed' ? 'term-ok' : /error|abort|interrupt|fail|timeout/.test(reason) ? 'term-bad' : 'term-warn';
-
 function header({ session: s, verdict, traceUrl, notice, events }) {
   // the slot is taken once, before the loop (slot_acquired), and held to the end
   const acquired = events.filter((e) => e.type === 'slot_acquired');
@@ -239,7 +236,8 @@ function header({ session: s, verdict, traceUrl, notice, events }) {
       s.terminationReason
         ? h(
             'span',
-            { class: `termination ${terminationTone(s.terminationReason)}`, id: 'session-termination', title: 'how the loop ended' },
+            // how a session ended, apart from whether its trial passed: only failures of the loop itself are red
+            { class: `termination term-${terminationTone(s.terminationReason)}`, id: 'session-termination', title: 'how the loop ended' },
             s.terminationReason,
           )
         : null,

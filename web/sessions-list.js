@@ -3,6 +3,7 @@
 // (GET /api/sessions query parameters, kept in the URL), paged, and updated live.
 import { api, connect } from './api.js';
 import { fmtMs, fmtTime, h, replace } from './dom.js';
+import { terminationReasons } from './vocabulary.js';
 
 const PAGE = 50;
 const STATUSES = ['', 'running', 'finished']; // what the API filters on; the termination field says how it ended
@@ -126,7 +127,12 @@ export async function renderSessions({ main, setConnection }, params) {
     field('Verdict', select('verdict', VERDICTS)),
     field('Model', input('model', { size: 12 })),
     field('Status', select('status', STATUSES)),
-    field('Termination', input('termination', { size: 12 })),
+    field('Termination', input('termination', { list: 'terminations', size: 12 })),
+    h(
+      'datalist',
+      { id: 'terminations' },
+      terminationReasons().map((r) => h('option', { value: r })),
+    ),
     field(
       'Iterations',
       h(

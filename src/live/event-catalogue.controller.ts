@@ -2,7 +2,8 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse } from '@nestjs/swagger';
 import { AdminAuthGuard } from '../admin/admin-auth.guard';
 import { viewerCatalogue, type CatalogueEntry } from './timeline-kinds';
-import { CatalogueEntryDto } from '../admin/dto/responses/catalogue.dto';
+import { CatalogueEntryDto, LoopVocabularyDto } from '../admin/dto/responses/catalogue.dto';
+import { loopVocabulary, type LoopVocabulary } from '../journal/events/loop-vocabulary';
 
 @ApiTags('events')
 @ApiBearerAuth()
@@ -14,5 +15,15 @@ export class EventCatalogueController {
   @ApiOperation({ summary: 'The journal event vocabulary: type, group, meaning, payload fields and how the viewer draws it' })
   catalogue(): CatalogueEntry[] {
     return viewerCatalogue();
+  }
+
+  @Get('vocabulary')
+  @ApiOkResponse({ type: LoopVocabularyDto })
+  @ApiOperation({
+    summary:
+      "The loop's vocabulary: loop breaks, nudge reasons, termination reasons (with the viewer's tone) and pathology keys (with their labels)",
+  })
+  vocabulary(): LoopVocabulary {
+    return loopVocabulary();
   }
 }

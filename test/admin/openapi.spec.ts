@@ -175,6 +175,7 @@ describe('the OpenAPI document', () => {
     await conforms('GET', `/api/sessions?run=${run.runId}`, 200);
 
     await conforms('GET', '/api/events/catalogue', 200);
+    await conforms('GET', '/api/events/vocabulary', 200);
     await conforms('POST', '/api/mcp/add', 201, {
       name: 'remote',
       config: { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': 'k' } },

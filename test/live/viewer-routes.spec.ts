@@ -2,6 +2,13 @@
 // strict CSP, nothing outside web/), the socket.io client script is served, and the event
 // catalogue the page draws with needs the token like every other data route.
 import { JOURNAL_EVENT_TYPES } from '../../src/journal/journal-events';
+import {
+  LOOP_BREAK_KINDS,
+  NUDGE_REASONS,
+  PATHOLOGY_KEYS,
+  PATHOLOGY_LABELS,
+  TERMINATION_REASONS,
+} from '../../src/journal/events/loop-vocabulary';
 import { startApiApp, type ApiApp } from '../support/api-app';
 
 describe('viewer routes', () => {
@@ -49,5 +56,22 @@ describe('viewer routes', () => {
     expect(entries.find((e) => e.type === 'repeat_break')).toEqual(
       expect.objectContaining({ kind: 'break', description: expect.any(String) }),
     );
+  });
+
+  it("the loop's vocabulary the viewer labels with needs the token, and holds every name it declares", async () => {
+    expect((await a.call('GET', '/api/events/vocabulary', undefined, null)).status).toBe(401);
+    const res = await a.call('GET', '/api/events/vocabulary');
+    expect(res.status).toBe(200);
+    const v = (await res.json()) as {
+      loopBreaks: string[];
+      nudgeReasons: string[];
+      terminations: Array<{ reason: string; tone: string }>;
+      pathologies: Array<{ key: string; label: string }>;
+    };
+    expect(v.loopBreaks).toEqual([...LOOP_BREAK_KINDS]);
+    expect(v.nudgeReasons).toEqual([...NUDGE_REASONS]);
+    expect(v.terminations.map((t) => t.reason)).toEqual([...TERMINATION_REASONS]);
+    expect(v.terminations.find((t) => t.reason === 'error_repeat_break')?.tone).toBe('warn');
+    expect(v.pathologies).toEqual(PATHOLOGY_KEYS.map((key) => ({ key, label: PATHOLOGY_LABELS[key] })));
   });
 });

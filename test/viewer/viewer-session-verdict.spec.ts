@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { API_TOKEN, APPROVAL_SESSION, eventually, expectJson, startApiApp, type ApiApp } from '../support/api-app';
 import { describeWithBrowser, launchBrowser, viewerPage } from '../support/browser';
+import { TERMINATION_REASONS, TERMINATION_TONES } from '../../src/journal/events/loop-vocabulary';
 
 const OUT = path.join(__dirname, '..', '..', 'test-output');
 const TEMPLATE = 'http://grafana.test/explore?trace={traceId}&span={spanId}';
@@ -94,6 +95,8 @@ describeWithBrowser('session page verdict, iteration figures and session list (h
     // the loop completed, the trial failed: both said, and nothing green claims success
     expect(await page.locator('#session-status').textContent()).toBe('finished');
     expect(await page.locator('#session-termination').textContent()).toBe('completed');
+    // its tone is the vocabulary's (GET /api/events/vocabulary), not a guess from the word
+    expect(await page.locator('#session-termination').getAttribute('class')).toBe(`termination term-${TERMINATION_TONES.completed}`);
     expect(await page.locator('#trial-verdict').textContent()).toBe('trial failed');
     const green = 'rgb(220, 252, 231)';
     for (const sel of ['#session-status', '#session-termination']) {
@@ -206,6 +209,10 @@ describeWithBrowser('session page verdict, iteration figures and session list (h
     expect((await cells('notes/says-goodbye')).Duration).toMatch(/\d+(\.\d)? (ms|s)$/);
     expect(await cells('Summarise the quarterly')).toEqual(expect.objectContaining({ Verdict: 'no trial', Run: '–', Profile: 'loupe' }));
     await page.screenshot({ path: path.join(OUT, 'sessions-list.png'), fullPage: true });
+    // the termination filter offers every reason of the loop's vocabulary
+    expect(await page.locator('datalist#terminations option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual([
+      ...TERMINATION_REASONS,
+    ]);
 
     const shown = async () =>
       page.locator('table.sessions tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent ?? ''));

@@ -45,7 +45,8 @@ describe("scenario vocabulary is the journal's", () => {
       '  - termination: compleetd\n',
       'expect[0].termination',
       8,
-      /unknown termination reason "compleetd"; did you mean "completed"\?/,
+      // the closest reason, then every reason there is
+      /unknown termination reason "compleetd"; did you mean "completed"\? \(known: completed, max_iterations, .*, expired\)/,
     ],
     [
       'a payload field the event does not have',

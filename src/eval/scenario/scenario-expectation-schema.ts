@@ -7,7 +7,7 @@ import { LLM_ROLES } from '../../provider/llm-types';
 import { count, recordedNumber } from './scenario-bounds';
 import { unknownNameMessage } from '../../common/closest-name';
 import { checkWith, eventName, eventRef, payloadMatch } from './scenario-payload-schema';
-import { terminationProblem } from './scenario-vocabulary';
+import { TERMINATION_REASONS } from '../../journal/events/loop-vocabulary';
 
 const occurrence = recordedNumber('an occurrence (1 is the first)', 1, 1_000_000);
 
@@ -68,12 +68,8 @@ export const expectationBranches = {
   host_event: z
     .strictObject({ host_event: eventName, with: payloadMatch.optional(), count: count.optional() })
     .superRefine((e, ctx) => checkWith(ctx, e.host_event, e.with)),
-  termination: z.strictObject({
-    termination: z.string().superRefine((reason, ctx) => {
-      const problem = terminationProblem(reason);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-  }),
+  /** editors are offered the reasons (the schema's enum); the loader names the closest one to a typo */
+  termination: z.strictObject({ termination: oneOf('termination reason', TERMINATION_REASONS) }),
   final_answer: z.strictObject({ final_answer: textMatch }),
   final_answer_contains: z.strictObject({ final_answer_contains: z.string() }),
   final_answer_not_contains: z.strictObject({ final_answer_not_contains: z.string() }),

@@ -1,11 +1,11 @@
-// A scenario names events, their payload fields and termination reasons; each name is checked
-// against the journal's vocabulary at load (with the closest valid name): in a trigger a typo is bad
+// A scenario names events and their payload fields (its termination reasons are checked where the
+// expectation is, scenario-expectation-schema.ts); each name is checked against the journal's
+// vocabulary at load (with the closest valid name): in a trigger a typo is bad
 // input; in an expectation it makes one that can never hold (scenario-parser.ts), never one that
 // passes because it matches nothing.
 import type { z } from 'zod';
 import { unknownNameMessage } from '../../common/closest-name';
 import { JOURNAL_EVENTS, JOURNAL_EVENT_TYPES, isJournalEventType, type EventType } from '../../journal/journal-events';
-import { TERMINATION_REASONS } from '../../process/policies/termination';
 import { isOperatorObject } from '../expectations/payload-match';
 
 export interface VocabularyProblem {
@@ -16,12 +16,6 @@ export interface VocabularyProblem {
 
 export function eventTypeProblem(name: string): string | undefined {
   return isJournalEventType(name) ? undefined : unknownNameMessage('event type', name, JOURNAL_EVENT_TYPES);
-}
-
-export function terminationProblem(reason: string): string | undefined {
-  return (TERMINATION_REASONS as readonly string[]).includes(reason)
-    ? undefined
-    : unknownNameMessage('termination reason', reason, TERMINATION_REASONS);
 }
 
 /** Strips optional/nullable/default wrappers to the schema that says what the value is. */

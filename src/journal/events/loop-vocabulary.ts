@@ -124,6 +124,23 @@ export const PATHOLOGY_LABELS: Readonly<Record<PathologyKey, string>> = {
   invariant_violation: 'a loop invariant was violated',
 };
 
+/**
+ * How the dashboards and reports group the pathologies (one rate per group): each key in exactly one
+ * group. A dashboard list of pathologies is a union of whole groups (test/support/dashboard-names.ts).
+ */
+export const PATHOLOGY_GROUPS = {
+  /** the loop repeated itself and loop control broke it */
+  loop_break: LOOP_BREAK_KINDS.filter((k) => k !== 'max_iterations'),
+  nudge: [...nudgeKeys, 'nudges_exhausted', 'doom_loop_asked'],
+  hallucinated_output: ['hallucination_stripped', 'mid_chain_nudge'],
+  max_iterations: ['max_iterations'],
+  extraction_repair: repairKeys,
+  context_overflow: ['context_overflow'],
+  model_reloaded: ['model_reloaded'],
+  invariant_violation: ['invariant_violation'],
+} as const satisfies Record<string, readonly PathologyKey[]>;
+export type PathologyGroup = keyof typeof PATHOLOGY_GROUPS;
+
 export interface LoopVocabulary {
   loopBreaks: readonly LoopBreakKind[];
   nudgeReasons: readonly NudgeEventReason[];
