@@ -10,16 +10,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { stringify } from 'yaml';
-import { startStandin } from './child-standin';
 import { median, range, type BenchFigure } from './run-benchmarks';
+import { startSingleTurnStandin } from './single-turn';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
-const MODEL = 'bench:1b';
-// a complete sentence, so no nudge asks for more: one request per trial
-const ANSWER = 'The task is done.';
-const WORDS = ANSWER.split(' ').length;
 
 export interface EvalBenchOptions {
   /** runs per scripted-suite figure (the median is reported) */
@@ -98,31 +93,8 @@ async function suiteWallTime(runs: number, concurrency: number): Promise<BenchFi
 }
 
 async function throughput(parallel: number, latencyMs: number, waves: number, runs: number, dir: string): Promise<BenchFigure> {
-  const file = path.join(dir, `throughput-p${parallel}-l${latencyMs}.yaml`);
-  fs.writeFileSync(
-    file,
-    stringify({
-      id: `bench/throughput-p${parallel}-l${latencyMs}`,
-      title: 'single-turn trial',
-      spec: 'bench',
-      prompt: 'Say done.',
-      model: MODEL,
-      catalog: [
-        {
-          name: MODEL,
-          family: 'llama',
-          parameter_size: '1.0B',
-          capabilities: ['completion', 'tools'],
-          parallel,
-          tokens_per_second: (WORDS * 1_000) / latencyMs,
-        },
-      ],
-      script: [{ content: ANSWER }],
-      expect: [{ termination: 'completed' }],
-      success: [{ final_answer: { contains: 'done' } }],
-    }),
-  );
-  const standin = await startStandin(file);
+  const standin = await startSingleTurnStandin(dir, { id: `bench/throughput-p${parallel}-l${latencyMs}`, parallel, latencyMs });
+  const file = standin.file;
   const trials = waves * parallel;
   try {
     // more trials at once than slots, so the provider's limiter (not -c) is what paces the run

@@ -13,14 +13,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { stringify } from 'yaml';
 import { startStandin } from './child-standin';
 import { median, range, type BenchFigure } from './run-benchmarks';
+import { writeSingleTurnScenario } from './single-turn';
 
 const ROOT = path.join(__dirname, '..', '..');
-const MODEL = 'bench:1b';
-const ANSWER = 'The task is done.';
-const WORDS = ANSWER.split(' ').length;
 
 export interface QueueBenchOptions {
   workers?: number[];
@@ -136,30 +133,7 @@ export async function benchQueue(options: QueueBenchOptions = {}): Promise<Bench
   if (baseline && process.env.DATABASE_URL)
     throw new Error('bench queue: LOUPE_BENCH_QUEUE_BASELINE needs the embedded Postgres (a home per checkout)');
   const checkouts = [checkout('', ROOT), ...(baseline ? [checkout('baseline ', path.resolve(baseline))] : [])];
-  const file = path.join(dir, 'single-turn.yaml');
-  fs.writeFileSync(
-    file,
-    stringify({
-      id: 'bench/queued-single-turn',
-      title: 'single-turn trial',
-      spec: 'bench',
-      prompt: 'Say done.',
-      model: MODEL,
-      catalog: [
-        {
-          name: MODEL,
-          family: 'llama',
-          parameter_size: '1.0B',
-          capabilities: ['completion', 'tools'],
-          parallel,
-          tokens_per_second: (WORDS * 1_000) / latencyMs,
-        },
-      ],
-      script: [{ content: ANSWER }],
-      expect: [{ termination: 'completed' }],
-      success: [{ final_answer: { contains: 'done' } }],
-    }),
-  );
+  const file = writeSingleTurnScenario(dir, { id: 'bench/queued-single-turn', parallel, latencyMs });
   const standins = await Promise.all(Array.from({ length: Math.max(...counts) }, () => startStandin(file)));
   const figures: BenchFigure[] = [];
   try {

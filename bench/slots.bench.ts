@@ -10,20 +10,16 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { stringify } from 'yaml';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
 import { dataDirFor } from '../src/database/embedded/embedded-postgres';
-import { startStandin } from './child-standin';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { summariseCpuProfile, type CpuProfile } from './cpu-profile-summary';
 import { median, range, type BenchFigure, type BenchSuite } from './run-benchmarks';
+import { startSingleTurnStandin } from './single-turn';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
-const MODEL = 'bench:1b';
-const ANSWER = 'The task is done.';
-const WORDS = ANSWER.split(' ').length;
 const LATENCY_MS = 200;
 /** trials per run = WAVES × P: long enough that the first and last wave weigh little */
 const WAVES = 10;
@@ -102,38 +98,9 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, profileDir?: string): Pr
   });
 }
 
-function scenario(dir: string, parallel: number): string {
-  const file = path.join(dir, `slots-p${parallel}.yaml`);
-  fs.writeFileSync(
-    file,
-    stringify({
-      id: `bench/slots-p${parallel}`,
-      title: 'single-turn trial',
-      spec: 'bench',
-      prompt: 'Say done.',
-      model: MODEL,
-      catalog: [
-        {
-          name: MODEL,
-          family: 'llama',
-          parameter_size: '1.0B',
-          capabilities: ['completion', 'tools'],
-          parallel,
-          tokens_per_second: (WORDS * 1_000) / LATENCY_MS,
-        },
-      ],
-      // a complete sentence, so no nudge asks for more: one request per trial
-      script: [{ content: ANSWER }],
-      expect: [{ termination: 'completed' }],
-      success: [{ final_answer: { contains: 'done' } }],
-    }),
-  );
-  return file;
-}
-
 async function slots(parallel: number, dir: string, dataDir: string | null, profileAlways: boolean): Promise<BenchFigure[]> {
-  const file = scenario(dir, parallel);
-  const standin = await startStandin(file);
+  const standin = await startSingleTurnStandin(dir, { id: `bench/slots-p${parallel}`, parallel, latencyMs: LATENCY_MS });
+  const file = standin.file;
   const trials = WAVES * parallel;
   const args = ['eval', file, '--json', '-t', String(trials), '-c', String(parallel)];
   const env = { OLLAMA_HOST: standin.url, OLLAMA_MAX_PARALLEL: String(parallel) };

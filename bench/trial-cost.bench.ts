@@ -15,14 +15,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { stringify } from 'yaml';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
 import { dataDirFor } from '../src/database/embedded/embedded-postgres';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { ScenarioRunner } from '../src/eval/scenario-runner.service';
 import { loadScenarios } from '../src/eval/scenario/scenario-loader';
-import { startStandin } from './child-standin';
+import { BENCH_MODEL, startSingleTurnStandin } from './single-turn';
 import { trialFloor } from './trial-floor';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -31,31 +30,11 @@ import { median, range, type BenchFigure, type BenchSuite } from './run-benchmar
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
-const MODEL = 'bench:1b';
 const N1 = 20;
 const N2 = 220;
 const MEMORY_TRIALS = 2_000;
 /** pairs of runs per marginal cost (the median is reported) */
 const PAIRS = 5;
-
-function scenarioFile(dir: string): string {
-  const file = path.join(dir, 'single-turn.yaml');
-  fs.writeFileSync(
-    file,
-    stringify({
-      id: 'bench/single-turn',
-      title: 'single-turn trial',
-      spec: 'bench',
-      prompt: 'Say done.',
-      model: MODEL,
-      catalog: [{ name: MODEL, family: 'llama', parameter_size: '1.0B', capabilities: ['completion', 'tools'], parallel: 8 }],
-      script: [{ content: 'The task is done.' }],
-      expect: [{ termination: 'completed' }],
-      success: [{ final_answer: { contains: 'done' } }],
-    }),
-  );
-  return file;
-}
 
 interface EvalRun {
   /** the process, start-up included */
@@ -186,8 +165,9 @@ export const trialCostSuite: BenchSuite = {
   description: `marginal cost of a single-turn eval trial against an external zero-latency stand-in (built CLI), Postgres CPU per trial, heap over ${MEMORY_TRIALS} trials, and the first run on a fresh home`,
   run: async (config: LoupeConfig) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-cost-'));
-    const file = scenarioFile(dir);
-    const standin = await startStandin(file);
+    // zero latency: the trial's own cost is what is measured
+    const standin = await startSingleTurnStandin(dir, { id: 'bench/single-turn', parallel: 8 });
+    const file = standin.file;
     try {
       const dataDir = config.databaseUrl ? null : dataDirFor(config.home, () => undefined);
       // this process holds the embedded server, so the runs share one (as `npm start` and evals do)
@@ -195,7 +175,7 @@ export const trialCostSuite: BenchSuite = {
       const costs = await withAppContext(config, async (app) => {
         const c1 = await marginalCost(file, standin.url, 1, dataDir);
         const pool = (app.get(DataSource).driver as PostgresDriver).master as Pool;
-        const floor = await trialFloor(pool, standin.url, MODEL);
+        const floor = await trialFloor(pool, standin.url, BENCH_MODEL);
         const floorMs = floor.httpMs + floor.copyMs;
         return [
           c1,

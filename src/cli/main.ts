@@ -34,7 +34,7 @@ export function buildProgram(): Command {
   registerModelsCommand(program, getConfig);
   registerDoctorCommand(program, getConfig);
   registerMcpCommand(program, getConfig);
-  registerStandinCommand(program);
+  registerStandinCommand(program, getConfig);
   registerToolsCommand(program);
   registerEventsCommand(program);
   registerProfilesCommand(program);

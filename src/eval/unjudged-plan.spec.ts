@@ -23,20 +23,12 @@ const clean: RecordedSession = {
   files: {},
   requests: null,
   toolCalls: [],
-  events: recordedEvents(
-    [
-      ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
-      ['slot_acquired', { waitMs: 0 }],
-      ['slot_released', {}],
-      ['session_finished', { workingMs: 1 }],
-    ].map(([type, payload], seq) => ({
-      seq,
-      type: type as string,
-      payload: payload as Record<string, unknown>,
-      iteration: null,
-      traceId: 't',
-    })),
-  ),
+  events: recordedEvents([
+    { type: 'session_started', payload: { settings: { maxToolIterations: 25, numCtx: 8192 } } },
+    { type: 'slot_acquired', payload: { waitMs: 0 } },
+    { type: 'slot_released', payload: {} },
+    { type: 'session_finished', payload: { workingMs: 1 } },
+  ]),
   iterationRows: [],
 };
 

@@ -1,18 +1,14 @@
 // The persona file format (YAML, snake_case), as the loader validates it and as the published JSON
 // Schema (schemas/persona.schema.json) describes it to editors.
 import { z } from 'zod';
-import { SIM_SITUATIONS, type SimDeviation } from './sim-types';
+import { SIM_BEHAVIOURS, SIM_SITUATIONS, type SimBehaviour, type SimDeviation } from './sim-types';
+
+// Keyed by the type, so the compiler keeps this in step with SimDeviation's definition.
+const NOT_WEIGHTED: Record<Exclude<SimBehaviour, SimDeviation>, true> = { next_step: true, lose_plan: true };
+const isDeviation = (b: SimBehaviour): b is SimDeviation => !(b in NOT_WEIGHTED);
 
 /** The behaviours a persona gives a probability (next_step takes the rest; lose_plan has its own key). */
-export const SIM_DEVIATIONS = [
-  'repeat_last',
-  'vary_args',
-  'unknown_tool',
-  'fake_output',
-  'promise',
-  'early_answer',
-  'malformed_call',
-] as const satisfies readonly SimDeviation[];
+export const SIM_DEVIATIONS: readonly SimDeviation[] = SIM_BEHAVIOURS.filter(isDeviation);
 
 const probability = (what: string) => z.number().min(0).max(1).describe(what);
 

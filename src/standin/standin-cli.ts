@@ -4,10 +4,13 @@ import type { EventEmitter } from 'node:events';
 
 import type { StandinModel, StandinOptions, StandinScript } from './standin-script';
 import { StandinServer } from './standin-server';
+import type { StandinSimModel } from './standin-sim';
 
 export interface StandinCliOptions {
   script?: StandinScript;
   catalog?: StandinModel[];
+  /** simulated models (`sim:<persona>`) by name, each following its plan (standin-sim.ts) */
+  sim?: Record<string, StandinSimModel>;
   port?: number;
   host?: string;
   /** extra server options (maxQueue, version, pull pacing, defaultKeepAlive, requestLogLimit) */
@@ -44,6 +47,7 @@ export async function runStandinCli(opts: StandinCliOptions = {}): Promise<Stand
     ...opts.server,
     script: opts.script,
     catalog: opts.catalog,
+    sim: opts.sim,
   });
   const { url, port } = await server.start(opts.port ?? 11434, opts.host ?? '127.0.0.1');
   log(`Ollama stand-in listening on ${url}`);

@@ -1,5 +1,6 @@
 // Catches everything an HTTP handler, guard or pipe throws and answers in the one error shape
-// (./error-mapping). WebSocket handlers answer their own errors (acknowledgements and `error` events).
+// (./error-mapping). HTTP only: Nest applies no global filter to gateways, whose handlers answer their
+// own errors with the same mapping (live/client-messages.ts: acknowledgements, and `error` events).
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger } from '@nestjs/common';
 import { LOUPE_CONFIG } from '../../config/config.module';
 import type { LoupeConfig } from '../../config/loupe-config';
@@ -20,10 +21,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(e: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') {
-      // a gateway handler that threw: the same mapping, as Nest's `exception` event
-      const mapped = mapError(e, { maxBodyBytes: this.config.api.maxBodyBytes });
-      if (mapped.unexpected) this.logger.error(`WebSocket handler failed: ${(e as Error)?.stack ?? String(e)}`);
-      host.switchToWs().getClient<{ emit(event: string, body: unknown): void }>().emit('exception', mapped.body);
+      // only a gateway that opted in with @UseFilters gets here, and nothing here can answer it
+      this.logger.error(`${host.getType()} handler failed outside the HTTP API: ${(e as Error)?.stack ?? String(e)}`);
       return;
     }
     const http = host.switchToHttp();

@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
+import type { LoupeConfig } from '../../config/loupe-config';
+import type { Scenario } from '../../eval/scenario/scenario';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
+import { personaDirs, planOf, resolvePersonas, SIM_MODEL_PREFIX } from '../../eval/sim-models';
+import { PersonaFileError, UnknownPersonaError } from '../../sim/persona-errors';
+import type { StandinSimModel } from '../../standin/standin-sim';
 import { lazy } from '../lazy';
 import { UsageError } from './eval.command';
 
@@ -43,9 +48,31 @@ interface StandinFlags {
   timeScale?: number;
   cloud?: (typeof CLOUD_STATES)[number];
   numParallel?: number;
+  sim?: string[];
 }
 
-export function registerStandinCommand(program: Command): void {
+/**
+ * `--sim <persona>`: `sim:<persona>` served as `loupe eval -m sim:<persona>` serves it to a trial,
+ * following the scenario's plan (its `solution:`, else its script).
+ */
+function simModels(personas: string[], scenario: Scenario | undefined, config: LoupeConfig): Record<string, StandinSimModel> {
+  if (!scenario) throw new UsageError("--sim: a simulated model follows a scenario's solution: give --scenario <file>");
+  const plan = planOf(scenario);
+  if (!plan)
+    throw new UsageError(
+      `${scenario.file}: scenario ${scenario.id} has no solution to follow: give it a \`solution:\` (tool calls and final_answer) or a script`,
+    );
+  const models = personas.map((p) => `${SIM_MODEL_PREFIX}${p.replace(/^sim:/i, '')}`);
+  try {
+    const found = resolvePersonas(models, personaDirs(config.sim.personasDir));
+    return Object.fromEntries(Object.entries(found).map(([model, persona]) => [model, { persona, plan }]));
+  } catch (e) {
+    if (e instanceof UnknownPersonaError || e instanceof PersonaFileError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+export function registerStandinCommand(program: Command, getConfig: () => LoupeConfig): void {
   program
     .command('standin')
     .description("Run the Ollama stand-in alone, replying from a scenario's scripted turns")
@@ -65,12 +92,21 @@ export function registerStandinCommand(program: Command): void {
     .option('--time-scale <x>', 'multiply load times, keep_alive and decode pacing (0.01: 100x faster)', timeScale)
     .option('--cloud <state>', 'cloud models: signed_in, signed_out (401) or disabled (403)', cloudState)
     .option('--num-parallel <n>', 'OLLAMA_NUM_PARALLEL: slots of a model without its own parallel', positiveInt('--num-parallel'))
+    .option(
+      '--sim <persona>',
+      "also serve sim:<persona>, a simulated model following the scenario's solution (or script); repeatable",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .action(async (opts: StandinFlags) => {
       const scenario = opts.scenario ? loadScenarios([opts.scenario])[0] : undefined;
       const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
+      const config = opts.sim ? getConfig() : undefined;
+      // as eval scales a persona trial's stand-in: LOUPE_SIM_TIME_SCALE times the scenario's own (a flag overrides both)
+      const simTimeScale = config && (scenario?.standin?.timeScale ?? 1) * config.sim.timeScale;
       await lazy.standin().runStandinCli({
         script,
         catalog: lazy.catalog().mergeCatalog(scenario?.catalog),
+        sim: opts.sim && config ? simModels(opts.sim, scenario, config) : undefined,
         port: opts.port,
         host: opts.host,
         server: withoutUnset({
@@ -79,7 +115,7 @@ export function registerStandinCommand(program: Command): void {
           defaultContextLength: opts.contextLength ?? scenario?.standin?.defaultContextLength,
           maxLoadedModels: opts.maxLoadedModels ?? scenario?.standin?.maxLoadedModels,
           gpuVramBytes: opts.gpuVramBytes ?? scenario?.standin?.gpuVramBytes,
-          timeScale: opts.timeScale ?? scenario?.standin?.timeScale,
+          timeScale: opts.timeScale ?? simTimeScale ?? scenario?.standin?.timeScale,
           cloud: opts.cloud ?? scenario?.standin?.cloud,
           numParallel: opts.numParallel ?? scenario?.standin?.numParallel,
         }),

@@ -5,6 +5,20 @@ import { parseScenario } from '../scenario/scenario-parser';
 import { filesToRead, judgeTrial, judgedAs } from './trial-verdict';
 import { latencyOf, pathologiesOf, tokensOf } from './trial-outcome';
 
+// what the recorder wrote, numbered in order by the kit
+const recorded = [
+  { type: 'session_started', payload: { settings: { maxToolIterations: 25, numCtx: 8192 } } },
+  { type: 'slot_acquired', payload: { waitMs: 40 } },
+  { type: 'tool_call', payload: { id: 'a', name: 'read_file' } },
+  { type: 'tool_name_repaired', payload: {} },
+  { type: 'tool_result', payload: { id: 'a', chars: 10 } },
+  { type: 'nudge', payload: { reason: 'tooShort' } },
+  { type: 'nudge', payload: { reason: 'promisedAction' } },
+  { type: 'nudge', payload: { reason: 'tooShort', exhausted: true } },
+  { type: 'slot_released', payload: {} },
+  { type: 'session_finished', payload: { workingMs: 900 } },
+];
+
 const base: RecordedSession = {
   terminationReason: 'completed',
   iterations: 2,
@@ -15,26 +29,7 @@ const base: RecordedSession = {
   files: {},
   requests: null,
   toolCalls: [{ id: 'a', name: 'read_file', status: 'completed' }],
-  events: recordedEvents(
-    [
-      ['session_started', { settings: { maxToolIterations: 25, numCtx: 8192 } }],
-      ['slot_acquired', { waitMs: 40 }],
-      ['tool_call', { id: 'a', name: 'read_file' }],
-      ['tool_name_repaired', {}],
-      ['tool_result', { id: 'a', chars: 10 }],
-      ['nudge', { reason: 'tooShort' }],
-      ['nudge', { reason: 'promisedAction' }],
-      ['nudge', { reason: 'tooShort', exhausted: true }],
-      ['slot_released', {}],
-      ['session_finished', { workingMs: 900 }],
-    ].map(([type, payload], seq) => ({
-      seq,
-      type: type as string,
-      payload: payload as Record<string, unknown>,
-      iteration: null,
-      traceId: 't',
-    })),
-  ),
+  events: recordedEvents(recorded),
   iterationRows: [
     {
       idx: 0,
@@ -69,12 +64,12 @@ describe("a trial's verdict", () => {
   });
 
   it('makes a real-model session its provider ended an error, whatever its success criteria (none would pass it)', () => {
-    const error = { ...base.events[0], type: 'error', payload: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:11434' } };
+    const error = { type: 'error', payload: { kind: 'connection', message: 'connect ECONNREFUSED 127.0.0.1:11434' } };
     const down: RecordedSession = {
       ...base,
       terminationReason: 'provider_error',
       finalAnswer: '',
-      events: recordedEvents([...base.events.slice(0, -2), error, ...base.events.slice(-2)].map((e, seq) => ({ ...e, seq }))),
+      events: recordedEvents([...recorded.slice(0, -2), error, ...recorded.slice(-2)]),
     };
     const v = judgeTrial(down, { expect: [], success: [] }, 'live', { realModel: true });
     expect(v).toEqual(

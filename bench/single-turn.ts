@@ -1,0 +1,58 @@
+// The single-turn trial the throughput and cost benches time: one scripted reply, a complete
+// sentence (so no nudge asks for more: one model request per trial), served by a stand-in in its
+// own process whose catalogued model takes P requests at once at about L ms a turn.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { startStandin } from './child-standin';
+
+export const BENCH_MODEL = 'bench:1b';
+const ANSWER = 'The task is done.';
+const WORDS = ANSWER.split(' ').length;
+
+export interface SingleTurnScenario {
+  /** the scenario's id (its file is named after the last part) */
+  id: string;
+  /** requests the model serves at once */
+  parallel: number;
+  /** about how long a turn takes; left out, the stand-in answers at once */
+  latencyMs?: number;
+}
+
+/** Writes the scenario into `dir` and returns its path. */
+export function writeSingleTurnScenario(dir: string, s: SingleTurnScenario): string {
+  const file = path.join(dir, `${path.basename(s.id)}.yaml`);
+  fs.writeFileSync(
+    file,
+    stringify({
+      id: s.id,
+      title: 'single-turn trial',
+      spec: 'bench',
+      prompt: 'Say done.',
+      model: BENCH_MODEL,
+      catalog: [
+        {
+          name: BENCH_MODEL,
+          family: 'llama',
+          parameter_size: '1.0B',
+          capabilities: ['completion', 'tools'],
+          parallel: s.parallel,
+          ...(s.latencyMs !== undefined ? { tokens_per_second: (WORDS * 1_000) / s.latencyMs } : {}),
+        },
+      ],
+      script: [{ content: ANSWER }],
+      expect: [{ termination: 'completed' }],
+      success: [{ final_answer: { contains: 'done' } }],
+    }),
+  );
+  return file;
+}
+
+/** The scenario written into `dir` and a stand-in (its own process, replaying it for every session) serving it. */
+export async function startSingleTurnStandin(
+  dir: string,
+  s: SingleTurnScenario,
+): Promise<{ file: string; url: string; pid: number; stop: () => Promise<void> }> {
+  const file = writeSingleTurnScenario(dir, s);
+  return { file, ...(await startStandin(file)) };
+}
