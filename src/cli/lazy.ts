@@ -9,7 +9,8 @@ export const lazy = {
   sessions: () => require('../journal/session-query.repository') as typeof import('../journal/session-query.repository'),
   standin: () => require('../standin/standin-cli') as typeof import('../standin/standin-cli'),
   catalog: () => require('../eval/standin-catalog-merge') as typeof import('../eval/standin-catalog-merge'),
-  extract: () => require('../provider/ollama/tool-calls/extract-jsonl') as typeof import('../provider/ollama/tool-calls/extract-jsonl'),
+  extract: () =>
+    require('../provider/ollama/tool-calls/jsonl/extract-jsonl') as typeof import('../provider/ollama/tool-calls/jsonl/extract-jsonl'),
   bench: () => require('../../bench/run-benchmarks') as typeof import('../../bench/run-benchmarks'),
   models: () => require('../provider/models.service') as typeof import('../provider/models.service'),
   scenarioSchema: () => require('../eval/scenario/scenario-json-schema') as typeof import('../eval/scenario/scenario-json-schema'),

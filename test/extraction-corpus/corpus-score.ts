@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { JsonSchema, LlmToolDefinition } from '../../src/provider/llm-types';
+import { same } from '../../src/provider/ollama/tool-calls/extraction.test-kit';
+import { parserFamilyOf, type ParserFamily } from '../../src/provider/ollama/tool-calls/policy/parser-family';
 import type { ExtractionPolicy, ToolCallExtraction } from '../../src/provider/ollama/tool-calls/types';
 
 export interface CorpusTool {
@@ -35,7 +37,13 @@ export interface EngineCorpus {
   cases: CorpusCase[];
 }
 
-export type Extract = (content: string, tools: LlmToolDefinition[], policy: ExtractionPolicy) => ToolCallExtraction;
+/** `family`: the reference parser the engine's test ran, where extraction reads that family apart */
+export type Extract = (
+  content: string,
+  tools: LlmToolDefinition[],
+  policy: ExtractionPolicy,
+  family: ParserFamily | undefined,
+) => ToolCallExtraction;
 
 export function loadCorpus(dir: string = __dirname): EngineCorpus[] {
   return fs
@@ -56,20 +64,6 @@ export function toolsOf(c: CorpusCase): LlmToolDefinition[] {
   }));
 }
 
-/** JSON-equal, numbers compared by value. */
-export function same(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) < 1e-9;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-  }
-  return a === b;
-}
-
 export interface CaseScore {
   id: string;
   right: boolean;
@@ -77,8 +71,16 @@ export interface CaseScore {
   text: string;
 }
 
+/**
+ * The family extraction is told, as an engine is told its parser: a case's family is named after
+ * the engine's parser, which is named after its model line, so it reads as a model name would.
+ */
+export function familyOf(c: CorpusCase): ParserFamily | undefined {
+  return parserFamilyOf(c.family);
+}
+
 export function scoreCase(c: CorpusCase, extract: Extract, policy: ExtractionPolicy): CaseScore {
-  const r = extract(c.input, toolsOf(c), policy);
+  const r = extract(c.input, toolsOf(c), policy, familyOf(c));
   const calls = r.calls.map((call) => [call.name, call.arguments] as [string, Record<string, unknown>]);
   const callsRight = c.negative ? calls.length === 0 : same(calls, c.expected);
   const textRight = c.text === undefined || r.text.trim() === c.text.trim();

@@ -9,9 +9,9 @@ const tools = [
   },
 ];
 
-function reply(content: string): RawChatResult {
+function reply(content: string, model = 'm'): RawChatResult {
   return {
-    model: 'm',
+    model,
     content,
     thinking: '',
     toolCalls: [],
@@ -24,10 +24,10 @@ function reply(content: string): RawChatResult {
   };
 }
 
-function run(content: string, policy?: 'strict' | 'lenient') {
+function run(content: string, policy?: 'strict' | 'lenient', model?: string) {
   const events: Array<[string, Record<string, unknown>]> = [];
   const result = toCompletionResult(
-    reply(content),
+    reply(content, model),
     tools,
     (type, payload) => void events.push([type, payload as Record<string, unknown>]),
     policy,
@@ -61,6 +61,18 @@ describe('text-mode calls under an extraction policy', () => {
           detail: expect.stringMatching(/not valid JSON/),
         },
       ],
+    ]);
+  });
+
+  it("reads markers that families share as the model's family does", () => {
+    // LFM2 writes one call object between these tokens; openPangu's parser reads only a JSON list there
+    const single = '<|tool_call_start|>{"name": "open_page", "arguments": {"url": "a"}}<|tool_call_end|>';
+    expect(run(single, 'strict', 'lfm2:1.2b').result.toolCalls.map((c) => c.name)).toEqual(['open_page']);
+    const pangu = run(single, 'strict', 'openpangu-embedded-7b');
+    expect(pangu.result.toolCalls).toEqual([]);
+    expect(pangu.events).toContainEqual([
+      'tool_call_dropped',
+      expect.objectContaining({ name: 'open_page', reason: 'strict_rejected', detail: expect.stringMatching(/^openPangu/) }),
     ]);
   });
 });

@@ -23,8 +23,9 @@ export function toCompletionResult(
   let toolCalls = raw.toolCalls;
   let source: LlmCompletionResult['toolCallSource'] = toolCalls.length ? 'native' : 'none';
   if (textTools.length && !toolCalls.length && content) {
-    // a call naming no declared tool still reaches the loop, which answers `Unknown tool: <name>` as for a native call
-    const x = extractToolCallsFromContent(content, textTools, { unknownTools: 'pass', policy });
+    // a call naming no declared tool still reaches the loop, which answers `Unknown tool: <name>` as for a native call;
+    // the model's name says which family's parser reads markers that several families share
+    const x = extractToolCallsFromContent(content, textTools, { unknownTools: 'pass', policy, model: raw.model });
     if (x.thinking) thinking = thinking ? `${thinking}\n${x.thinking}` : x.thinking;
     if (x.calls.length) {
       toolCalls = x.calls;

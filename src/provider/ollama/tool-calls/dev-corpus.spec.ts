@@ -5,6 +5,7 @@
 // source tests declared them, plus the names the expected calls use.
 import type { LlmToolDefinition } from '../../llm-types';
 import { extractToolCallsFromContent } from './extract-tool-calls';
+import { same } from './extraction.test-kit';
 import corpus from './fixtures/dev-corpus.json';
 
 interface CorpusCase {
@@ -54,20 +55,6 @@ const toolsOf = (c: CorpusCase): LlmToolDefinition[] =>
     description: '',
     parameters: { type: 'object', properties: {} },
   }));
-
-/** JSON-equal, numbers compared by value. */
-function same(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) < 1e-9;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-  }
-  return a === b;
-}
 
 function score(c: CorpusCase) {
   const r = extractToolCallsFromContent(c.input, toolsOf(c));

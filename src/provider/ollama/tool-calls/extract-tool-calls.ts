@@ -7,10 +7,10 @@
 // the agent loop can journal it. A reply with no marker (and, with tools declared, no brace,
 // bracket or parenthesis outside the regions already claimed) costs little more than that pass.
 import type { LlmToolDefinition } from '../../llm-types';
-import { createLazyBracketIndex } from './bracket-index';
-import { acceptExplicit, buildCalls } from './call-build';
-import { createCallId } from './call-id';
-import { pushAll } from './collections';
+import { createLazyBracketIndex } from './scan/bracket-index';
+import { acceptExplicit, buildCalls } from './calls/call-build';
+import { createCallId } from './calls/call-id';
+import { pushAll } from './scan/collections';
 import { apertus } from './formats/apertus';
 import { barTokens } from './formats/bar-tokens';
 import { cwm } from './formats/cwm';
@@ -32,12 +32,13 @@ import { taggedBlocks } from './formats/tagged-blocks';
 import { tokenPairs } from './formats/token-pairs';
 import { xmlTags } from './formats/xml-tags';
 import { xtml } from './formats/xtml';
-import { anyMarker, createMarkerFinder, type MarkerSet } from './marker-scan';
-import { toolResolverFor, type ToolResolver } from './name-resolution';
-import { REASONING_MARKERS, splitReasoning } from './reasoning';
-import { addNonOverlapping, selectSpans, tidySpans } from './span-selection';
-import { removeRegions } from './text-join';
-import { strictLooseSpans } from './strict-policy';
+import { anyMarker, createMarkerFinder, type MarkerSet } from './scan/marker-scan';
+import { toolResolverFor, type ToolResolver } from './names/name-resolution';
+import { parserFamilyOf, type ParserFamily } from './policy/parser-family';
+import { REASONING_MARKERS, splitReasoning } from './scan/reasoning';
+import { addNonOverlapping, selectSpans, tidySpans } from './scan/span-selection';
+import { removeRegions } from './scan/text-join';
+import { strictLooseSpans } from './policy/strict-policy';
 import type { CallSpan, DroppedCall, ExtractionPolicy, ExtractOptions, RawCall, ToolCallExtraction } from './types';
 
 // wrappers and special-token blocks first: the elements inside them are not read again on their own
@@ -96,7 +97,8 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
   const resolver = toolResolverFor(tools);
   const hasTools = resolver.tools.length > 0;
   const policy = options.policy ?? 'lenient';
-  const ctx = new Context(visible, markers, resolver, policy);
+  const family = options.family ?? parserFamilyOf(options.model);
+  const ctx = new Context(visible, markers, resolver, policy, family);
 
   const candidates = scanExplicit(ctx);
   const refused: CallSpan[] = [];
@@ -117,7 +119,7 @@ function extract(content: string, tools: LlmToolDefinition[] | undefined, option
     const claimed = refused.length ? selectSpans(pushAll(pushAll([], spans), refused)) : spans;
     let loose = gapsHold(visible, claimed) ? scanLoose(maskRegions(visible, claimed), ctx) : [];
     if (loose.length && policy === 'strict') {
-      const judged = strictLooseSpans(visible, selectSpans(loose));
+      const judged = strictLooseSpans(visible, selectSpans(loose), family);
       loose = judged.kept;
       if (judged.refused.length) strictDrops = judged.refused;
     }
@@ -158,6 +160,7 @@ class Context implements ScanContext {
     readonly markers: MarkerSet,
     private readonly resolver: ToolResolver,
     readonly policy: ExtractionPolicy,
+    readonly family: ParserFamily | undefined,
   ) {
     this.hasTools = resolver.tools.length > 0;
     this.isKnownName = resolver.knows;

@@ -67,3 +67,17 @@ export function checkFamilyCase(content: string, expected: FamilyCase) {
   if (expected.text !== undefined) expect(got.text).toBe(expected.text);
   expect((got.full.dropped ?? []).map((d) => d.name)).toEqual(expected.dropped ?? []);
 }
+
+/** JSON-equal, numbers compared by value (also used by the engine-corpus scorer). */
+export function same(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) < 1e-9;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}

@@ -3,8 +3,8 @@
 // to make a naive (backtracking or rescan-from-every-brace) parser quadratic.
 import type { LlmToolDefinition } from '../../llm-types';
 import { extractToolCallsFromContent } from './extract-tool-calls';
-import { parsePythonArgs } from './python-calls';
-import { stripJsonToolCallArrays } from './strip-json-arrays';
+import { parsePythonArgs } from './calls/python-calls';
+import { stripJsonToolCallArrays } from './calls/strip-json-arrays';
 
 const TOOLS: LlmToolDefinition[] = [
   { name: 'read_file', description: '', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },

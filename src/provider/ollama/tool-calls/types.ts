@@ -1,5 +1,6 @@
 // Types of the text tool-call extractor. Plain data only, so the agent loop can journal them as-is.
 import type { LlmToolCall } from '../../llm-types';
+import type { ParserFamily } from './policy/parser-family';
 
 /** The format a call was written in (which scanner recognised it). */
 export type ExtractionStrategy =
@@ -89,6 +90,13 @@ export interface ExtractOptions {
   unknownTools?: 'drop' | 'pass';
   /** strict: only what the family's reference parser accepts; lenient (default): repair and record */
   policy?: ExtractionPolicy;
+  /**
+   * The family whose reference parser reads this model's calls, where it differs from the shared
+   * reading (policy/parser-family.ts). Unset: inferred from `model`, or none (every family's reading).
+   */
+  family?: ParserFamily;
+  /** the model that wrote the content: its name says the family when `family` is unset */
+  model?: string;
   /** makes ids deterministic in tests; defaults to 'call_' + 8 random [a-z0-9] */
   generateId?: () => string;
 }

@@ -2,9 +2,9 @@
 // only key is the tool's name: `<|tools_prefix|>[{"get_weather": {"city": "Bern"}}]<|tools_suffix|>`.
 // The usual {"name", "arguments"} objects are read too. A malformed element is skipped; its
 // siblings still count. (Its reasoning, <|inner_prefix|>…<|inner_suffix|>, was taken out already.)
-import { CALL_KEYS, callsFromJson, PSEUDO_JSON, readCallList, readJsonValue, readTolerantly } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { CALL_KEYS, callsFromJson, PSEUDO_JSON, readCallList, readJsonValue, readTolerantly } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

@@ -7,8 +7,8 @@
 // The words of a token are joined by ▁, _, a space or an escaped \_ depending on model and
 // decoding, and the bars are full-width or ASCII: all spell the same token. R1 distills also
 // open the section with <｜tool▁calls｜> and drop the call-begin token before `function<｜tool▁sep｜>`.
-import { readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
+import { readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
 import type { CallSpan, ExtractionStrategy, RawCall } from '../types';
 import { isInvokeStart, parseInvokes } from './invoke-bodies';
 import type { FormatScanner, ScanContext } from './scan-context';

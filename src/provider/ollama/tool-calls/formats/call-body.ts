@@ -2,10 +2,10 @@
 // call objects or arrays, Python-style calls, <function=…> or <invoke>-style XML, GLM's name +
 // <arg_key>/<arg_value> pairs, or a name followed by JSON. The body decides the format, the
 // wrapper only says "this is a call". In a list, a malformed element does not sink the others.
-import { pushAll } from '../collections';
-import { callsFromJson, closeOpenJson, readCallList, readJsonValue } from '../json-calls';
-import { looksStrict, skipSpace } from '../literal-parser';
-import { parsePythonCallList } from '../python-calls';
+import { pushAll } from '../scan/collections';
+import { callsFromJson, closeOpenJson, readCallList, readJsonValue } from '../calls/json-calls';
+import { looksStrict, skipSpace } from '../arguments/literal-parser';
+import { parsePythonCallList } from '../calls/python-calls';
 import type { RawCall } from '../types';
 import { isInvokeStart, parseInvokes } from './invoke-bodies';
 import { parseNameBody, parseXmlFunctions, type BodyParse } from './xml-bodies';

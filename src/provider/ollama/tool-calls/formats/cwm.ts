@@ -3,8 +3,8 @@
 //   <tool: function>\nterminal find . -name "*.py"\n</tool>
 // The input is the arguments when it is a JSON object, else the text under `command` (as the
 // reference parser wraps it). The label after `tool:` is informational.
-import { readJsonValue } from '../json-calls';
-import { createFinder } from '../marker-finder';
+import { readJsonValue } from '../calls/json-calls';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

@@ -5,9 +5,9 @@
 // always its prose marker, the other two count when the reply has `>>>` parts or the tool is
 // declared. (Functionary v3.1's <function=name>{…}</function> and <|python_tag|> code are read
 // by the XML and wrapper scanners.)
-import { readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

@@ -2,8 +2,8 @@
 // `<start_function_call>call:name{key:<escape>text<escape>}<end_function_call>`: object syntax
 // with bare keys, and strings fenced by a delimiter token instead of quotes (so a `"` inside a
 // string is just a character).
-import { parseLiteral, skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { parseLiteral, skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

@@ -5,8 +5,8 @@
 // message to `functions.x` (or to another tool, not to a role) is a call to x with JSON arguments;
 // a tool's own message (`<|start|>functions.x to=assistant`) is not. Any other message keeps its
 // body as text and loses its headers. Unaddressed analysis was taken out as reasoning already.
-import { readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
+import { readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
 import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

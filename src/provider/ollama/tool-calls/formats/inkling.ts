@@ -2,9 +2,9 @@
 // `<|content_invoke_tool_json|>{"name": "…", "args": {…}}<|end_message|>`. A payload whose name
 // differs from its header's is not a call (the reference parser rejects it); the header and the
 // message tokens go with the call.
-import { callsFromJson, readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { callsFromJson, readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

@@ -8,9 +8,9 @@
 // The body is parameter elements or one JSON object. These formats do not write values
 // verbatim (the servers strip them), so surrounding whitespace goes; DSML's string="false" marks
 // a JSON value. Each element stands alone: a broken one is skipped and its siblings still count.
-import { readJsonValue } from '../json-calls';
-import { parseLooseJson, skipSpace } from '../literal-parser';
-import { createFinder, type MarkerFinder } from '../marker-finder';
+import { readJsonValue } from '../calls/json-calls';
+import { parseLooseJson, skipSpace } from '../arguments/literal-parser';
+import { createFinder, type MarkerFinder } from '../scan/marker-finder';
 import type { RawCall } from '../types';
 import type { BodyParse } from './xml-bodies';
 

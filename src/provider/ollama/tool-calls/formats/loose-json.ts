@@ -3,11 +3,11 @@
 // naming a declared tool count, so `{"name": "John", "age": 3}` in an answer stays text.
 // Balanced spans come from the bracket index; a total parse budget keeps adversarial nesting
 // (an invalid value inside an invalid value inside …) linear.
-import type { JsonIndex } from '../bracket-index';
-import { pushAll } from '../collections';
-import { CALL_KEYS, callsFromJson, readCallList } from '../json-calls';
-import { parseLooseJson, skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import type { JsonIndex } from '../scan/bracket-index';
+import { pushAll } from '../scan/collections';
+import { CALL_KEYS, callsFromJson, readCallList } from '../calls/json-calls';
+import { parseLooseJson, skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
 /**

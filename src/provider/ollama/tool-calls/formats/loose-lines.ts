@@ -4,11 +4,11 @@
 //   - a tool name on one line and its JSON arguments right after (`read_file\n{"path": "a"}`),
 //     as Qwen 3.5 and Kimi sometimes split them.
 // A call must fill its line: `x = read_file(p)` or "use read_file(path) to…" in prose is not one.
-import type { JsonIndex } from '../bracket-index';
-import { callsFromJson } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { parsePythonCallList, withoutEnd, type ParseProgress } from '../python-calls';
-import { createFinder } from '../marker-finder';
+import type { JsonIndex } from '../scan/bracket-index';
+import { callsFromJson } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { parsePythonCallList, withoutEnd, type ParseProgress } from '../calls/python-calls';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 
 // [ \t]* rather than \s*: a regex run from every line start must not read past its line. Names

@@ -3,10 +3,10 @@
 // tokens are never prose and always go; an XML-looking closing tag goes only when it directly
 // follows a call, since a reply about markup may mention `</tool_call>` on purpose, and a broken
 // block that stays in the text should stay whole. They yield nothing.
-import { createFinder } from '../marker-finder';
-import type { MarkerSet } from '../marker-scan';
+import { createFinder } from '../scan/marker-finder';
+import type { MarkerSet } from '../scan/marker-scan';
 import type { CallSpan } from '../types';
-import { isSpaceCode } from '../whitespace';
+import { isSpaceCode } from '../scan/whitespace';
 
 export const SPECIAL_TOKENS = [
   '<|eot_id|>',

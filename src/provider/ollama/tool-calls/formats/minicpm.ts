@@ -4,9 +4,9 @@
 // `<functionname="…">` / `<paramname="…">`. A value may be wrapped in CDATA. Non-string values
 // are JSON (typed by the schema like GLM's); a parameter without a name, or named twice, is what
 // the reference parser rejects, and is read only by repair.
-import { createFinder, type MarkerFinder } from '../marker-finder';
+import { createFinder, type MarkerFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
-import { isSpaceCode } from '../whitespace';
+import { isSpaceCode } from '../scan/whitespace';
 import type { FormatScanner, ScanContext } from './scan-context';
 
 const OPENERS = ['<function name=', '<function\u0120name=', '<functionname='];

@@ -5,7 +5,7 @@
 // list, and children all named <item> a list of their values. Leaf values are text, typed by the
 // declared schema afterwards (nested properties included). A call cut off before its </invoke>
 // is read only by repair (strict drops it); the reference parser keeps the complete invokes.
-import { createFinder } from '../marker-finder';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

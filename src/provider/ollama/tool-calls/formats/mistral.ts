@@ -3,9 +3,9 @@
 // and name + [CALL_ID]id + [ARGS] (Magistral/Devstral). The format has no closing marker, so the
 // call ends where its JSON ends and text after it stays text. A malformed element of a list, or
 // a name[ARGS] pair whose JSON is broken, is skipped and the calls around it still count.
-import { callsFromJson, readCallList, readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { callsFromJson, readCallList, readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

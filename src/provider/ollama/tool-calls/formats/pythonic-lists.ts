@@ -3,7 +3,7 @@
 // write them. A loose format: every call of the list must name a declared tool. A list that is
 // an operand in code (`x = [f(a)]`, `xs[f(1)]`) is not a call list. Calls on lines of their own
 // (unbracketed too) are read by the line scanner.
-import { parsePythonCallList, withoutEnd, type ParseProgress } from '../python-calls';
+import { parsePythonCallList, withoutEnd, type ParseProgress } from '../calls/python-calls';
 import type { CallSpan, RawCall } from '../types';
 
 // names matched loosely (see loose-lines): every call must name a declared tool anyway

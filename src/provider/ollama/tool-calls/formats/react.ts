@@ -2,10 +2,10 @@
 // many fine-tunes), Command R's `Action: ```json [{"tool_name": …}]```, and Qwen-Agent's
 // `✿FUNCTION✿: name` / `✿ARGS✿: {…}`. The input runs until the next Observation/Thought/Action
 // line. Input that is not JSON is kept as text and mapped to the tool's parameter later.
-import { callsFromJson, readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { createFinder, findFirst, finders } from '../marker-finder';
-import { parsePythonCall } from '../python-calls';
+import { callsFromJson, readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { createFinder, findFirst, finders } from '../scan/marker-finder';
+import { parsePythonCall } from '../calls/python-calls';
 import type { CallSpan, RawCall } from '../types';
 import type { FormatScanner, ScanContext } from './scan-context';
 

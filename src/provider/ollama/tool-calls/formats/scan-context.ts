@@ -1,7 +1,8 @@
 // What every format scanner is given: the (reasoning-free) text, which markers occur in it, and
 // whether a name belongs to a declared tool — for the few formats whose markers are ambiguous
 // on their own (raw code after <|python_tag|>, a bare `name\n{…}` at the start of a reply).
-import type { MarkerSet } from '../marker-scan';
+import type { MarkerSet } from '../scan/marker-scan';
+import type { ParserFamily } from '../policy/parser-family';
 import type { CallSpan, ExtractionPolicy } from '../types';
 
 export interface ScanContext {
@@ -13,6 +14,8 @@ export interface ScanContext {
    * repairable call and mark it `irregular` (the pipeline drops it under strict and says why).
    */
   policy: ExtractionPolicy;
+  /** the model's family, when its reference parser reads differently from the shared reading */
+  family: ParserFamily | undefined;
   /** a declared tool answers to this name; always true when no tools were declared */
   isKnownName(name: string): boolean;
   /**

@@ -3,8 +3,9 @@
 // meant as a call. A missing closing tag (output cut off) is tolerated when the body itself is
 // whole. Generic tags some models use (<tool>, <json>, …) are weak: their calls count only when
 // they name a declared tool.
-import { skipSpace } from '../literal-parser';
-import { createFinder } from '../marker-finder';
+import { skipSpace } from '../arguments/literal-parser';
+import { createFinder } from '../scan/marker-finder';
+import { PARSER_FAMILY_NAMES, type ParserFamily } from '../policy/parser-family';
 import type { CallSpan, ExtractionStrategy } from '../types';
 import { parseCallBlock, type BodyKind } from './call-body';
 import type { FormatScanner, ScanContext } from './scan-context';
@@ -48,7 +49,7 @@ const WRAPPERS: Wrapper[] = [
   { open: '<iquestcoder_tool_call>', close: ['</iquestcoder_tool_call>'], strategy: 'tool_call_tag' }, // iQuest Coder V2
   // Phi-4-mini closes its tag, Granite does not
   { open: '<|tool_call|>', close: ['<|/tool_call|>', '<|end_tool_call|>'], strategy: 'tool_call_tag', closeOptional: true },
-  { open: '<|tool_call_start|>', close: ['<|tool_call_end|>'], strategy: 'tool_call_tag' }, // LFM2
+  { open: '<|tool_call_start|>', close: ['<|tool_call_end|>'], strategy: 'tool_call_tag' }, // LFM2 (and openPangu, below)
   { open: '<|START_ACTION|>', close: ['<|END_ACTION|>'], strategy: 'tool_call_tag' }, // Command R7B
   { open: '<|action_start|><|plugin|>', close: ['<|action_end|>'], strategy: 'tool_call_tag' }, // InternLM
   { open: 'functools[', close: [], strategy: 'tool_call_tag', closeOptional: true }, // Firefunction v2, Phi-4-mini
@@ -65,6 +66,13 @@ const WRAPPERS: Wrapper[] = [
 ];
 
 const WRAPPER_OF = new Map(WRAPPERS.map((w) => [w.open, w]));
+
+/**
+ * Wrappers that a family writes too but whose reference parser reads only a whole JSON list of
+ * calls in them, closing marker included: other bodies are repairs under that family. (A table of
+ * its own rather than a wrapper field: one more wrapper shape slows every wrapper read.)
+ */
+const LIST_ONLY_FOR = new Map<string, ParserFamily>([['<|tool_call_start|>', 'openpangu']]);
 
 export const taggedBlocks: FormatScanner = {
   triggers: WRAPPERS.map((w) => w.open),
@@ -114,6 +122,9 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
         // text after the body where the closing tag belongs: a misspelt closer the reference parser would not read
         if (!block.closedByTag && !wrapper.closeOptional && wrapper.close.length && region.slice(block.end).trim() !== '')
           for (const call of block.calls) call.irregular ??= `${wrapper.open} not closed by ${wrapper.close[0]}`;
+        if (ctx.family !== undefined && LIST_ONLY_FOR.get(wrapper.open) === ctx.family && !isWholeCallList(text, bodyStart, block, wrapper))
+          for (const call of block.calls)
+            call.irregular ??= `${PARSER_FAMILY_NAMES[ctx.family]} reads only a whole JSON list of calls between ${wrapper.open} and ${wrapper.close[0]}`;
         spans.push({
           start: at,
           end: bodyStart + block.end,
@@ -127,6 +138,29 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
     }
   }
   return spans;
+}
+
+/** Whether the block is a whole JSON list of call objects closed by its tag, as openPangu's parser reads it (json.loads). */
+function isWholeCallList(
+  text: string,
+  bodyStart: number,
+  block: NonNullable<ReturnType<typeof parseCallBlock>>,
+  wrapper: Wrapper,
+): boolean {
+  const end = bodyStart + block.end;
+  const tag = block.closedByTag ? wrapper.close.find((t) => text.endsWith(t, end)) : undefined;
+  if (tag === undefined) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(bodyStart, end - tag.length));
+  } catch {
+    return false;
+  }
+  return Array.isArray(value) && value.every((c) => isObject(c) && typeof c.name === 'string' && ('arguments' in c || 'parameters' in c));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** GLM's call without arguments: a tool name alone in the block. */

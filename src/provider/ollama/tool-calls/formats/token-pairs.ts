@@ -11,10 +11,10 @@
 // an inline type (IFM's <ifm|arg_type>) decodes a non-string value. What the reference parser
 // rejects (a call cut off, a section never closed, junk between pairs, an empty name) is read
 // only by repair and marked irregular, so strict drops it.
-import { callsFromJson, readCallList, readJsonValue } from '../json-calls';
-import { skipSpace } from '../literal-parser';
-import { pushAll } from '../collections';
-import { createFinder, ScratchFinder } from '../marker-finder';
+import { callsFromJson, readCallList, readJsonValue } from '../calls/json-calls';
+import { skipSpace } from '../arguments/literal-parser';
+import { pushAll } from '../scan/collections';
+import { createFinder, ScratchFinder } from '../scan/marker-finder';
 import type { CallSpan, ExtractionStrategy, RawCall } from '../types';
 import { decodeTyped } from './typed-values';
 import type { FormatScanner, ScanContext } from './scan-context';

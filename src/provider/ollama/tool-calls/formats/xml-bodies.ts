@@ -5,9 +5,9 @@
 // values as JSON, so its values are decoded unless the schema says string). Qwen3-Coder writes a
 // value verbatim between two line breaks of its own, so only those go. Every function works on
 // one block's own text, and a broken element is skipped without losing its siblings.
-import { createFinder, type MarkerFinder } from '../marker-finder';
-import { skipSpace } from '../literal-parser';
-import { parseJsonSequence } from '../json-calls';
+import { createFinder, type MarkerFinder } from '../scan/marker-finder';
+import { skipSpace } from '../arguments/literal-parser';
+import { parseJsonSequence } from '../calls/json-calls';
 import type { RawCall } from '../types';
 
 export interface BodyParse {

@@ -2,7 +2,7 @@
 // MiniMax's <invoke name="…">, Step-3's <steptml:invoke>, DeepSeek V3.2's <｜DSML｜invoke> and
 // Hermes-style <function name="…">{…}</function>. (Inside a wrapper, the wrapper's scan claims
 // them first.)
-import { createFinder } from '../marker-finder';
+import { createFinder } from '../scan/marker-finder';
 import type { CallSpan, ExtractionStrategy } from '../types';
 import { isInvokeStart, parseInvokes } from './invoke-bodies';
 import type { FormatScanner, ScanContext } from './scan-context';

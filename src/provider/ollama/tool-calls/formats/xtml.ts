@@ -6,7 +6,7 @@
 // stays text). Attribute values are XML-unescaped, argument values are not. The response
 // channel's markers go and its text stays; `<|close|>message<|sep|>` goes; a think channel is
 // reasoning and goes too.
-import { createFinder, type MarkerFinder } from '../marker-finder';
+import { createFinder, type MarkerFinder } from '../scan/marker-finder';
 import type { CallSpan, RawCall } from '../types';
 import { decodeTyped } from './typed-values';
 import type { FormatScanner, ScanContext } from './scan-context';

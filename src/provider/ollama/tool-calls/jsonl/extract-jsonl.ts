@@ -1,11 +1,13 @@
 // Batch extraction over JSON Lines, for `loupe tools extract --jsonl`: one request per input line
-// ({"id","input","tools"}), one result per output line ({"id","calls","text"}). A bad line is
+// ({"id","input","tools"}, and optionally the "model" that wrote it or its parser "family", which
+// decide how families that share markers are read), one result per output line ({"id","calls","text"}). A bad line is
 // answered with {"id":null,"line":N,"error"} and the run goes on, so one broken record does not
 // lose a corpus run. With a policy named (`--strict`), each result also lists the calls dropped and why.
 import { createInterface } from 'node:readline';
-import type { LlmToolDefinition } from '../../llm-types';
-import { extractToolCallsFromContent } from './extract-tool-calls';
-import type { ExtractionPolicy } from './types';
+import type { LlmToolDefinition } from '../../../llm-types';
+import { extractToolCallsFromContent } from '../extract-tool-calls';
+import { isParserFamily, PARSER_FAMILIES, type ParserFamily } from '../policy/parser-family';
+import type { ExtractionPolicy } from '../types';
 
 export interface ExtractJsonlSummary {
   lines: number;
@@ -33,7 +35,11 @@ export async function runExtractJsonl(
     let record: string;
     try {
       const request = parseRequest(line);
-      const result = extractToolCallsFromContent(request.input, request.tools, { policy: options.policy });
+      const result = extractToolCallsFromContent(request.input, request.tools, {
+        policy: options.policy,
+        model: request.model,
+        family: request.family,
+      });
       const answer: Record<string, unknown> = {
         id: request.id,
         calls: result.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
@@ -55,6 +61,8 @@ interface ExtractRequest {
   id: unknown;
   input: string;
   tools?: LlmToolDefinition[];
+  model?: string;
+  family?: ParserFamily;
 }
 
 function parseRequest(line: string): ExtractRequest {
@@ -67,7 +75,9 @@ function parseRequest(line: string): ExtractRequest {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
   const obj = value as Record<string, unknown>;
   if (typeof obj.input !== 'string') throw new Error('"input" must be a string');
-  return { id: obj.id ?? null, input: obj.input, tools: parseTools(obj.tools) };
+  if (obj.model !== undefined && typeof obj.model !== 'string') throw new Error('"model" must be a string');
+  if (obj.family !== undefined && !isParserFamily(obj.family)) throw new Error(`"family" must be one of ${PARSER_FAMILIES.join(', ')}`);
+  return { id: obj.id ?? null, input: obj.input, tools: parseTools(obj.tools), model: obj.model, family: obj.family };
 }
 
 /** Tools as full definitions or as plain names. */

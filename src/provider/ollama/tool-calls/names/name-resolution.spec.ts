@@ -1,4 +1,4 @@
-import type { LlmToolDefinition } from '../../llm-types';
+import type { LlmToolDefinition } from '../../../llm-types';
 import { createToolResolver, fuzzyMatchToolName, toolResolverFor } from './name-resolution';
 
 const tool = (name: string, props: string[] = []): LlmToolDefinition => ({

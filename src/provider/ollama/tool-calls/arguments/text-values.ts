@@ -5,9 +5,9 @@
 // the word null. Everything else stays text here and is typed by the schema afterwards. A value
 // the schema declares a string keeps its whitespace unless laid out on lines of its own; other
 // text is trimmed before it is decoded.
-import type { JsonSchema } from '../../llm-types';
+import type { JsonSchema } from '../../../llm-types';
 import { parseLooseJson } from './literal-parser';
-import type { RawCall } from './types';
+import type { RawCall } from '../types';
 
 export function decodeTextValues(
   args: Record<string, unknown>,

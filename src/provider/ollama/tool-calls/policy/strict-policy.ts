@@ -2,24 +2,35 @@
 // bare call only where their family writes one without its opening token: a JSON call object or
 // list that opens the reply (Llama 3.x JSON, Granite, llama.cpp's generic format), and a Python call
 // list that is the whole reply (vLLM's pythonic parser, Llama 3.2/4). Bare calls anywhere else, and
-// a tool name on a line with JSON after it, are lenient repairs: strict leaves them as text.
-import type { CallSpan, DroppedCall } from './types';
+// a tool name on a line with JSON after it, are lenient repairs: strict leaves them as text — but
+// where the model's family is known and its parser reads one more place (RWKV: a call object
+// filling a ```json fence), strict reads it there too.
+import { rwkvReadsBareFence } from '../formats/rwkv';
+import type { ParserFamily } from './parser-family';
+import type { CallSpan, DroppedCall } from '../types';
 
 /** Why strict extraction refuses this marker-less span, or undefined when its family allows it there. */
-export function bareCallRefusal(text: string, span: CallSpan): string | undefined {
+export function bareCallRefusal(text: string, span: CallSpan, family?: ParserFamily): string | undefined {
   const opensReply = firstNonSpace(text) === span.start;
-  if (span.strategy === 'json') return opensReply ? undefined : 'a bare JSON call that does not open the reply';
+  if (span.strategy === 'json') {
+    if (opensReply || (family === 'rwkv' && rwkvReadsBareFence(text, span))) return undefined;
+    return 'a bare JSON call that does not open the reply';
+  }
   if (span.strategy === 'pythonic')
     return opensReply && lastNonSpace(text) === span.end ? undefined : 'a bare Python call that is not the whole reply';
   return `a bare call (${span.strategy ?? 'unmarked'}) that no reference parser reads`;
 }
 
 /** The marker-less spans strict extraction keeps, and the calls it refuses (as `dropped` records). */
-export function strictLooseSpans(text: string, spans: readonly CallSpan[]): { kept: CallSpan[]; refused: DroppedCall[] } {
+export function strictLooseSpans(
+  text: string,
+  spans: readonly CallSpan[],
+  family?: ParserFamily,
+): { kept: CallSpan[]; refused: DroppedCall[] } {
   const kept: CallSpan[] = [];
   const refused: DroppedCall[] = [];
   for (const span of spans) {
-    const why = bareCallRefusal(text, span);
+    const why = bareCallRefusal(text, span, family);
     if (why === undefined) kept.push(span);
     else
       for (const c of span.calls)

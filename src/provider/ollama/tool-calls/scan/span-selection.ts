@@ -2,7 +2,7 @@
 // settled (earliest, then longest, wins; a higher tier is never displaced by a lower one), a fence
 // that holds nothing but calls goes with them, and a stray `]`/`}` a model adds after a call is
 // dropped rather than left dangling in the text.
-import type { CallSpan } from './types';
+import type { CallSpan } from '../types';
 
 /** Non-overlapping spans, earliest first; at equal starts the longer one. */
 export function selectSpans(spans: readonly CallSpan[]): CallSpan[] {

@@ -2,10 +2,10 @@
 // that take calls from elsewhere (native tool_calls) but want the prose clean. Unlike corvid's
 // version, brackets inside strings do not confuse it and the prose around a removed array keeps
 // its spacing ("Some text [..] more text" → "Some text more text").
-import { buildBracketIndex } from './bracket-index';
+import { buildBracketIndex } from '../scan/bracket-index';
 import { callsFromJson } from './json-calls';
-import { parseLooseJson, skipSpace } from './literal-parser';
-import { removeRegions, type RemovedRegion } from './text-join';
+import { parseLooseJson, skipSpace } from '../arguments/literal-parser';
+import { removeRegions, type RemovedRegion } from '../scan/text-join';
 
 export function stripJsonToolCallArrays(content: string): string {
   if (typeof content !== 'string') return '';

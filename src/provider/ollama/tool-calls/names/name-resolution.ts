@@ -4,9 +4,9 @@
 // these stays unresolved: a call is never run under a guessed name (no first-substring-wins, no
 // "its arguments fit, so it must be that tool"). Resolvers are cached per tool list, since the
 // agent loop passes the same list on every turn.
-import type { LlmToolDefinition } from '../../llm-types';
+import type { LlmToolDefinition } from '../../../llm-types';
 import { editDistance, squash, words } from './name-words';
-import type { NameRepairHow } from './types';
+import type { NameRepairHow } from '../types';
 
 export interface NameResolution {
   name: string;

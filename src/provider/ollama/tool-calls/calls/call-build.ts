@@ -3,14 +3,14 @@
 // or passed on under the name as written — never run under a guessed name), positional and plain-text arguments placed on the
 // tool's parameters, text values decoded as their format writes them, keys repaired and values
 // typed by the schema. Every repair is reported with the index of its call.
-import type { LlmToolCall, LlmToolDefinition } from '../../llm-types';
-import { coerceArgsToSchema, needsNoCoercion } from './arg-coercion';
-import { keysNeedNoMapping, normalizeToolArgsWithRepairs } from './arg-normalization';
-import { pushAll } from './collections';
+import type { LlmToolCall, LlmToolDefinition } from '../../../llm-types';
+import { coerceArgsToSchema, needsNoCoercion } from '../arguments/arg-coercion';
+import { keysNeedNoMapping, normalizeToolArgsWithRepairs } from '../arguments/arg-normalization';
+import { pushAll } from '../scan/collections';
 import { PSEUDO_JSON, readTolerantly } from './json-calls';
-import type { ToolResolver } from './name-resolution';
-import { decodeTextValues } from './text-values';
-import type { CallSpan, DroppedCall, ExtractionPolicy, ExtractionRepair, ExtractionStrategy, RawCall } from './types';
+import type { ToolResolver } from '../names/name-resolution';
+import { decodeTextValues } from '../arguments/text-values';
+import type { CallSpan, DroppedCall, ExtractionPolicy, ExtractionRepair, ExtractionStrategy, RawCall } from '../types';
 
 export interface BuiltCalls {
   calls: LlmToolCall[];

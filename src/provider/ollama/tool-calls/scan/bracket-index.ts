@@ -14,7 +14,7 @@ export interface JsonIndex extends BracketIndex {
   valueAt(i: number): unknown;
 }
 
-import { parseLooseJson } from './literal-parser';
+import { parseLooseJson } from '../arguments/literal-parser';
 
 const OPEN_CURLY = 123; // {
 const CLOSE_CURLY = 125; // }

@@ -1,4 +1,4 @@
-import type { LlmToolDefinition } from '../../llm-types';
+import type { LlmToolDefinition } from '../../../llm-types';
 import { normalizeToolArgs, normalizeToolArgsWithRepairs } from './arg-normalization';
 
 const tool = (props: string[]): LlmToolDefinition => ({

@@ -1,8 +1,8 @@
 // Python-style calls as Llama 3.2/4, LFM2, Olmo 3 and the <|python_tag|> format write them:
 // `get_weather(city="Paris", days=3)`, `[a(x=1), b(y="z")]`, `brave_search.call(query="x")`.
 // Values are Python/JSON literals; a quoted value always stays a string (`k="42"` is "42").
-import { parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
-import type { RawCall } from './types';
+import { parseLiteral, parseLooseJson, skipSpace } from '../arguments/literal-parser';
+import type { RawCall } from '../types';
 
 export interface ParsedPythonCall extends RawCall {
   end: number;

@@ -4,7 +4,7 @@
 // "42" → 42 for an integer, "true" → true for a boolean, JSON text → object/array, 7 → "7" for a
 // string. A value the schema already accepts is never touched, so `k="42"` stays "42" when the
 // parameter is a string.
-import type { JsonSchema } from '../../llm-types';
+import type { JsonSchema } from '../../../llm-types';
 import { parseLooseJson } from './literal-parser';
 
 export interface Coercion {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../llm-types';
+import type { JsonSchema } from '../../../llm-types';
 import { decodeTextValues } from './text-values';
 
 const schema: JsonSchema = {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../llm-types';
+import type { JsonSchema } from '../../../llm-types';
 import { coerceArgsToSchema } from './arg-coercion';
 
 const schema = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties });

@@ -2,9 +2,9 @@
 // many spellings models use for the same thing ("parameters", "args", arguments given as a JSON
 // string, {"function":{…}} / {"type":"function",…} wrappers, {"tool_calls":[…]}, LangChain's
 // {"action","action_input"}), and lists of them.
-import { pushAll } from './collections';
-import { looksStrict, parseLiteral, parseLooseJson, skipSpace } from './literal-parser';
-import type { RawCall } from './types';
+import { pushAll } from '../scan/collections';
+import { looksStrict, parseLiteral, parseLooseJson, skipSpace } from '../arguments/literal-parser';
+import type { RawCall } from '../types';
 
 const NAME_KEYS = ['name', 'tool_name', 'function_name', 'tool', 'action', 'function'];
 const ARG_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input', 'action_input', 'params', 'kwargs'];

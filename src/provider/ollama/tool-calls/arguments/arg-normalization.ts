@@ -3,8 +3,8 @@
 // separators, a table of known synonyms, then "the key's words contain the parameter's words"
 // (content_text → content) — and a key moves only when exactly one unfilled parameter fits. A key
 // that already exists is never overwritten; keys with no confident match are left alone.
-import type { LlmToolDefinition } from '../../llm-types';
-import { squash, words } from './name-words';
+import type { LlmToolDefinition } from '../../../llm-types';
+import { squash, words } from '../names/name-words';
 
 /** Each group names one concept; a key and a parameter in the same group are interchangeable. */
 const SYNONYM_GROUPS: string[][] = [

@@ -1,6 +1,6 @@
-import { extractToolCallsFromContent } from './extract-tool-calls';
-import { fixedIds, TOOLS } from './extraction.test-kit';
-import type { ExtractionPolicy } from './types';
+import { extractToolCallsFromContent } from '../extract-tool-calls';
+import { fixedIds, TOOLS } from '../extraction.test-kit';
+import type { ExtractionPolicy } from '../types';
 
 function under(policy: ExtractionPolicy | undefined, content: string) {
   const r = extractToolCallsFromContent(content, TOOLS, { policy, generateId: fixedIds() });

@@ -24,4 +24,23 @@ describe('tools extract --strict', () => {
       dropped: [{ name: 'ping', reason: 'strict_rejected', detail: expect.stringMatching(/not valid JSON/) }],
     });
   });
+
+  it("reads as the model's family does when a line names the model or the family", async () => {
+    const pangu = { id: 2, input: '<|tool_call_start|>{"name": "ping", "arguments": {}}<|tool_call_end|>', tools: ['ping'] };
+    // LFM2 writes a single call between these tokens; openPangu's parser reads only a list there
+    expect(await answers(pangu, 'strict')).toMatchObject({ calls: [{ name: 'ping' }] });
+    for (const hint of [{ model: 'openPangu-Embedded-7B' }, { family: 'openpangu' }])
+      expect(await answers({ ...pangu, ...hint }, 'strict')).toMatchObject({
+        calls: [],
+        dropped: [{ name: 'ping', reason: 'strict_rejected', detail: expect.stringMatching(/openPangu reads only a whole JSON list/) }],
+      });
+  });
+
+  it('answers a line naming an unknown family with an error', async () => {
+    expect(await answers({ id: 3, input: 'x', family: 'nope' })).toEqual({
+      id: null,
+      line: 1,
+      error: expect.stringMatching(/"family" must be one of/),
+    });
+  });
 });
