@@ -6,7 +6,9 @@ export function registerToolsCommand(program: Command): void {
   const tools = program.command('tools').description('Tool-call utilities');
   tools
     .command('extract')
-    .description('Extract tool calls from model text: JSONL {"id","input","tools"} on stdin → {"id","calls","text"} on stdout')
+    .description(
+      'Extract tool calls from model text: JSONL {"id","input","tools"[,"model"|"family"]} on stdin → {"id","calls","text"} on stdout',
+    )
     .option('--jsonl', 'read and write JSON lines (the only format)')
     .option('--strict', "accept only what each format's reference parser accepts; each result lists the calls dropped and why")
     .action(async (opts: { jsonl?: boolean; strict?: boolean }) => {
