@@ -1,7 +1,8 @@
 // One socket's feed of snapshots keyed by what they describe (a run, a trial, a row of the session
 // list): only the newest snapshot per key waits, delivered in order of change, and the set waiting is
 // bounded — past it the buffer is dropped and the client told to re-read. A slow reader slows nothing
-// but itself.
+// but itself. The re-read must find what was dropped, so the resync waits until the journal has
+// written it (`caughtUp`): sent at once, it raced the journal's next batch and the list stayed stale.
 import type { Packet } from './live-wire';
 import { send, writable, type FlowSocket } from './socket-flow';
 
@@ -16,6 +17,8 @@ export class KeyedSubscription {
     /** what the client is told when its buffer was dropped */
     private readonly resync: Packet<'sessions:resync' | 'run:resync' | 'runs:resync'>,
     private readonly capacity = 2000,
+    /** resolves once what was journaled before the call is in Postgres (never rejects) */
+    private readonly caughtUp: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   offer(key: string, packet: Packet): void {
@@ -43,7 +46,10 @@ export class KeyedSubscription {
       while (!this.closed && this.socket.connected && (this.waiting.size || this.overflowed)) {
         await writable(this.socket);
         if (this.overflowed) {
+          // everything dropped was appended before now; dropped again meanwhile, another resync follows
           this.overflowed = false;
+          await this.caughtUp();
+          if (this.closed || !this.socket.connected) break;
           send(this.socket, this.resync);
           continue;
         }

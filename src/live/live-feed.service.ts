@@ -35,6 +35,9 @@ import { SessionRoom, type RoomCast } from './session-room';
 import { DEFAULT_SUBSCRIPTION_LIMITS, SessionSubscription, type SubscriptionLimits, type SubscriptionSource } from './session-subscription';
 import type { FlowSocket } from './socket-flow';
 
+/** the longest a sessions:resync waits for the journal to write what was dropped (Postgres away: it goes anyway) */
+const RESYNC_CATCH_UP_MS = 10_000;
+
 /** sessions whose last appended seq is remembered (oldest forgotten first) */
 const REMEMBERED_SESSIONS = 10_000;
 
@@ -68,7 +71,7 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   private readonly tickMs = FEED_TICK_MS;
 
   constructor(
-    journal: JournalService,
+    private readonly journal: JournalService,
     approvals: ApprovalService,
     private readonly sessions: SessionQueryRepository,
     private readonly processes: ProcessManager,
@@ -123,7 +126,9 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   }
 
   subscribeList(socket: FlowSocket): KeyedSubscription {
-    const sub = new KeyedSubscription(socket, ['sessions:resync', { reason: 'overflow' }], 1000);
+    // the viewer answers a resync by reading its list again: the rows dropped must be in Postgres by then
+    const caughtUp = () => this.journal.flush(RESYNC_CATCH_UP_MS).catch(() => undefined);
+    const sub = new KeyedSubscription(socket, ['sessions:resync', { reason: 'overflow' }], 1000, caughtUp);
     this.listSubscribers.add(sub);
     return sub;
   }

@@ -35,7 +35,7 @@ export class RunFeed implements OnModuleDestroy {
   }
 
   subscribe(socket: FlowSocket, runId: string): KeyedSubscription {
-    const sub = new KeyedSubscription(socket, ['run:resync', { runId, reason: 'overflow' }]);
+    const sub = new KeyedSubscription(socket, ['run:resync', { runId, reason: 'overflow' }], undefined, () => this.caughtUp());
     let set = this.byRun.get(runId);
     if (!set) this.byRun.set(runId, (set = new Set()));
     set.add(sub);
@@ -50,7 +50,7 @@ export class RunFeed implements OnModuleDestroy {
   }
 
   subscribeList(socket: FlowSocket): KeyedSubscription {
-    const sub = new KeyedSubscription(socket, ['runs:resync', { reason: 'overflow' }], 500);
+    const sub = new KeyedSubscription(socket, ['runs:resync', { reason: 'overflow' }], 500, () => this.caughtUp());
     this.listSubscribers.add(sub);
     return sub;
   }

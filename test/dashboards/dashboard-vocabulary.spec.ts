@@ -84,7 +84,7 @@ describe('dashboard SQL names against the event vocabulary', () => {
     expect(sqlNameProblems(nudges)).toEqual([expect.stringMatching(/^the list nudge\.%, nudges_exhausted names part of a group \(nudge: .*; lacks doom_loop_asked\)$/)]);
     // one column per kind: together they must be the whole group
     const columns = ['repair.tool_name_repaired', 'repair.tool_args_normalized', 'repair.tool_args_coerced'].map((k) => `avg((pathologies ? '${k}')::int)`);
-    expect(sqlNameProblems(columns.join(', '))).toEqual([expect.stringMatching(/^the query names part of a group \(extraction_repair: .*; lacks repair\.tool_call_dropped\)$/)]);
+    expect(sqlNameProblems(columns.join(', '))).toEqual([expect.stringMatching(/^the query names part of a group \(extraction_repair: .*; lacks repair\.tool_call_repaired, repair\.tool_call_dropped\)$/)]);
     // event types stand for the pathologies their events count as
     expect(sqlNameProblems("bool_or(e.type IN ('nudge', 'mid_chain_nudge')) AS nudge, bool_or(e.type = 'hallucination_stripped')")).toEqual([
       'the list nudge, mid_chain_nudge names part of the events of a group (hallucinated_output: has mid_chain_nudge; lacks hallucination_stripped)',

@@ -188,11 +188,12 @@ export function registerEvalCommand(program: Command, getConfig: () => LoupeConf
             `loupe: ${p.file}:${p.line}: ${p.field}: ${p.message}; this expectation cannot pass as written (it can never hold, or is malformed), so it fails\n`,
           );
       // a live run: the host, its models, their sign-in and context lengths checked before any trial starts
+      // (a queued run too, before anything is enqueued: against the OLLAMA_HOST it is queued for)
       const liveJobs =
         config.ollama.host && scenarios && !opts.replay
           ? planJobs(scenarios, { models: opts.model, configs: configurations(axes.axes), trials: 1 })
           : undefined;
-      if (liveJobs && !opts.queue) await preflightLiveRun(config, liveJobs);
+      if (liveJobs) await preflightLiveRun(config, liveJobs);
       const { ScenarioRunner } = lazy.runner();
       // on the next turn of the event loop, i.e. once the application's start waits on its database;
       // its rounds stop when the run starts (a faster start than the warm-up's 8 rounds)

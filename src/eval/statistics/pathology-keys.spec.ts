@@ -15,6 +15,6 @@ describe('comparePathologyKeys', () => {
 
   it('lists every key once', () => {
     expect(new Set(PATHOLOGY_KEYS).size).toBe(PATHOLOGY_KEYS.length);
-    expect(PATHOLOGY_KEYS).toHaveLength(22);
+    expect(PATHOLOGY_KEYS).toHaveLength(23);
   });
 });

@@ -71,7 +71,13 @@ export const TERMINATION_TONES: Readonly<Record<TerminationReason, TerminationTo
 };
 
 /** Events that record a repair of what the model wrote (counted as `repair.<event>`). */
-export const REPAIR_EVENTS = ['tool_name_repaired', 'tool_args_normalized', 'tool_args_coerced', 'tool_call_dropped'] as const;
+export const REPAIR_EVENTS = [
+  'tool_name_repaired',
+  'tool_args_normalized',
+  'tool_args_coerced',
+  'tool_call_repaired',
+  'tool_call_dropped',
+] as const;
 
 const nudgeKeys = NUDGE_REASONS.map((r) => `nudge.${r}` as const);
 const repairKeys = REPAIR_EVENTS.map((e) => `repair.${e}` as const);
@@ -118,6 +124,7 @@ export const PATHOLOGY_LABELS: Readonly<Record<PathologyKey, string>> = {
   'repair.tool_name_repaired': 'repaired: misspelt tool name',
   'repair.tool_args_normalized': 'repaired: malformed argument text',
   'repair.tool_args_coerced': 'repaired: argument of the wrong type',
+  'repair.tool_call_repaired': 'repaired: call markup or argument text',
   'repair.tool_call_dropped': 'dropped: a call that could not be run',
   context_overflow: 'the context did not fit',
   model_reloaded: 'the model was reloaded mid-run',
