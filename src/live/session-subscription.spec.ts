@@ -96,11 +96,12 @@ class FakeSource implements SubscriptionSource {
 }
 
 const limits = { capacity: 8, pollMs: 2, catchUpDeadlineMs: 500, tailMs: 5 };
-const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await settle(5);
-  expect(cond()).toBe(true);
-};
+// The subscription runs on timers (its pump's setImmediate, the poll and tail intervals, the
+// writable recheck) and promises (the sources'): with fake timers, `settle` runs every timer due
+// within `ms` and the promise work each one starts, so what is delivered by then is exact.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+const settle = (ms = 30) => jest.advanceTimersByTimeAsync(ms);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('SessionSubscription', () => {
@@ -113,10 +114,10 @@ describe('SessionSubscription', () => {
     sub.offer({ kind: 'event', event: ev(5) });
     sub.start();
     sub.offer({ kind: 'event', event: ev(6) });
-    await until(() => socket.seqs().length === 7);
+    await settle();
     expect(socket.seqs()).toEqual(range(0, 6));
     sub.offer({ kind: 'event', event: ev(7) });
-    await until(() => socket.seqs().length === 8);
+    await settle();
     expect(socket.seqs()).toEqual(range(0, 7));
   });
 
@@ -124,8 +125,7 @@ describe('SessionSubscription', () => {
     const socket = new FakeSocket();
     const source = Object.assign(new FakeSource(), { stored: 10, appended: 9 });
     new SessionSubscription('s', socket, 6, source, limits).start();
-    await until(() => socket.seqs().length === 3);
-    await settle();
+    await settle(100); // what is due by then has run: nothing more comes
     expect(socket.seqs()).toEqual([7, 8, 9]);
   });
 
@@ -137,9 +137,10 @@ describe('SessionSubscription', () => {
     await settle();
     expect(socket.seqs()).toEqual([0, 1, 2]);
     source.stored = 6; // the journal wrote 3..5
-    await until(() => socket.seqs().length === 6);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 5));
     sub.offer({ kind: 'event', event: ev(6) });
-    await until(() => socket.seqs().length === 7);
+    await settle();
     expect(socket.seqs()).toEqual(range(0, 6));
   });
 
@@ -148,12 +149,13 @@ describe('SessionSubscription', () => {
     const source = Object.assign(new FakeSource(), { stored: 2, appended: 1 });
     const sub = new SessionSubscription('s', socket, -1, source, limits);
     sub.start();
-    await until(() => socket.seqs().length === 2);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 1));
     // 2 and 3 never reached this subscriber's buffer; 4 did
     source.appended = 4;
     source.stored = 5;
     sub.offer({ kind: 'event', event: ev(4) });
-    await until(() => socket.seqs().length === 5);
+    await settle();
     expect(socket.seqs()).toEqual(range(0, 4));
   });
 
@@ -172,7 +174,7 @@ describe('SessionSubscription', () => {
     expect(sub.dropped).toBeGreaterThan(0);
     source.stored = 100; // the journal wrote everything meanwhile
     socket.congest(false);
-    await until(() => socket.seqs().length === 100);
+    await settle();
     expect(socket.seqs()).toEqual(range(0, 99));
     expect(socket.count('session:resync')).toBeGreaterThanOrEqual(1);
     expect(socket.emitted.find((e) => e.event === 'session:resync')!.body).toEqual({ sessionId: 's', afterSeq: -1, reason: 'overflow' });
@@ -184,21 +186,20 @@ describe('SessionSubscription', () => {
     const source = Object.assign(new FakeSource(), { stored: 1, appended: 0, storedMessages: 4, messagesAppended: 4 });
     const sub = new SessionSubscription('s', socket, -1, source, limits, 2);
     sub.start();
-    await until(() => socket.idxs().length === 1);
-    await settle();
+    await settle(100); // what is due by then has run: nothing more comes
     expect(socket.idxs()).toEqual([3]); // 4 is not in Postgres and its live item went out before this subscriber came
     source.storedMessages = 5; // the journal wrote it
-    await until(() => socket.idxs().length === 2);
+    await settle();
+    expect(socket.idxs()).toEqual([3, 4]);
     sub.offer({ kind: 'message', message: msg(4) }); // a duplicate: not sent again
     sub.offer({ kind: 'message', message: msg(5) });
-    await until(() => socket.idxs().length === 3);
-    await settle();
+    await settle(100); // what is due by then has run: nothing more comes
     expect(socket.idxs()).toEqual([3, 4, 5]);
     // a gap in the live buffer (7 came, 6 did not): Postgres fills it
     source.messagesAppended = 7;
     source.storedMessages = 8;
     sub.offer({ kind: 'message', message: msg(7) });
-    await until(() => socket.idxs().length === 5);
+    await settle();
     expect(socket.idxs()).toEqual([3, 4, 5, 6, 7]);
     expect(socket.emitted.find((e) => e.event === 'session:message')!.body).toEqual({ sessionId: 's', message: msg(3) });
   });
@@ -214,7 +215,7 @@ describe('SessionSubscription', () => {
     const sub = new SessionSubscription('s', socket, -1, source, limits);
     sub.start();
     sub.offer({ kind: 'message', message: msg(9) });
-    await until(() => socket.idxs().length === 1);
+    await settle();
     expect(socket.idxs()).toEqual([9]);
     expect(reads).toBe(0);
   });
@@ -231,7 +232,8 @@ describe('SessionSubscription', () => {
     await settle(60);
     expect(socket.seqs()).toEqual([]);
     socket.congest(false);
-    await until(() => socket.seqs().length === 3);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 2));
   });
 
   it('reports events Postgres never got, and goes on', async () => {
@@ -240,7 +242,7 @@ describe('SessionSubscription', () => {
     source.backfill = async (_id, after) => (after < 0 ? [ev(0), ev(1), ev(4), ev(5)] : []);
     source.appended = 5;
     new SessionSubscription('s', socket, -1, source, limits).start();
-    await until(() => socket.seqs().length === 4);
+    await settle();
     expect(socket.seqs()).toEqual([0, 1, 4, 5]);
     expect(socket.emitted.find((e) => e.event === 'error')!.body).toEqual(expect.objectContaining({ code: 'events_missing' }));
   });
@@ -250,12 +252,15 @@ describe('SessionSubscription', () => {
     const source = Object.assign(new FakeSource(), { stored: 2, elsewhere: true });
     const sub = new SessionSubscription('s', socket, -1, source, limits);
     sub.start();
-    await until(() => socket.seqs().length === 2);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 1));
     source.stored = 4;
-    await until(() => socket.seqs().length === 4);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 3));
     source.elsewhere = false;
     source.stored = 5;
-    await until(() => socket.seqs().length === 5);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 4));
     const reads = source.reads;
     await settle(50);
     expect(source.reads).toBe(reads);

@@ -116,10 +116,19 @@ describe('GpuSimulator', () => {
     expect(g.isLoaded(m)).toBe(false);
     const next = await g.acquire(m, signal());
     expect(next.load?.cause).toBe('keep_alive_expired');
-    next.release(5);
-    expect(g.isLoaded(m)).toBe(true);
-    await new Promise((r) => setTimeout(r, 15));
-    expect(g.loadedModels()).toEqual([]);
+    // the clock (hrtime) moves only when the test moves it, from the release on
+    jest.useFakeTimers();
+    try {
+      next.release(5);
+      expect(g.isLoaded(m)).toBe(true);
+      // a millisecond either side of the expiry (at it, the float sums of the clock may round either way)
+      jest.advanceTimersByTime(4);
+      expect(g.loadedModels().map((l) => l.model.name)).toEqual(['a:1']);
+      jest.advanceTimersByTime(2);
+      expect(g.loadedModels()).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('timeScale shortens keep_alive', async () => {

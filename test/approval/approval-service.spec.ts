@@ -22,21 +22,30 @@ const request = (callId: string) => ({
 });
 
 describe('ApprovalService', () => {
+  // the wait and the time limit run on the clock and a timer: fake ones, moved by the test
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
   it("resolves a request with a person's decision, the reason and the wait", async () => {
     const { service } = setup();
     const verdict = service.request(request('c1'), { timeoutMs: 5_000, signal: new AbortController().signal });
     expect(service.pending('s1').map((p) => p.callId)).toEqual(['c1']);
-    await new Promise((r) => setTimeout(r, 20));
+    jest.advanceTimersByTime(20);
     expect(service.decide('c1', false, 'person', 'not today')).toEqual(expect.objectContaining({ ok: true }));
-    expect(await verdict).toEqual({ approved: false, by: 'person', reason: 'not today', waitedMs: expect.any(Number) });
-    expect((await verdict).waitedMs).toBeGreaterThanOrEqual(15);
+    expect(await verdict).toEqual({ approved: false, by: 'person', reason: 'not today', waitedMs: 20 });
     expect(service.pending()).toEqual([]);
+    expect(jest.getTimerCount()).toBe(0); // the time limit's timer went with the decision
   });
 
   it('counts a request nobody answers in time as rejected, with that reason', async () => {
     const { service } = setup();
-    const verdict = await service.request(request('c2'), { timeoutMs: 30, signal: new AbortController().signal });
-    expect(verdict).toEqual(expect.objectContaining({ approved: false, by: 'timeout', reason: 'no decision within 30 ms' }));
+    let verdict: unknown;
+    void service.request(request('c2'), { timeoutMs: 30, signal: new AbortController().signal }).then((v) => (verdict = v));
+    await jest.advanceTimersByTimeAsync(29);
+    expect(verdict).toBeUndefined();
+    expect(service.pending().map((p) => p.callId)).toEqual(['c2']);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(verdict).toEqual(expect.objectContaining({ approved: false, by: 'timeout', reason: 'no decision within 30 ms', waitedMs: 30 }));
     expect(service.pending()).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/
 import { suiteTrials } from '../support/suite-trials';
 import { closedPort } from '../provider/provider-test-kit';
 import { ROOT, runCli } from '../support/run-cli';
+import { untilOutput } from '../support/wait';
 
 const SCENARIOS = path.join(ROOT, 'scenarios');
 const NORMAL = path.join(SCENARIOS, 'direct-process', 'normal-tool-loop-completion.yaml');
@@ -34,14 +35,6 @@ function spawnLoupe(args: string[], env: Record<string, string>): Spawned {
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | string | null>((r) => child.once('exit', (code, signal) => r(code ?? signal)));
   return Object.assign(child, { out: () => out, err: () => err, exited });
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Reads what a run recorded, holding a lease on the embedded server like any Loupe process. */
@@ -192,8 +185,8 @@ describe('embedded Postgres started by the command itself', () => {
         ].join('\n'),
       );
       const child = spawnLoupe(['eval', slow], baseEnv(home));
-      await until('the slow trial to start', () => /embedded Postgres started/.test(child.err()));
-      await new Promise((r) => setTimeout(r, 500));
+      // the run has begun: SIGINT now stops it (its slow trial interrupted) rather than the start-up
+      await untilOutput(child, () => /^run [0-9a-f-]{36} /m.test(child.err()), { what: 'the run to begin', timeoutMs: 60_000 });
       child.kill('SIGINT');
       expect(await child.exited).toBe(130);
       expect(runningPostmaster(dataDirFor(home, () => {}))).toBeUndefined();
@@ -210,7 +203,8 @@ describe('embedded Postgres started by the command itself', () => {
     const second = spawnLoupe(['serve'], baseEnv(home, { LOUPE_PORT: '0', LOUPE_ADMIN_TOKEN: token }));
     try {
       const listening = (c: Spawned) => /listening on (http:\/\/\S+)/.exec(c.err())?.[1];
-      await until('both servers to listen', () => Boolean(listening(first) && listening(second)));
+      for (const c of [first, second])
+        await untilOutput(c, () => Boolean(listening(c)), { what: 'the server to listen', timeoutMs: 60_000 });
       const url = listening(second)!;
       const server = runningPostmaster(dataDir);
       expect(server).toBeDefined();
@@ -241,7 +235,7 @@ describe('embedded Postgres started by the command itself', () => {
     const home = path.join(tmp, 'restart');
     try {
       const run = spawnLoupe(['eval', SCENARIOS, '-c', '8', '--json'], baseEnv(home));
-      await until('a few trials to finish', () => (run.err().match(/✓/g) ?? []).length >= 5, 120_000);
+      await untilOutput(run, () => (run.err().match(/✓/g) ?? []).length >= 5, { what: 'a few trials to finish', timeoutMs: 120_000 });
       const before = runningPostmaster(dataDirFor(home, () => {}))!;
       process.kill(before.pid, 'SIGKILL');
       expect(await run.exited).toBe(0);
@@ -288,7 +282,7 @@ describe('embedded Postgres started by the command itself', () => {
     const dataDir = dataDirFor(home, () => {});
     try {
       const run = spawnLoupe(['eval', SCENARIOS, '-c', '2'], baseEnv(home, { LOUPE_PG_RESTART_TIMEOUT_MS: '2000' }));
-      await until('a few trials to finish', () => (run.err().match(/✓/g) ?? []).length >= 3, 120_000);
+      await untilOutput(run, () => (run.err().match(/✓/g) ?? []).length >= 3, { what: 'a few trials to finish', timeoutMs: 120_000 });
       const server = runningPostmaster(dataDir)!;
       process.kill(server.pid, 'SIGKILL');
       // a data directory that lost its control file cannot be started again

@@ -8,12 +8,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { Client } from 'pg';
 import { comparableReport } from '../support/comparable-report';
 import { seededRandom } from '../../src/common/seeded-random';
-import { finishedLines, killHard, loupeEnv, spawnLoupe, until } from '../support/loupe-process';
+import { finishedLines, killHard, loupeEnv, spawnLoupe, type LoupeProcess } from '../support/loupe-process';
 import { runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
+import { untilOutput, waitUntil } from '../support/wait';
 
 const SEED = Number(process.env.LOUPE_RESUME_SEED ?? 1414);
 const SUITE = ['scenarios/loop-control', 'scenarios/nudges'];
@@ -41,6 +43,24 @@ interface SessionRow {
 }
 
 const FINAL = ['passed', 'failed', 'error'];
+
+/** Where an early kill lands: as the process starts, once it has migrated the database, once it announces the run. */
+const EARLY_STAGES = ['spawned', 'migrated', 'announced'] as const;
+
+async function beforeTheRun(child: LoupeProcess, db: Client, stage: (typeof EARLY_STAGES)[number], where: string): Promise<void> {
+  if (stage === 'spawned') await once(child, 'spawn');
+  // the schema is the child's own doing in Postgres: nothing announces it, so it is looked for
+  else if (stage === 'migrated')
+    await waitUntil(
+      async () => {
+        if (child.exitCode !== null) return true; // over already: killHard finds it gone
+        return (await db.query(`SELECT to_regclass('eval_runs') IS NOT NULL AS yes`)).rows[0].yes as boolean;
+      },
+      { what: `the migrated database in ${where}`, context: () => child.err() },
+    );
+  else await untilOutput(child, () => /^run [0-9a-f-]{36} /m.test(child.err()), { what: `the run's announcement in ${where}` });
+}
+
 const key = (t: Pick<TrialRow, 'scenario_id' | 'model' | 'config_key' | 'trial_index'>) =>
   `${t.scenario_id}|${t.model}|${t.config_key}|${t.trial_index}`;
 
@@ -125,11 +145,15 @@ describe('loupe eval resume', () => {
       await db.connect();
       const child = spawnLoupe(['eval', ...suite(), ...ARGS], env);
       try {
-        if (moment === 'early') await new Promise((r) => setTimeout(r, 200 + random() * 1_500));
+        // each kill follows what the child was seen to do, never a lapse of time
+        if (moment === 'early') await beforeTheRun(child, db, EARLY_STAGES[Math.floor(random() * EARLY_STAGES.length)], where);
         else {
+          // mid: with trials still to come (some running beside it at -c 3); late: once the last is reported
           const after = moment === 'late' ? planned : 1 + Math.floor(random() * (planned - 2));
-          await until(`${after} finished trials in ${where}`, () => finishedLines(child.err()).length >= after || child.exitCode !== null);
-          await new Promise((r) => setTimeout(r, random() * (moment === 'late' ? 60 : 250)));
+          await untilOutput(child, () => finishedLines(child.err()).length >= after, {
+            what: `${after} finished trials in ${where}`,
+            timeoutMs: 120_000,
+          });
         }
         await killHard(child);
         const announced = /^run ([0-9a-f-]{36}) /m.exec(child.err())?.[1];
@@ -155,7 +179,10 @@ describe('loupe eval resume', () => {
         if (i === 2) {
           // the resume itself killed once it has run a trial: resumed again, nothing of either is lost
           const first = spawnLoupe(['eval', 'resume', runId], env);
-          await until(`a trial of the first resume in ${where}`, () => finishedLines(first.err()).length >= 1 || first.exitCode !== null);
+          await untilOutput(first, () => finishedLines(first.err()).length >= 1, {
+            what: `a trial of the first resume in ${where}`,
+            timeoutMs: 120_000,
+          });
           await killHard(first);
           seen.resumeKilled++;
         }
@@ -262,7 +289,7 @@ describe('loupe eval resume', () => {
     const child = spawnLoupe(['eval', path.join(extra, 'slow.yaml'), '-t', '40'], env);
     let runId: string;
     try {
-      await until('the run to begin', () => /^run [0-9a-f-]{36} /m.test(child.err()) || child.exitCode !== null);
+      await untilOutput(child, () => /^run [0-9a-f-]{36} /m.test(child.err()), { what: 'the run to begin' });
       runId = /^run ([0-9a-f-]{36}) /m.exec(child.err())![1];
       const busy = await runCli(['eval', 'resume', runId], env);
       expect(busy.code).toBe(2);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase } from '../support/test-app';
 import { ROOT, runCli } from '../support/run-cli';
+import { waitUntil } from '../support/wait';
 
 describe('a session whose Loupe process was killed', () => {
   it('is closed as interrupted by the next start', async () => {
@@ -32,19 +33,24 @@ describe('a session whose Loupe process was killed', () => {
     Object.assign(env, { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'home') });
     const db = new Client({ connectionString: env.DATABASE_URL });
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'eval', scenario], { env });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
     try {
-      let running: Array<{ id: string }> = [];
-      for (let i = 0; i < 200 && !running.length; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        if (i === 0) await db.connect().catch(() => undefined);
-        running = (
-          await db
-            .query(
+      await db.connect();
+      // the session and its first iteration reach Postgres through the child's journal: nothing tells
+      // this process, so it looks (the tables exist once the child has migrated the database)
+      const running = await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`loupe eval exited (${child.exitCode}) before its session ran: ${err}`);
+          const { rows } = await db
+            .query<{ id: string }>(
               `SELECT s.id FROM sessions s WHERE s.status = 'running' AND EXISTS (SELECT 1 FROM iterations i WHERE i.session_id = s.id)`,
             )
-            .catch(() => ({ rows: [] }))
-        ).rows;
-      }
+            .catch(() => ({ rows: [] as Array<{ id: string }> }));
+          return rows.length > 0 && rows;
+        },
+        { what: 'a running session with an iteration in Postgres', timeoutMs: 30_000, context: () => `stderr: ${err}` },
+      );
       expect(running).toHaveLength(1);
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');

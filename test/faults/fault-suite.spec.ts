@@ -12,6 +12,7 @@ import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/
 import type { TrialReport } from '../../src/eval/eval-types';
 import { suiteTrials } from '../support/suite-trials';
 import { ROOT } from '../support/run-cli';
+import { untilOutput } from '../support/wait';
 
 const SCENARIOS = path.join(ROOT, 'scenarios');
 const OUT = path.join(ROOT, 'test-output');
@@ -40,12 +41,9 @@ function evalRun(home: string, args: string[]): Run {
   return { child, out: () => out, err: () => err, finished: () => (err.match(/^[✓✗!] /gm) ?? []).length, exited };
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Resolves once the run's output shows `holds` (each trial's line, Loupe's warnings on stderr). */
+function until(run: Run, what: string, holds: () => boolean, timeoutMs = 120_000): Promise<void> {
+  return untilOutput(run.child, holds, { what, timeoutMs, context: () => `stderr: …${run.err().slice(-1_500)}` });
 }
 
 async function withDb<T>(home: string, fn: (db: Client) => Promise<T>): Promise<T> {
@@ -121,13 +119,14 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
     const dataDir = dataDirFor(home, () => {});
     const kills: number[] = [];
     for (const after of [10, Math.floor(trials / 2)]) {
-      await until(`${after} trials`, () => run.finished() >= after);
+      await until(run, `${after} trials`, () => run.finished() >= after);
       const server = runningPostmaster(dataDir);
       expect(server).toBeDefined();
       process.kill(server!.pid, 'SIGKILL');
       kills.push(server!.pid);
-      // the next kill only once the server is back
-      await until('the restart', () => (runningPostmaster(dataDir)?.pid ?? server!.pid) !== server!.pid, 60_000);
+      // the next kill only once the server is back (Loupe says so on stderr, a warning)
+      await until(run, 'the restart', () => (run.err().match(/embedded Postgres is back on port/g) ?? []).length >= kills.length, 60_000);
+      expect(runningPostmaster(dataDir)?.pid).not.toBe(server!.pid);
     }
     const code = await run.exited;
     const report = JSON.parse(run.out());
@@ -165,7 +164,7 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
   it('survives a Loupe process killed mid-run and started again: finished trials kept, the killed run closed, the rerun complete', async () => {
     const home = path.join(tmp, 'process-kill');
     const first = evalRun(home, ['-c', '8', '--json']);
-    await until('a third of the trials', () => first.finished() >= Math.floor(SCENARIO_COUNT / 3));
+    await until(first, 'a third of the trials', () => first.finished() >= Math.floor(SCENARIO_COUNT / 3));
     first.child.kill('SIGKILL');
     const firstCode = await first.exited;
     const finishedBeforeKill = first.finished();

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/loupe-config';
 import { createDataSource, migrate } from '../../src/database/data-source';
@@ -13,6 +14,21 @@ import { testSessionRecorder } from '../support/test-session-recorder';
 
 /** A valid tool_result payload, numbered so each event differs. */
 const result = (i: number, name = 'read_file') => ({ id: `call_${i}`, name, status: 'ok' as const, chars: i, durationMs: 0 });
+
+/** The real repository, with its first failed write announced (`first` resolves as the failure reaches the journal). */
+function failures() {
+  let failed!: () => void;
+  const first = new Promise<void>((r) => (failed = r));
+  class Repository extends JournalRepository {
+    override async write(prepared: Parameters<JournalRepository['write']>[0]) {
+      await super.write(prepared).catch((e: unknown) => {
+        failed();
+        throw e;
+      });
+    }
+  }
+  return { Repository, first };
+}
 
 async function countEvents(ds: DataSource, sessionId: string): Promise<{ n: number; seqs: number[] }> {
   const rows: Array<{ seq: number }> = await ds.query('SELECT seq FROM events WHERE session_id = $1 ORDER BY seq', [sessionId]);
@@ -101,15 +117,17 @@ describe('journal: batching, ordering, faults', () => {
 
   it('survives Postgres going away and coming back: nothing lost, nothing duplicated', async () => {
     const { proxy, ds } = await behindProxy(4);
-    const journal = new JournalService(new JournalRepository(ds), configFor());
+    const failed = failures();
+    const journal = new JournalService(new failed.Repository(ds), configFor());
     const rec = testSessionRecorder(journal);
     for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'before'));
     await journal.flush();
     proxy.cut();
     for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'during'));
-    // writes fail while it is down; the entries stay queued
-    await new Promise((r) => setTimeout(r, 300));
-    expect(journal.backlog).toBeGreaterThan(0);
+    // writes fail while it is down; the entries stay queued (the journal takes them back within the turn)
+    await failed.first;
+    await nextTurn();
+    expect(journal.backlog).toBe(50);
     proxy.restore();
     for (let i = 0; i < 50; i++) rec.event('tool_result', result(i, 'after'));
     await journal.flush(30_000);
@@ -127,6 +145,8 @@ describe('journal: batching, ordering, faults', () => {
     const calls: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
+    let firstFailed!: () => void;
+    const failedOnce = new Promise<void>((r) => (firstFailed = r));
     class LoggedRepository extends JournalRepository {
       override prepare(batch: Parameters<JournalRepository['prepare']>[0]) {
         calls.push(`prepare ${batch.events.length}`);
@@ -136,7 +156,11 @@ describe('journal: batching, ordering, faults', () => {
         const n = calls.filter((c) => c.startsWith('write')).length;
         calls.push(`write ${n}`);
         if (n === 0) await held;
-        await super.write(prepared);
+        await super.write(prepared).catch((e: unknown) => {
+          calls.push(`failed ${n}`);
+          if (n === 0) firstFailed();
+          throw e;
+        });
         calls.push(`written ${n}`);
       }
     }
@@ -151,11 +175,11 @@ describe('journal: batching, ordering, faults', () => {
     // the first write fails (Postgres gone): both batches go back to the front, in order
     proxy.cut();
     release();
-    // the failure takes as long as the cut connection takes to report it: a loaded machine (CI) needs
-    // more than a fixed 200 ms, so wait for the batch in flight to come back
-    const deadline = Date.now() + 10_000;
-    while (journal.backlog === 351 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(calls).not.toContain('written 0');
+    // the failure comes when the cut connection reports it; the journal takes the batch back within
+    // that turn, and the retry waits out its backoff
+    await failedOnce;
+    await nextTurn();
+    expect(calls).toEqual(['prepare 99', 'write 0', 'prepare 100', 'failed 0']);
     expect(journal.backlog).toBe(451);
     proxy.restore();
     await journal.flush(30_000);
@@ -172,13 +196,11 @@ describe('journal: batching, ordering, faults', () => {
   });
 
   it('what arrives during a write waits out its flush interval, then goes in one statement with one snapshot per row', async () => {
-    const writes: Array<{ at: number; done?: number; iterations: number; events: number }> = [];
+    const writes: Array<{ at: number; iterations: number; events: number }> = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const until = async (what: () => boolean) => {
-      const deadline = Date.now() + 8_000;
-      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    };
+    let firstWritten!: () => void;
+    const written = new Promise<void>((r) => (firstWritten = r));
     class TimedRepository extends JournalRepository {
       private counts: Array<{ iterations: number; events: number }> = [];
       override prepare(batch: Parameters<JournalRepository['prepare']>[0]) {
@@ -186,40 +208,51 @@ describe('journal: batching, ordering, faults', () => {
         return super.prepare(batch);
       }
       override async write(prepared: Parameters<JournalRepository['write']>[0]) {
-        const w: (typeof writes)[number] = { at: performance.now(), ...this.counts.shift()! };
-        writes.push(w);
-        if (writes.length === 1) await held;
+        writes.push({ at: performance.now(), ...this.counts.shift()! });
+        if (writes.length > 1) return super.write(prepared);
+        await held;
         await super.write(prepared);
-        w.done = performance.now();
+        firstWritten();
       }
     }
-    const journal = new JournalService(new TimedRepository(direct), configFor({ LOUPE_JOURNAL_FLUSH_MS: '1000' }));
-    const rec = testSessionRecorder(journal);
-    rec.event('tool_result', result(0));
-    // the first write starts when its interval is over, and is held
-    await until(() => writes.length === 1);
-    // meanwhile one iteration's row changes five times, with events between
-    const appendedAt = performance.now();
-    rec.iterationStarted(0, 'm');
-    for (let i = 1; i <= 4; i++) {
-      rec.event('tool_result', result(i));
-      rec.iterationUpdated(0, i === 4 ? { outcome: 'final_answer', status: 'finished' } : { toolCallCount: i }, i === 4);
+    // the journal's interval timer and clock (performance.now) are fake, moved by the test; Postgres's
+    // I/O and the turns of the event loop are real
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const journal = new JournalService(new TimedRepository(direct), configFor({ LOUPE_JOURNAL_FLUSH_MS: '1000' }));
+      const rec = testSessionRecorder(journal);
+      const t0 = performance.now();
+      rec.event('tool_result', result(0));
+      // the first write starts when its interval is over, and is held
+      await jest.advanceTimersByTimeAsync(999);
+      expect(writes).toHaveLength(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(writes.map((w) => w.at - t0)).toEqual([1000]);
+      // meanwhile one iteration's row changes five times, with events between
+      const appendedAt = performance.now();
+      rec.iterationStarted(0, 'm');
+      for (let i = 1; i <= 4; i++) {
+        rec.event('tool_result', result(i));
+        rec.iterationUpdated(0, i === 4 ? { outcome: 'final_answer', status: 'finished' } : { toolCallCount: i }, i === 4);
+      }
+      release();
+      await written;
+      // the first write is done; what came meanwhile waits for its oldest entry's interval, not longer
+      await jest.advanceTimersByTimeAsync(999);
+      expect(writes).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(writes).toHaveLength(2);
+      expect(writes[1].at - appendedAt).toBe(1000);
+      expect(writes[1]).toEqual(expect.objectContaining({ iterations: 1, events: 4 }));
+      jest.useRealTimers();
+      await journal.flush();
+      const [it] = await direct.query('SELECT status, outcome FROM iterations WHERE session_id = $1', [rec.sessionId]);
+      expect(it).toEqual({ status: 'finished', outcome: 'final_answer' });
+      expect((await countEvents(direct, rec.sessionId)).n).toBe(5);
+      await journal.close();
+    } finally {
+      jest.useRealTimers();
     }
-    release();
-    await until(() => writes[0].done !== undefined);
-    await new Promise((r) => setTimeout(r, 100));
-    // the first write is done; what came meanwhile waits for its oldest entry's interval, not longer
-    expect(writes).toHaveLength(1);
-    await until(() => writes.length === 2);
-    expect(writes).toHaveLength(2);
-    expect(writes[1].at - appendedAt).toBeGreaterThanOrEqual(990);
-    expect(writes[1].at - appendedAt).toBeLessThan(5_000);
-    expect(writes[1]).toEqual(expect.objectContaining({ iterations: 1, events: 4 }));
-    await journal.flush();
-    const [it] = await direct.query('SELECT status, outcome FROM iterations WHERE session_id = $1', [rec.sessionId]);
-    expect(it).toEqual({ status: 'finished', outcome: 'final_answer' });
-    expect((await countEvents(direct, rec.sessionId)).n).toBe(5);
-    await journal.close();
   });
 
   it("writes a batch again whose commit's answer was lost: what it had committed is not doubled, nothing else is lost", async () => {

@@ -166,11 +166,18 @@ describe('pull status cleanup (invariant 13)', () => {
 
   it('with a short retention the status really goes away on its own', async () => {
     const { models } = await setup({ pullTracker: { retentionMs: 20 } });
-    await models.pullModel('tinyllama');
-    expect(models.getPullStatus('tinyllama')?.status).toBe('success');
-    const deadline = Date.now() + 5_000;
-    while (models.getPullStatus('tinyllama') !== undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    expect(models.getPullStatus('tinyllama')).toBeUndefined();
+    // the tracker's own timers (setTimeout), faked so the test moves them; the pull's HTTP is real
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance', 'Date'] });
+    try {
+      await models.pullModel('tinyllama');
+      expect(models.getPullStatus('tinyllama')?.status).toBe('success');
+      jest.advanceTimersByTime(19);
+      expect(models.getPullStatus('tinyllama')?.status).toBe('success');
+      jest.advanceTimersByTime(1);
+      expect(models.getPullStatus('tinyllama')).toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { Ollama } from 'ollama';
 
 import { StandinServer } from '../../src/standin/standin-server';
 import type { StandinOptions } from '../../src/standin/standin-script';
+import { waitUntil } from '../support/wait';
 
 export interface Harness {
   server: StandinServer;
@@ -88,11 +89,7 @@ export function rawRequest(url: string, method: string, path: string, body?: str
 
 export const userMessage = (content: string) => [{ role: 'user', content }];
 
-/** Polls `condition` every few ms until it holds (for state the request log does not show). */
-export async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 2));
-  }
+/** Polls `condition` until it holds, for state the request log does not show (through the shared waitUntil). */
+export async function until(condition: () => boolean, timeoutMs?: number): Promise<void> {
+  await waitUntil(condition, { what: `the stand-in state ${condition.toString()}`, timeoutMs });
 }

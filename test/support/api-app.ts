@@ -10,6 +10,7 @@ import { configureHttpApp } from '../../src/admin/http/configure-http';
 import { AppModule } from '../../src/app.module';
 import { loadConfig, type LoupeConfig } from '../../src/config/loupe-config';
 import { createTestDatabase } from './test-app';
+import { waitUntil } from './wait';
 
 export const API_TOKEN = 'loupe-api-test-token';
 
@@ -67,15 +68,9 @@ export async function expectJson<T>(res: Response, status: number): Promise<T> {
   return JSON.parse(body) as T;
 }
 
-/** Polls `probe` until it returns a value other than undefined (or the time runs out). */
+/** Polls `probe` (an API read: nothing announces the state it reads) until it returns a value other than undefined. */
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return waitUntil(probe, { what, timeoutMs });
 }
 
 /** A scripted session that writes a file only after a person approves it (write_file: ask). */

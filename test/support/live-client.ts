@@ -1,8 +1,10 @@
 // A socket.io client of the live gateway for tests: connects with the token, records everything
 // it receives, and answers with acknowledgements as promises.
+import { EventEmitter } from 'node:events';
 import { io, type Socket } from 'socket.io-client';
 import type { LiveEvent } from '../../src/live/live-wire';
 import { API_TOKEN } from './api-app';
+import { whenSignalled } from './wait';
 
 export interface Received {
   event: string;
@@ -12,6 +14,8 @@ export interface Received {
 export class LiveClient {
   readonly received: Received[] = [];
   readonly socket: Socket;
+  /** emits 'received' after each message is recorded: `until` looks again then */
+  private readonly arrivals = new EventEmitter().setMaxListeners(0);
 
   constructor(url: string, opts: { token?: string | null; model?: string; transports?: string[] } = {}) {
     this.socket = io(url, {
@@ -21,7 +25,10 @@ export class LiveClient {
       reconnection: false,
       forceNew: true,
     });
-    this.socket.onAny((event: string, body: Record<string, unknown>) => this.received.push({ event, body }));
+    this.socket.onAny((event: string, body: Record<string, unknown>) => {
+      this.received.push({ event, body });
+      this.arrivals.emit('received');
+    });
   }
 
   connected(): Promise<Received> {
@@ -46,15 +53,13 @@ export class LiveClient {
     return this.received.filter((r) => r.event === event).map((r) => r.body);
   }
 
-  async until<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = probe();
-      if (v !== undefined && v !== false) return v;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}; received: ${this.received.map((r) => r.event).join(', ')}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  /** `probe()`'s first value other than undefined or false, looked for now and at every message received. */
+  until<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+    return whenSignalled([[this.arrivals, 'received']], probe, {
+      what,
+      timeoutMs,
+      context: () => `received: ${this.received.map((r) => r.event).join(', ')}`,
+    });
   }
 
   close(): void {

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { ROOT } from './run-cli';
+import { waitUntil } from './wait';
 
 export type LoupeProcess = ChildProcess & { out: () => string; err: () => string; exited: Promise<number | string | null> };
 
@@ -24,12 +25,9 @@ export async function killHard(child: LoupeProcess): Promise<void> {
   await child.exited;
 }
 
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000, everyMs = 25): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+/** Polls `check` (through the shared waitUntil); for a child's output, untilOutput waits on the output itself. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  await waitUntil(check, { what, timeoutMs });
 }
 
 /** The environment of a child Loupe: this one's, on the given database, without a real Ollama unless given. */

@@ -15,6 +15,7 @@ import { launchHttpServer, type LaunchedServer } from '../../src/tools/external-
 import type { McpToolSource } from '../../src/tools/mcp-tool-source';
 import type { McpServerDeath } from '../../src/tools/tool-types';
 import { ToolsService } from '../../src/tools/tools.service';
+import { waitUntil } from '../support/wait';
 import { survivors } from './sandbox-test-kit';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -66,12 +67,16 @@ async function recordingServer(
   };
 }
 
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** The deaths a toolset reports, and a promise of the first. */
+function deathsOf(tools: { onServerDied(listener: (d: McpServerDeath) => void): () => void }) {
+  const deaths: McpServerDeath[] = [];
+  let first!: () => void;
+  const reported = new Promise<void>((r) => (first = r));
+  tools.onServerDied((d) => {
+    deaths.push(d);
+    first();
+  });
+  return { deaths, reported };
 }
 
 function connected(r: Awaited<ReturnType<typeof connectExternalServer>>): McpToolSource {
@@ -168,7 +173,11 @@ describe('external MCP servers', () => {
       failure: { name: 'mute', transport: 'stdio', error: expect.stringMatching(/timed out|within 400 ms/) },
     });
     expect(fs.existsSync(pidFile)).toBe(true);
-    await until(() => survivors(marker).length === 0);
+    // the server's process is gone: nothing announces that to this process but /proc
+    await waitUntil(() => survivors(marker).length === 0, {
+      what: `no process left with ${marker}`,
+      context: () => survivors(marker).join('\n'),
+    });
   });
 
   it('gives up on an HTTP endpoint that accepts connections but never answers', async () => {
@@ -251,10 +260,9 @@ describe('a session toolset with external servers', () => {
       externalMcp: [{ name: 'filesystem', command: process.execPath, args: [FILESYSTEM, workspaceDir] }],
     });
     cleanup.push(() => tools.close());
-    const deaths: McpServerDeath[] = [];
-    tools.onServerDied((d) => deaths.push(d));
+    const { deaths, reported } = deathsOf(tools);
     process.kill(tools.serverPid('filesystem')!, 'SIGKILL');
-    await until(() => deaths.length > 0);
+    await reported;
     expect(deaths).toEqual([
       {
         name: 'filesystem',
@@ -277,10 +285,9 @@ describe('a session toolset with external servers', () => {
       externalMcp: [{ name: 'everything', transport: 'http', url: server.url }],
     });
     cleanup.push(() => tools.close());
-    const deaths: McpServerDeath[] = [];
-    tools.onServerDied((d) => deaths.push(d));
+    const { deaths, reported } = deathsOf(tools);
     server.kill('SIGKILL');
-    await until(() => deaths.length > 0);
+    await reported;
     expect(deaths).toEqual([
       expect.objectContaining({ name: 'everything', transport: 'http', error: expect.stringContaining('stopped answering') }),
     ]);

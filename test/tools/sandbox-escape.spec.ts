@@ -13,6 +13,7 @@ import type { ToolOutcome } from '../../src/tools/tool-types';
 import { ToolsService } from '../../src/tools/tools.service';
 import { createWorkspace } from '../../src/tools/workspace/workspace-manager';
 import { describeWithCommand, isRequired } from '../support/system-tool';
+import { waitUntil } from '../support/wait';
 import { cgroupLeftovers, survivors, waitForNoSurvivors } from './sandbox-test-kit';
 
 const SECRET = `secret-${randomBytes(8).toString('hex')}`;
@@ -332,12 +333,12 @@ describeWithCommand('bwrap', 'the command sandbox (bubblewrap) against escape at
       { command: `setsid sleep ${a} & sleep ${b}` },
       { timeoutMs: 20_000, signal: ac.signal },
     );
-    await waitFor(() => survivors(b).length > 0);
+    await running(b);
     ac.abort();
     expect((await pending).status).toBe('aborted');
     await waitForNoSurvivors([a, b]);
     // the server side finishes after the client gave up: its cgroup goes too
-    await waitFor(() => cgroupLeftovers(cgroups).length === 0);
+    await noCgroupsLeft();
   });
 
   it("ends a running command when the session's tools are closed", async () => {
@@ -348,11 +349,11 @@ describeWithCommand('bwrap', 'the command sandbox (bubblewrap) against escape at
     });
     const m = marker();
     const pending = tools.execute('execute_command', { command: `sleep ${m}` }, { timeoutMs: 20_000 });
-    await waitFor(() => survivors(m).length > 0);
+    await running(m);
     await tools.close();
     expect((await pending).status).not.toBe('ok');
     await waitForNoSurvivors([m]);
-    await waitFor(() => cgroupLeftovers(cgroups).length === 0);
+    await noCgroupsLeft();
   });
 
   it('leaves none of its per-call cgroups behind', () => {
@@ -376,10 +377,15 @@ describeWithCommand('bwrap', 'the command sandbox (bubblewrap) against escape at
   });
 });
 
-async function waitFor(condition: () => boolean, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+// A command's processes and cgroups are seen from the host (/proc, the cgroup tree): nothing
+// announces them to this process, so these poll.
+function running(marker: string): Promise<true> {
+  return waitUntil(() => survivors(marker).length > 0, { what: `a process running ${marker}` });
+}
+
+function noCgroupsLeft(): Promise<true> {
+  return waitUntil(() => cgroupLeftovers(cgroups).length === 0, {
+    what: 'no per-call cgroup left',
+    context: () => cgroupLeftovers(cgroups).join('\n'),
+  });
 }

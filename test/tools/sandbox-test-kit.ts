@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CgroupSupport } from '../../src/tools/sandbox/cgroup-limits';
+import { waitUntil } from '../support/wait';
 
 /** Host processes whose command line contains `marker` (e.g. a unique `sleep 1000.<n>`). */
 export function survivors(marker: string): string[] {
@@ -19,14 +20,11 @@ export function survivors(marker: string): string[] {
 }
 
 /** Survivors of an aborted call: the kill happens on the server's side, just after the client gave up. */
-export async function waitForNoSurvivors(markers: string[], ms = 3_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const left = markers.flatMap(survivors);
-    if (!left.length) return;
-    if (Date.now() > until) throw new Error(`processes survived: ${left.join('; ')}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export async function waitForNoSurvivors(markers: string[]): Promise<void> {
+  await waitUntil(() => !markers.flatMap(survivors).length, {
+    what: `no process left with ${markers.join(', ')}`,
+    context: () => `processes survived: ${markers.flatMap(survivors).join('; ')}`,
+  });
 }
 
 /** Per-call cgroups this process created and did not remove. */
