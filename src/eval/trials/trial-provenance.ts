@@ -4,11 +4,24 @@
 // profile, the resolved settings, the request options as sent, and the seed. Kept in the trial row's
 // metadata under these names (a row is the record: --json, JUnit, the export and the API read it
 // from there or from the same values). Pure.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { TrialProvenance } from '../eval-types';
 import { eventsOfType, isJournalEvent } from '../../journal/journal-events';
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const sha256 = (text: string): string => hash('sha256', text, 'hex');
+
+// every trial of a run hashes the same tool definitions and prompts: the last few texts' hashes are kept
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES = 64;
+function sha256Recent(text: string): string {
+  let h = recentHashes.get(text);
+  if (h === undefined) {
+    h = sha256(text);
+    if (recentHashes.size >= RECENT_HASHES) recentHashes.delete(recentHashes.keys().next().value!);
+    recentHashes.set(text, h);
+  }
+  return h;
+}
 
 /** What the trial runner knows once the backend described the model (before the session ran). */
 export interface ProvenanceInput {
@@ -28,9 +41,9 @@ export interface ProvenanceInput {
 export function trialProvenance(p: ProvenanceInput): TrialProvenance {
   return {
     scenarioHash: p.scenarioHash,
-    toolSchemaHash: sha256(JSON.stringify(p.toolDefinitions)),
-    systemPromptHash: sha256(p.systemPrompt),
-    promptHash: sha256(p.prompt),
+    toolSchemaHash: sha256Recent(JSON.stringify(p.toolDefinitions)),
+    systemPromptHash: sha256Recent(p.systemPrompt),
+    promptHash: sha256Recent(p.prompt),
     modelDigest: p.modelDigest,
     ollamaVersion: p.ollamaVersion,
     loupeRevision: p.loupeRevision,

@@ -2,7 +2,7 @@
 // carry a seed derived from it, the cell and the trial index, so two runs with the same run seed send
 // the same seed trial by trial — and a resumed or queued trial, run anywhere, sends the one it would
 // have sent. Pure.
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 /** Seeds are non-negative 31-bit integers: Ollama's `seed` is a signed int, and -1 means "random". */
 export const MAX_SEED = 2 ** 31 - 1;
@@ -17,9 +17,8 @@ export interface SeedCell {
 /** The trial's seed: the first 31 bits of sha256 over the run seed, the cell and the trial index. */
 export function trialSeed(runSeed: number, cell: SeedCell): number {
   // JSON keeps the parts apart: ('a/b', 'c') and ('a', 'b/c') hash differently
-  const digest = createHash('sha256')
-    .update(JSON.stringify([runSeed, cell.scenarioId, cell.model, cell.configKey, cell.trial]))
-    .digest();
+  // crypto.hash: one call, no Hash object (a trial's setup runs this once)
+  const digest = hash('sha256', JSON.stringify([runSeed, cell.scenarioId, cell.model, cell.configKey, cell.trial]), 'buffer');
   return digest.readUInt32BE(0) & MAX_SEED;
 }
 

@@ -79,12 +79,14 @@ export async function streamChat(
     chunks: 0,
     malformedLines: 0,
   };
+  // re-armed on every chunk: refresh() restarts the same timer instead of a new one per chunk
   const armIdle = () => {
-    clearTimeout(idle);
-    idle = setTimeout(
-      () => controller.abort(timeoutError('timeout_idle', budgets.idleTimeoutMs, { model: request.model, chunks: out.chunks })),
-      budgets.idleTimeoutMs,
-    );
+    if (idle) idle.refresh();
+    else
+      idle = setTimeout(
+        () => controller.abort(timeoutError('timeout_idle', budgets.idleTimeoutMs, { model: request.model, chunks: out.chunks })),
+        budgets.idleTimeoutMs,
+      );
   };
   // an exception from the caller's own callbacks is the caller's: it must leave unchanged, never
   // be read as a broken stream (which would be retried, sending the request again)

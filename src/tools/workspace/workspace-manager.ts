@@ -1,14 +1,17 @@
 // Per-session workspace directories under <home>/workspaces, seeded from a scenario's files.
-import * as fs from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { readWorkspaceHead, writeWorkspaceText } from './workspace-file-io';
-import { registerWorkspaceRoot } from './workspace-root';
+import { registerNewWorkspaceRoot } from './workspace-root';
 
-/** Makes the workspace, records its root's identity, and writes the seed files as write_file writes them. */
+/**
+ * Makes the workspace, records its root's identity, and writes the seed files as write_file writes them.
+ * The directory and its identity take direct system calls (see registerNewWorkspaceRoot).
+ */
 export async function createWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): Promise<string> {
   const dir = path.join(home, 'workspaces', sessionId);
-  await fs.mkdir(dir, { recursive: true });
-  await registerWorkspaceRoot(dir);
+  mkdirSync(dir, { recursive: true });
+  registerNewWorkspaceRoot(dir);
   for (const [rel, content] of Object.entries(files)) await writeWorkspaceText(dir, rel, content);
   return dir;
 }
