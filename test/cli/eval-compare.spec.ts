@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createTestDatabase } from '../support/test-app';
 import { runCli, type CliResult } from '../support/run-cli';
+import { once } from '../support/concurrency';
 
 interface Row {
   level: string;
@@ -35,7 +36,8 @@ describe('loupe eval compare and --baseline (built CLI)', () => {
   const file = (name: string) => path.join(tmp, `${name}.yaml`);
   const setFlag = (v: 'GREEN' | 'RED') => fs.writeFileSync(flagFile, `${v}\n`);
 
-  beforeAll(async () => {
+  // the case marked concurrent starts before this describe's beforeAll runs: it awaits it itself
+  const ready = once(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-compare-'));
     env = { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'home') };
     flagFile = path.join(tmp, 'flag');
@@ -64,6 +66,7 @@ describe('loupe eval compare and --baseline (built CLI)', () => {
       'id: compare/profiled\ntitle: Written for two profiles\nprofile: [corvid, opencode]\nprompt: Say hi.\nscript:\n  - content: Hi.\nexpect:\n  - final_answer_contains: Hi\n',
     );
   });
+  beforeAll(ready);
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   async function evalRun(args: string[]): Promise<{ cli: CliResult; runId: string; comparison?: Comparison }> {
@@ -190,28 +193,34 @@ describe('loupe eval compare and --baseline (built CLI)', () => {
     expect(text.stdout).toMatch(/^cell +compare\/extra2\|llama3\.1:8b\| +– +0\/3 .* only in B$/m);
   }, 240_000);
 
-  it('names the columns by profile, and refuses bad input with exit 2', async () => {
-    const run = await evalRun([file('profiled'), '--set', 'profile=corvid,opencode', '-t', '2']);
-    expect(run.cli.code).toBe(0);
-    const text = await compare([run.runId, '--profiles', 'corvid,opencode']);
-    expect(text.code).toBe(0);
-    expect(
-      text.stdout
-        .split('\n')[0]
-        .split(/\s{2,}/)
-        .slice(2, 4),
-    ).toEqual(['A corvid', 'B opencode']);
-    expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^0 regressed, 0 improved, 4 unchanged, 0 not compared \(family of 1 test /);
+  // reads no flag file: side by side with the cases that flip it
+  it.concurrent(
+    'names the columns by profile, and refuses bad input with exit 2',
+    async () => {
+      await ready();
+      const run = await evalRun([file('profiled'), '--set', 'profile=corvid,opencode', '-t', '2']);
+      expect(run.cli.code).toBe(0);
+      const text = await compare([run.runId, '--profiles', 'corvid,opencode']);
+      expect(text.code).toBe(0);
+      expect(
+        text.stdout
+          .split('\n')[0]
+          .split(/\s{2,}/)
+          .slice(2, 4),
+      ).toEqual(['A corvid', 'B opencode']);
+      expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^0 regressed, 0 improved, 4 unchanged, 0 not compared \(family of 1 test /);
 
-    const malformed = await compare(['not-a-run', run.runId]);
-    expect([malformed.code, malformed.stderr]).toEqual([2, expect.stringMatching(/not-a-run: not a run id/)]);
-    const unknown = await compare([run.runId, '00000000-0000-4000-8000-000000000000']);
-    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/no eval run 00000000-0000-4000-8000-000000000000/)]);
-    const other = await evalRun([file('steady')]);
-    const disjoint = await compare([run.runId, other.runId]);
-    expect([disjoint.code, disjoint.stderr]).toEqual([
-      2,
-      expect.stringMatching(/have no cell in common to compare .*: 2 only in A, 1 only in B, 0 changed/),
-    ]);
-  }, 240_000);
+      const malformed = await compare(['not-a-run', run.runId]);
+      expect([malformed.code, malformed.stderr]).toEqual([2, expect.stringMatching(/not-a-run: not a run id/)]);
+      const unknown = await compare([run.runId, '00000000-0000-4000-8000-000000000000']);
+      expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/no eval run 00000000-0000-4000-8000-000000000000/)]);
+      const other = await evalRun([file('steady')]);
+      const disjoint = await compare([run.runId, other.runId]);
+      expect([disjoint.code, disjoint.stderr]).toEqual([
+        2,
+        expect.stringMatching(/have no cell in common to compare .*: 2 only in A, 1 only in B, 0 changed/),
+      ]);
+    },
+    240_000,
+  );
 });

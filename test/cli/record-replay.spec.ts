@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { loadScenarios } from '../../src/eval/scenario/scenario-loader';
 import { StandinServer } from '../../src/standin/standin-server';
+import { concurrentCases, once } from '../support/concurrency';
 import { firstDivergence, runSignatures, type SessionSignature } from '../support/event-signature';
 import { ROOT, runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
@@ -104,7 +105,8 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
   let recorded: Map<string, SessionSignature>;
   const dirs: Record<string, string> = {};
 
-  beforeAll(async () => {
+  // the cases marked concurrent start before this describe's beforeAll runs: they await it themselves
+  const ready = once(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rr-'));
     for (const [name, text] of Object.entries({ dropped: DROPPED, paced: PACED, changed: PACED_CHANGED, repeated: ONE_TURN })) {
       dirs[name] = path.join(tmp, name);
@@ -119,6 +121,9 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     await db.connect();
     await freshDb.connect();
   });
+  beforeAll(ready);
+  // one lane beside the cases that run in order: on 2 cores more at once only slows the chain they wait on
+  const concurrently = concurrentCases(1);
   afterAll(async () => {
     await db?.end();
     await freshDb?.end();
@@ -197,48 +202,54 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     expect(again.stderr).toContain('was imported before');
   }, 150_000);
 
-  it('repeated trials of the same request get their own recorded responses (the trial index is in the key)', async () => {
-    const rec = await runCli(['eval', dirs.repeated, '-t', '2', '--record', '--json'], env);
-    expect(rec.code).toBe(0);
-    const runId = json(rec.stdout).runId;
-    const chats = (
-      await db.query(`SELECT trial_index, request_hash FROM eval_exchanges WHERE run_id = $1 AND kind = 'chat' ORDER BY trial_index`, [
-        runId,
-      ])
-    ).rows as Array<{ trial_index: number; request_hash: string }>;
-    expect(chats.map((c) => c.trial_index)).toEqual([1, 2]);
-    // the two trials sent the very same request…
-    expect(chats[0].request_hash).toBe(chats[1].request_hash);
-    // …and the model answered trial 2 differently (as a sampling model would)
-    await db.query(
-      `UPDATE eval_exchanges SET chunks = replace(chunks::text, 'Hello', 'Bye')::jsonb
+  // independent of the recorded run: side by side with the cases that replay it
+  concurrently(
+    'repeated trials of the same request get their own recorded responses (the trial index is in the key)',
+    async () => {
+      await ready();
+      const rec = await runCli(['eval', dirs.repeated, '-t', '2', '--record', '--json'], env);
+      expect(rec.code).toBe(0);
+      const runId = json(rec.stdout).runId;
+      const chats = (
+        await db.query(`SELECT trial_index, request_hash FROM eval_exchanges WHERE run_id = $1 AND kind = 'chat' ORDER BY trial_index`, [
+          runId,
+        ])
+      ).rows as Array<{ trial_index: number; request_hash: string }>;
+      expect(chats.map((c) => c.trial_index)).toEqual([1, 2]);
+      // the two trials sent the very same request…
+      expect(chats[0].request_hash).toBe(chats[1].request_hash);
+      // …and the model answered trial 2 differently (as a sampling model would)
+      await db.query(
+        `UPDATE eval_exchanges SET chunks = replace(chunks::text, 'Hello', 'Bye')::jsonb
         WHERE run_id = $1 AND kind = 'chat' AND trial_index = 2`,
-      [runId],
-    );
-    const replay = await runCli(['eval', '--replay', runId, '--json'], env);
-    const trials = json(replay.stdout).trials.sort((a, b) => a.trial - b.trial);
-    expect(trials.map((t) => [t.trial, t.status])).toEqual([
-      [1, 'passed'],
-      [2, 'failed'],
-    ]);
-    expect(JSON.stringify(trials[1].failedExpectations)).toContain('final answer contains \\"Hello\\"');
-    const answers = await Promise.all(
-      trials.map(async (t) => {
-        const show = await runCli(['sessions', 'show', t.sessionId, '--json'], env);
-        const messages = JSON.parse(show.stdout).messages as Array<{ role: string; content: string }>;
-        return messages.filter((m) => m.role === 'assistant').at(-1)?.content;
-      }),
-    );
-    expect(answers).toEqual(['Hello from the script.', 'Bye from the script.']);
-    // and the session comparison the replay tests rely on sees it (the answer's length): trial 1 the same, trial 2 not
-    const before = await runSignatures(db, runId);
-    const after = await runSignatures(db, json(replay.stdout).runId);
-    const [k1, k2] = [...before.keys()].sort();
-    expect(firstDivergence(before.get(k1)!, after.get(k1)!)).toBeNull();
-    expect(firstDivergence(before.get(k2)!, after.get(k2)!)).toMatch(
-      /#2: event \d+ \(session_finished\) payload: .*"finalAnswerChars":22.* vs .*"finalAnswerChars":20/,
-    );
-  }, 120_000);
+        [runId],
+      );
+      const replay = await runCli(['eval', '--replay', runId, '--json'], env);
+      const trials = json(replay.stdout).trials.sort((a, b) => a.trial - b.trial);
+      expect(trials.map((t) => [t.trial, t.status])).toEqual([
+        [1, 'passed'],
+        [2, 'failed'],
+      ]);
+      expect(JSON.stringify(trials[1].failedExpectations)).toContain('final answer contains \\"Hello\\"');
+      const answers = await Promise.all(
+        trials.map(async (t) => {
+          const show = await runCli(['sessions', 'show', t.sessionId, '--json'], env);
+          const messages = JSON.parse(show.stdout).messages as Array<{ role: string; content: string }>;
+          return messages.filter((m) => m.role === 'assistant').at(-1)?.content;
+        }),
+      );
+      expect(answers).toEqual(['Hello from the script.', 'Bye from the script.']);
+      // and the session comparison the replay tests rely on sees it (the answer's length): trial 1 the same, trial 2 not
+      const before = await runSignatures(db, runId);
+      const after = await runSignatures(db, json(replay.stdout).runId);
+      const [k1, k2] = [...before.keys()].sort();
+      expect(firstDivergence(before.get(k1)!, after.get(k1)!)).toBeNull();
+      expect(firstDivergence(before.get(k2)!, after.get(k2)!)).toMatch(
+        /#2: event \d+ \(session_finished\) payload: .*"finalAnswerChars":22.* vs .*"finalAnswerChars":20/,
+      );
+    },
+    120_000,
+  );
 
   describe('a small recording with a slow first byte', () => {
     let pacedRun: string;
@@ -301,61 +312,71 @@ describe('loupe eval --record / --replay / export / import (the built CLI)', () 
     }, 60_000);
   });
 
-  it('a run recorded against a real host (OLLAMA_HOST) replays without one, judged as it was', async () => {
-    const host = new StandinServer({
-      script: {
-        turns: {
-          '*': [
-            { content: "I'll check the notes file now." },
-            { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
-            { content: 'It says to ship on Friday.' },
-          ],
+  concurrently(
+    'a run recorded against a real host (OLLAMA_HOST) replays without one, judged as it was',
+    async () => {
+      await ready();
+      const host = new StandinServer({
+        script: {
+          turns: {
+            '*': [
+              { content: "I'll check the notes file now." },
+              { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+              { content: 'It says to ship on Friday.' },
+            ],
+          },
+          loop: true,
         },
-        loop: true,
-      },
-    });
-    const { url } = await host.start();
-    let live: ReturnType<typeof json>;
-    try {
-      // one trial at a time: the host's script is one conversation after another
-      const rec = await runCli(['eval', S('nudges/promised-action.yaml'), '-t', '2', '-c', '1', '--record', '--json'], {
-        ...env,
-        OLLAMA_HOST: url,
       });
-      expect(rec.code).toBe(0);
-      live = json(rec.stdout);
-    } finally {
-      await host.stop();
-    }
-    expect(live).toEqual(expect.objectContaining({ mode: 'live', summary: expect.objectContaining({ passed: 4, trials: 4 }) }));
-    // the host is gone: everything comes from the recording
-    const replay = await runCli(['eval', '--replay', live.runId, '--json'], env);
-    expect(replay.code).toBe(0);
-    const report = json(replay.stdout);
-    expect(report).toEqual(expect.objectContaining({ mode: 'live', summary: expect.objectContaining({ passed: 4, trials: 4 }) }));
-    expectSameSessions(await runSignatures(db, live.runId), await runSignatures(db, report.runId));
-  }, 60_000);
+      const { url } = await host.start();
+      let live: ReturnType<typeof json>;
+      try {
+        // one trial at a time: the host's script is one conversation after another
+        const rec = await runCli(['eval', S('nudges/promised-action.yaml'), '-t', '2', '-c', '1', '--record', '--json'], {
+          ...env,
+          OLLAMA_HOST: url,
+        });
+        expect(rec.code).toBe(0);
+        live = json(rec.stdout);
+      } finally {
+        await host.stop();
+      }
+      expect(live).toEqual(expect.objectContaining({ mode: 'live', summary: expect.objectContaining({ passed: 4, trials: 4 }) }));
+      // the host is gone: everything comes from the recording
+      const replay = await runCli(['eval', '--replay', live.runId, '--json'], env);
+      expect(replay.code).toBe(0);
+      const report = json(replay.stdout);
+      expect(report).toEqual(expect.objectContaining({ mode: 'live', summary: expect.objectContaining({ passed: 4, trials: 4 }) }));
+      expectSameSessions(await runSignatures(db, live.runId), await runSignatures(db, report.runId));
+    },
+    60_000,
+  );
 
-  it('bad input: a file that is not a recording, a run that was not recorded', async () => {
-    const notRecording = path.join(tmp, 'not-a-recording.jsonl');
-    fs.writeFileSync(notRecording, '{"hello":"world"}\n');
-    const imp = await runCli(['eval', 'import', notRecording], env);
-    expect(imp.code).toBe(2);
-    expect(imp.stderr).toContain(`${notRecording}: not a Loupe recording`);
-    const plain = await runCli(['eval', dirs.repeated, '--json'], env);
-    const runId = json(plain.stdout).runId;
-    const replay = await runCli(['eval', '--replay', runId], env);
-    expect(replay.code).toBe(2);
-    expect(replay.stderr).toContain(`run ${runId} was not recorded (run it with --record)`);
-    const out = path.join(tmp, 'not-recorded.loupe.jsonl.gz');
-    const exp = await runCli(['eval', 'export', runId, '-o', out], env);
-    expect(exp.code).toBe(2);
-    expect(exp.stderr).toContain(`run ${runId} was not recorded`);
-    expect(fs.existsSync(out)).toBe(false);
-    const nonsense = await runCli(['eval', '--replay', 'no-such-thing'], env);
-    expect(nonsense.code).toBe(2);
-    expect(nonsense.stderr).toContain('--replay no-such-thing: neither a recording file nor a run id');
-  }, 60_000);
+  concurrently(
+    'bad input: a file that is not a recording, a run that was not recorded',
+    async () => {
+      await ready();
+      const notRecording = path.join(tmp, 'not-a-recording.jsonl');
+      fs.writeFileSync(notRecording, '{"hello":"world"}\n');
+      const imp = await runCli(['eval', 'import', notRecording], env);
+      expect(imp.code).toBe(2);
+      expect(imp.stderr).toContain(`${notRecording}: not a Loupe recording`);
+      const plain = await runCli(['eval', dirs.repeated, '--json'], env);
+      const runId = json(plain.stdout).runId;
+      const replay = await runCli(['eval', '--replay', runId], env);
+      expect(replay.code).toBe(2);
+      expect(replay.stderr).toContain(`run ${runId} was not recorded (run it with --record)`);
+      const out = path.join(tmp, 'not-recorded.loupe.jsonl.gz');
+      const exp = await runCli(['eval', 'export', runId, '-o', out], env);
+      expect(exp.code).toBe(2);
+      expect(exp.stderr).toContain(`run ${runId} was not recorded`);
+      expect(fs.existsSync(out)).toBe(false);
+      const nonsense = await runCli(['eval', '--replay', 'no-such-thing'], env);
+      expect(nonsense.code).toBe(2);
+      expect(nonsense.stderr).toContain('--replay no-such-thing: neither a recording file nor a run id');
+    },
+    60_000,
+  );
 
   it('export --scenarios: recorded trials become scripted scenarios that load and pass', async () => {
     const out = path.join(tmp, 'exported');

@@ -11,7 +11,9 @@ import * as path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { Client } from 'pg';
 import { trialSeed } from '../../src/eval/trials/trial-seed';
-import { finishedLines, killHard, loupeEnv, spawnLoupe, until } from '../support/loupe-process';
+import { concurrentCases, once } from '../support/concurrency';
+import { finishedLines, killHard, loupeEnv, spawnLoupe } from '../support/loupe-process';
+import { untilOutput } from '../support/wait';
 import { runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
 
@@ -72,7 +74,8 @@ describe('seeds and provenance (the built CLI)', () => {
   let db: Client;
   const file = (name: string) => path.join(tmp, name);
 
-  beforeAll(async () => {
+  // the cases marked concurrent start before this describe's beforeAll runs: they await it themselves
+  const ready = once(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-seeds-'));
     fs.writeFileSync(file('read.yaml'), READ);
     fs.writeFileSync(file('slow.yaml'), SLOW);
@@ -80,6 +83,9 @@ describe('seeds and provenance (the built CLI)', () => {
     db = new Client({ connectionString: env.DATABASE_URL });
     await db.connect();
   });
+  beforeAll(ready);
+  // one lane beside the cases that run in order: on 2 cores more at once only slows the chain they wait on
+  const concurrently = concurrentCases(1);
   afterAll(async () => {
     await db?.end();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -225,7 +231,9 @@ describe('seeds and provenance (the built CLI)', () => {
     for (const l of trialLines) expect(l.row.metadata).toMatchObject(a.trials.find((t) => t.trial === l.row.trialIndex)!.provenance!);
   }, 120_000);
 
-  it('--seed that is not an integer is bad input (exit 2), named', async () => {
+  // independent runs: side by side with the seeded runs the queued case compares with
+  concurrently('--seed that is not an integer is bad input (exit 2), named', async () => {
+    await ready();
     for (const bad of ['abc', '1.5', '-1']) {
       const r = await runCli(['eval', file('read.yaml'), '--seed', bad], env);
       expect({ bad, code: r.code }).toEqual({ bad, code: 2 });
@@ -233,36 +241,51 @@ describe('seeds and provenance (the built CLI)', () => {
     }
   });
 
-  it('--set temperature=0.2 is sent as options.temperature, journaled and recorded; without --seed a run seed is drawn and recorded', async () => {
-    const r = await runCli(['eval', file('read.yaml'), '--set', 'temperature=0.2', '--record', '--json'], env);
-    expect({ code: r.code, stderr: r.code ? r.stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
-    const report = JSON.parse(r.stdout) as ReportJson;
-    expect(Number.isInteger(report.seed)).toBe(true);
-    const config = (await db.query(`SELECT config FROM eval_runs WHERE id = $1`, [report.runId])).rows[0].config as Record<string, unknown>;
-    expect(config.seed).toBe(report.seed);
-    const [t] = report.trials;
-    const seed = trialSeed(report.seed!, t);
+  concurrently(
+    '--set temperature=0.2 is sent as options.temperature, journaled and recorded; without --seed a run seed is drawn and recorded',
+    async () => {
+      await ready();
+      const r = await runCli(['eval', file('read.yaml'), '--set', 'temperature=0.2', '--record', '--json'], env);
+      expect({ code: r.code, stderr: r.code ? r.stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
+      const report = JSON.parse(r.stdout) as ReportJson;
+      expect(Number.isInteger(report.seed)).toBe(true);
+      const config = (await db.query(`SELECT config FROM eval_runs WHERE id = $1`, [report.runId])).rows[0].config as Record<
+        string,
+        unknown
+      >;
+      expect(config.seed).toBe(report.seed);
+      const [t] = report.trials;
+      const seed = trialSeed(report.seed!, t);
 
-    // on the wire: temperature sent, the other sampling options not
-    const wire = [...(await wireOptions(report.runId)).values()].flat();
-    expect(wire.length).toBeGreaterThanOrEqual(2);
-    for (const o of wire) {
-      expect(o).toMatchObject({ temperature: 0.2, seed });
-      for (const k of SAMPLING.filter((k) => k !== 'temperature')) expect(o).not.toHaveProperty(k);
-    }
-    // journaled with each request, unsent ones as "default"
-    const journaled = [...(await journaledOptions(report.runId)).values()].flat();
-    expect(journaled).toHaveLength(wire.length);
-    for (const o of journaled)
-      expect(o).toMatchObject({ temperature: 0.2, seed, top_p: 'default', top_k: 'default', min_p: 'default', repeat_penalty: 'default' });
-    // and in the trial's provenance
-    expect(t.configKey).toBe('temperature=0.2');
-    expect(t.provenance).toMatchObject({
-      seed,
-      settings: { temperature: 0.2 },
-      requestOptions: { temperature: 0.2, seed, top_p: 'default' },
-    });
-  }, 60_000);
+      // on the wire: temperature sent, the other sampling options not
+      const wire = [...(await wireOptions(report.runId)).values()].flat();
+      expect(wire.length).toBeGreaterThanOrEqual(2);
+      for (const o of wire) {
+        expect(o).toMatchObject({ temperature: 0.2, seed });
+        for (const k of SAMPLING.filter((k) => k !== 'temperature')) expect(o).not.toHaveProperty(k);
+      }
+      // journaled with each request, unsent ones as "default"
+      const journaled = [...(await journaledOptions(report.runId)).values()].flat();
+      expect(journaled).toHaveLength(wire.length);
+      for (const o of journaled)
+        expect(o).toMatchObject({
+          temperature: 0.2,
+          seed,
+          top_p: 'default',
+          top_k: 'default',
+          min_p: 'default',
+          repeat_penalty: 'default',
+        });
+      // and in the trial's provenance
+      expect(t.configKey).toBe('temperature=0.2');
+      expect(t.provenance).toMatchObject({
+        seed,
+        settings: { temperature: 0.2 },
+        requestOptions: { temperature: 0.2, seed, top_p: 'default' },
+      });
+    },
+    60_000,
+  );
 
   it("a queued run's trials, run by a worker, send the seeds the same --seed gives a run here", async () => {
     const queued = await runCli(['eval', file('read.yaml'), '--seed', '42', '-t', '3', '--queue', '--json'], env);
@@ -295,31 +318,39 @@ describe('seeds and provenance (the built CLI)', () => {
       });
   }, 120_000);
 
-  it('a killed run resumed sends the seeds its trials were given, and reports every trial with its provenance', async () => {
-    const child = spawnLoupe(['eval', file('read.yaml'), file('slow.yaml'), '--seed', '42', '-t', '2', '--json'], env);
-    let runId: string | undefined;
-    try {
-      // the two read trials reported (so recorded): the slow one is under way
-      await until('the read trials', () => finishedLines(child.err()).length >= 2 || child.exitCode !== null);
-      runId = /^run ([0-9a-f-]{36}) /m.exec(child.err())?.[1];
-    } finally {
-      await killHard(child);
-    }
-    expect(runId).toBeDefined();
-    const resumed = await runCli(['eval', 'resume', runId!, '--json'], env, { timeoutMs: 60_000 });
-    expect({ code: resumed.code, stderr: resumed.code ? resumed.stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
-    const report = JSON.parse(resumed.stdout) as ReportJson;
-    expect(report.seed).toBe(42);
-    expect(report.summary).toMatchObject({ passed: 4, trials: 4 });
-    const expected = expectedSeeds(42, report.trials);
-    // every trial — kept from the killed process or run by the resume — carries its derived seed
-    for (const t of report.trials)
-      expect({ key: cellKey(t), seed: t.provenance?.seed }).toEqual({ key: cellKey(t), seed: expected[cellKey(t)] });
-    // what the resumed trials sent (and the killed process's attempts too)
-    const sent = seedsOf(await journaledOptions(runId!));
-    for (const [key, seed] of Object.entries(sent)) expect({ key, seed }).toEqual({ key, seed: expected[key] });
-    expect(Object.keys(sent).filter((k) => k.startsWith('seeds/slow'))).toHaveLength(2);
-  }, 120_000);
+  concurrently(
+    'a killed run resumed sends the seeds its trials were given, and reports every trial with its provenance',
+    async () => {
+      await ready();
+      const child = spawnLoupe(['eval', file('read.yaml'), file('slow.yaml'), '--seed', '42', '-t', '2', '--json'], env);
+      let runId: string | undefined;
+      try {
+        // the two read trials reported (so recorded): the slow one is under way
+        await untilOutput(child, () => finishedLines(child.err()).length >= 2 || child.exitCode !== null, {
+          what: 'the read trials',
+          timeoutMs: 60_000,
+        });
+        runId = /^run ([0-9a-f-]{36}) /m.exec(child.err())?.[1];
+      } finally {
+        await killHard(child);
+      }
+      expect(runId).toBeDefined();
+      const resumed = await runCli(['eval', 'resume', runId!, '--json'], env, { timeoutMs: 60_000 });
+      expect({ code: resumed.code, stderr: resumed.code ? resumed.stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
+      const report = JSON.parse(resumed.stdout) as ReportJson;
+      expect(report.seed).toBe(42);
+      expect(report.summary).toMatchObject({ passed: 4, trials: 4 });
+      const expected = expectedSeeds(42, report.trials);
+      // every trial — kept from the killed process or run by the resume — carries its derived seed
+      for (const t of report.trials)
+        expect({ key: cellKey(t), seed: t.provenance?.seed }).toEqual({ key: cellKey(t), seed: expected[cellKey(t)] });
+      // what the resumed trials sent (and the killed process's attempts too)
+      const sent = seedsOf(await journaledOptions(runId!));
+      for (const [key, seed] of Object.entries(sent)) expect({ key, seed }).toEqual({ key, seed: expected[key] });
+      expect(Object.keys(sent).filter((k) => k.startsWith('seeds/slow'))).toHaveLength(2);
+    },
+    120_000,
+  );
 });
 
 async function gunzipLines(file: string): Promise<Array<{ type: string; row: Record<string, unknown> & { trialIndex?: number } }>> {

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { createTestDatabase } from '../support/test-app';
+import { CLI_CASES_AT_ONCE, limitConcurrency, once } from '../support/concurrency';
 import { ROOT, runCli, waitForListening } from '../support/run-cli';
 
 type Doc = {
@@ -50,47 +51,49 @@ function scenariosWithSuccess(): Array<[string, string]> {
 
 describe('success criteria of the shipped scenarios (built CLI, live mode)', () => {
   const files = scenariosWithSuccess();
-  let env: Record<string, string>;
-  let tmp: string;
-  beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-success-'));
-    env = { DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'home') };
-  });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-success-'));
+  // one database for every case (each run is its own eval run in it), made by the first case to start
+  const databaseUrl = once(createTestDatabase);
+  // each case is a stand-in and a CLI process, about 1.7 s of CPU mostly spent starting them: a few at once
+  const limit = limitConcurrency(CLI_CASES_AT_ONCE);
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('covers the task-like scenarios', () => {
     expect(new Set(files.map(([f]) => f)).size).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(files)(
+  it.concurrent.each(files.map(([rel, profile], i) => [rel, profile, i] as const))(
     '%s passes live against its own script under %s',
-    async (rel, profile) => {
-      const file = path.join(ROOT, rel);
-      const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
-      try {
-        const url = await waitForListening(ollama);
-        const run = await runCli(
-          ['eval', file, '--json', '--set', `profile=${profile}`],
-          { ...env, OLLAMA_HOST: url, OLLAMA_LOCAL_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' },
-          { timeoutMs: 90_000 },
-        );
-        const report = JSON.parse(run.stdout || '{}');
-        const trial = report.trials?.[0];
-        expect({
-          mode: report.mode,
-          // warmed with the trial's own options, the model is never reloaded inside a measured turn
-          reloads: report.reloadsInMeasuredTurns,
-          status: trial?.status,
-          failed: trial?.failedExpectations,
-          violations: trial?.invariantViolations,
-          error: trial?.error ?? null,
-          stderr: run.code === 0 ? '' : run.stderr.slice(-1_500),
-        }).toEqual({ mode: 'live', reloads: 0, status: 'passed', failed: [], violations: [], error: null, stderr: '' });
-        expect(run.code).toBe(0);
-      } finally {
-        ollama.kill('SIGTERM');
-      }
-    },
+    (rel, profile, i) =>
+      limit(async () => {
+        const file = path.join(ROOT, rel);
+        // its own LOUPE_HOME: cases run side by side, and none should see another's workspaces or records
+        const env = { DATABASE_URL: await databaseUrl(), LOUPE_HOME: path.join(tmp, `home-${i}`) };
+        const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
+        try {
+          const url = await waitForListening(ollama);
+          const run = await runCli(
+            ['eval', file, '--json', '--set', `profile=${profile}`],
+            { ...env, OLLAMA_HOST: url, OLLAMA_LOCAL_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' },
+            { timeoutMs: 90_000 },
+          );
+          const report = JSON.parse(run.stdout || '{}');
+          const trial = report.trials?.[0];
+          expect({
+            mode: report.mode,
+            // warmed with the trial's own options, the model is never reloaded inside a measured turn
+            reloads: report.reloadsInMeasuredTurns,
+            status: trial?.status,
+            failed: trial?.failedExpectations,
+            violations: trial?.invariantViolations,
+            error: trial?.error ?? null,
+            stderr: run.code === 0 ? '' : run.stderr.slice(-1_500),
+          }).toEqual({ mode: 'live', reloads: 0, status: 'passed', failed: [], violations: [], error: null, stderr: '' });
+          expect(run.code).toBe(0);
+        } finally {
+          ollama.kill('SIGTERM');
+        }
+      }),
     120_000,
   );
 });

@@ -15,7 +15,8 @@ describe('scenarios/ on the stand-in', () => {
   beforeAll(async () => {
     // spec delays (1 s retry backoff) are kept: scenarios assert them
     t = await createTestApp({ LOUPE_RETRY_DELAY_SCALE: '1' });
-    const report = await t.app.get(ScenarioRunner).run(scenarios, { concurrency: 2 });
+    // the trials mostly wait (retry backoffs at full scale, timeouts, MCP servers starting): several at once
+    const report = await t.app.get(ScenarioRunner).run(scenarios, { concurrency: 8 });
     reports = new Map(report.trials.map((r) => [r.scenarioId, r]));
   }, 180_000);
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { findPersona } from '../../src/sim/personas';
 import type { PersonaFit } from '../../src/sim/persona-fit';
 import { SIM_DEVIATIONS } from '../../src/sim/persona-schema';
 import type { Persona } from '../../src/sim/sim-types';
+import { CLI_CASES_AT_ONCE, limitConcurrency, once } from '../support/concurrency';
 import { ROOT, runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
 
@@ -28,21 +29,19 @@ interface FitJson {
 }
 
 describe('loupe personas fit (built CLI)', () => {
-  let env: Record<string, string | undefined>;
-  let tmp: string;
-
-  beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-fit-'));
-    env = {
-      DATABASE_URL: await createTestDatabase(),
-      LOUPE_HOME: path.join(tmp, 'home'),
-      OLLAMA_HOST: undefined,
-      LOUPE_SIM_TIME_SCALE: '0',
-    };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-fit-'));
+  const databaseUrl = once(createTestDatabase);
+  // the cases are independent runs, each a CLI busy on one core: side by side, on their own LOUPE_HOME
+  const limit = limitConcurrency(CLI_CASES_AT_ONCE);
+  const envFor = async (name: string): Promise<Record<string, string | undefined>> => ({
+    DATABASE_URL: await databaseUrl(),
+    LOUPE_HOME: path.join(tmp, `home-${name}`),
+    OLLAMA_HOST: undefined,
+    LOUPE_SIM_TIME_SCALE: '0',
   });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  async function recordedRun(persona: string, trials: string, record = true): Promise<string> {
+  async function recordedRun(env: Record<string, string | undefined>, persona: string, trials: string, record = true): Promise<string> {
     const r = await runCli(
       ['eval', ...TASKS, '-m', `sim:${persona}`, '-t', trials, '-c', '4', '--seed', '5', '--json', ...(record ? ['--record'] : [])],
       env,
@@ -53,46 +52,52 @@ describe('loupe personas fit (built CLI)', () => {
     return (JSON.parse(r.stdout) as { runId: string }).runId;
   }
 
-  it.each(PERSONAS)('recovers sim:%s from a recorded run of it within max(0.05, 3·SE)', async (name) => {
-    const truth = findPersona(name);
-    const runId = await recordedRun(name, TRIALS);
-    const r = await runCli(['personas', 'fit', runId, '--json'], env, { timeoutMs: 120_000 });
-    expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
-    const { persona, fit } = JSON.parse(r.stdout) as FitJson;
-    expect(persona).toMatchObject({ family: truth.family, toolCalls: truth.toolCalls, contextLength: truth.contextLength });
-    const misses: string[] = [];
-    let checked = 0;
-    for (const s of fit.situations) {
-      const weights = truth.behaviour[s.situation] ?? truth.behaviour.base;
-      for (const b of SIM_DEVIATIONS) {
-        const rate = s.rates[b];
-        if (rate.n < 30) continue;
-        checked++;
-        const p = weights[b] ?? 0;
-        if (Math.abs(rate.rate! - p) > tolerance(p, rate.n))
-          misses.push(`${s.situation}.${b}: ${rate.rate!.toFixed(3)} (n=${rate.n}) vs ${p}`);
+  it.concurrent.each(PERSONAS)('recovers sim:%s from a recorded run of it within max(0.05, 3·SE)', (name) =>
+    limit(async () => {
+      const env = await envFor(name);
+      const truth = findPersona(name);
+      const runId = await recordedRun(env, name, TRIALS);
+      const r = await runCli(['personas', 'fit', runId, '--json'], env, { timeoutMs: 120_000 });
+      expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+      const { persona, fit } = JSON.parse(r.stdout) as FitJson;
+      expect(persona).toMatchObject({ family: truth.family, toolCalls: truth.toolCalls, contextLength: truth.contextLength });
+      const misses: string[] = [];
+      let checked = 0;
+      for (const s of fit.situations) {
+        const weights = truth.behaviour[s.situation] ?? truth.behaviour.base;
+        for (const b of SIM_DEVIATIONS) {
+          const rate = s.rates[b];
+          if (rate.n < 30) continue;
+          checked++;
+          const p = weights[b] ?? 0;
+          if (Math.abs(rate.rate! - p) > tolerance(p, rate.n))
+            misses.push(`${s.situation}.${b}: ${rate.rate!.toFixed(3)} (n=${rate.n}) vs ${p}`);
+        }
       }
-    }
-    expect(misses).toEqual([]);
-    // base has every deviation checked; a persona's other situations as far as the run reached them
-    expect(checked).toBeGreaterThanOrEqual(SIM_DEVIATIONS.length);
+      expect(misses).toEqual([]);
+      // base has every deviation checked; a persona's other situations as far as the run reached them
+      expect(checked).toBeGreaterThanOrEqual(SIM_DEVIATIONS.length);
 
-    // the YAML form: the table on stdout, the file loads as a persona named after it
-    const out = path.join(tmp, `${name}-fitted.yaml`);
-    const y = await runCli(['personas', 'fit', runId, '--out', out], env, { timeoutMs: 120_000 });
-    expect(y.code).toBe(0);
-    expect(y.stdout).toMatch(/SITUATION\s+TURNS\s+BEHAVIOUR\s+COUNT\s+RATE\s+95% CI/);
-    expect(loadPersonaFile(out)).toMatchObject({ name: `${name}-fitted`, behaviour: persona.behaviour, losePlan: persona.losePlan });
-  });
+      // the YAML form: the table on stdout, the file loads as a persona named after it
+      const out = path.join(tmp, `${name}-fitted.yaml`);
+      const y = await runCli(['personas', 'fit', runId, '--out', out], env, { timeoutMs: 120_000 });
+      expect(y.code).toBe(0);
+      expect(y.stdout).toMatch(/SITUATION\s+TURNS\s+BEHAVIOUR\s+COUNT\s+RATE\s+95% CI/);
+      expect(loadPersonaFile(out)).toMatchObject({ name: `${name}-fitted`, behaviour: persona.behaviour, losePlan: persona.losePlan });
+    }),
+  );
 
-  it('refuses a run that was not recorded, and a run that does not exist (exit 2)', async () => {
-    const runId = await recordedRun('diligent', '1', false);
-    const r = await runCli(['personas', 'fit', runId], env, { timeoutMs: 120_000 });
-    expect({ code: r.code, stderr: r.stderr }).toEqual({
-      code: 2,
-      stderr: expect.stringContaining(`run ${runId} was not recorded`) as string,
-    });
-    const none = await runCli(['personas', 'fit', '00000000-0000-4000-8000-000000000000'], env, { timeoutMs: 120_000 });
-    expect({ code: none.code, stderr: none.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('no eval run') as string });
-  });
+  it.concurrent('refuses a run that was not recorded, and a run that does not exist (exit 2)', () =>
+    limit(async () => {
+      const env = await envFor('refusals');
+      const runId = await recordedRun(env, 'diligent', '1', false);
+      const r = await runCli(['personas', 'fit', runId], env, { timeoutMs: 120_000 });
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 2,
+        stderr: expect.stringContaining(`run ${runId} was not recorded`) as string,
+      });
+      const none = await runCli(['personas', 'fit', '00000000-0000-4000-8000-000000000000'], env, { timeoutMs: 120_000 });
+      expect({ code: none.code, stderr: none.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('no eval run') as string });
+    }),
+  );
 });
