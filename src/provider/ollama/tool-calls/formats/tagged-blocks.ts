@@ -117,7 +117,20 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
         continue;
       }
       if (block && isBareName(block) && !plausibleBareCall(region, block, ctx)) block = undefined;
-      if (block && block.calls.length > 0 && (block.complete || block.closedByTag) && (!wrapper.weak || block.kind === 'json')) {
+      // a list of calls the output cut off after its opening marker (`<|tool_call_start|>[{…}`, end of
+      // text or the next opener): read as a cut-off call, as the token-pair formats read theirs
+      const cutAt = block && !block.complete && !block.closedByTag && block.kind === 'json' ? cutOffEnd(region, block.end) : -1;
+      if (cutAt !== -1 && block) {
+        block.end = cutAt;
+        const detail = wrapper.close.length && !wrapper.closeOptional ? `${wrapper.close[0]} missing: the call was cut off` : CUT_LIST;
+        for (const call of block.calls) call.irregular ??= detail;
+      }
+      if (
+        block &&
+        block.calls.length > 0 &&
+        (block.complete || block.closedByTag || cutAt !== -1) &&
+        (!wrapper.weak || block.kind === 'json')
+      ) {
         const strategy = strategyOf(block.kind, wrapper.strategy);
         // text after the body where the closing tag belongs: a misspelt closer the reference parser would not read
         if (!block.closedByTag && !wrapper.closeOptional && wrapper.close.length && region.slice(block.end).trim() !== '')
@@ -138,6 +151,17 @@ function scanTaggedBlocks(ctx: ScanContext): CallSpan[] {
     }
   }
   return spans;
+}
+
+const CUT_LIST = 'the list of calls was cut off';
+
+/**
+ * Where a JSON list left open ends when nothing but a cut-off element follows it in the region
+ * (whitespace, or `, {…` the output stopped inside): the region's end, or -1 when other text follows.
+ */
+function cutOffEnd(region: string, end: number): number {
+  const i = skipSpace(region, end);
+  return i === region.length || region.charCodeAt(i) === 44 /* , */ ? region.length : -1;
 }
 
 /** Whether the block is a whole JSON list of call objects closed by its tag, as openPangu's parser reads it (json.loads). */
