@@ -42,6 +42,8 @@ describe('loupe mcp (the built CLI)', () => {
     expect(run.stderr).not.toMatch(/cannot connect/);
   });
 
+  // ten CLI starts in a row (about 1.3 s of CPU each) and two health checks: a guard against a hang,
+  // sized for a loaded machine, where one start can take three times as long
   it('adds, lists, checks and removes servers; health exits 1 while one is unhealthy', async () => {
     const db = { ...env, DATABASE_URL: await createTestDatabase() };
     const added = await runCli(
@@ -102,5 +104,5 @@ describe('loupe mcp (the built CLI)', () => {
     const healthy = await runCli(['mcp', 'health'], db);
     expect(healthy.code).toBe(0);
     expect(healthy.stdout).toMatch(/2 of 2 healthy\n$/);
-  });
+  }, 180_000);
 });
