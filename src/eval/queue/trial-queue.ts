@@ -5,7 +5,7 @@
 // is one commit. pg-boss 10 only polls (its LISTEN/NOTIFY came in 12), so new jobs are announced on
 // a channel of our own: workers sleep until told, and poll only as a safety net.
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { LOUPE_CONFIG } from '../../config/config.module';
@@ -55,7 +55,10 @@ export class TrialQueue implements OnModuleDestroy {
 
   private boss(): Promise<PgBoss> {
     this.starting ??= (async () => {
-      const boss = new PgBoss({
+      // loaded when a queue is first used: a plain `loupe eval` never needs it (about 100 modules)
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const PgBossClass = require('pg-boss') as typeof PgBoss;
+      const boss = new PgBossClass({
         db: executor(this.pool),
         schedule: false,
         // expiry is the safety net behind the workers' heartbeats: it must outlast any trial

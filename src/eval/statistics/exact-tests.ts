@@ -1,8 +1,14 @@
 // The exact tests and the difference interval behind run comparisons. Exact rather than
 // chi-squared or Wald: cells hold 3 to 20 trials, far below where the approximations hold.
-import binomialTest from '@stdlib/stats-binomial-test';
-import hypergeometricPmf from '@stdlib/stats-base-dists-hypergeometric-pmf';
 import { wilson } from './proportion';
+
+// @stdlib's binomial test is about 1,100 module loads (a tenth of an eval's start-up CPU), its
+// hypergeometric pmf 260: comparisons need them at a run's end, so they load on first use.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const binomialTest = () => require('@stdlib/stats-binomial-test') as typeof import('@stdlib/stats-binomial-test');
+const hypergeometricPmf = () =>
+  require('@stdlib/stats-base-dists-hypergeometric-pmf') as typeof import('@stdlib/stats-base-dists-hypergeometric-pmf');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * Two-sided Fisher exact test of x1/n1 against x2/n2: the probability, given the margins, of the
@@ -14,7 +20,8 @@ export function fisherExact(x1: number, n1: number, x2: number, n2: number): num
   if (n1 === 0 || n2 === 0) return null;
   const N = n1 + n2;
   const K = x1 + x2;
-  const pmf = (x: number) => hypergeometricPmf(x, N, K, n1);
+  const pmfOf = hypergeometricPmf();
+  const pmf = (x: number) => pmfOf(x, N, K, n1);
   const observed = pmf(x1) * (1 + 1e-7);
   let p = 0;
   for (let x = Math.max(0, n1 - (N - K)); x <= Math.min(n1, K); x++) {
@@ -32,7 +39,7 @@ export function fisherExact(x1: number, n1: number, x2: number, n2: number): num
 export function mcnemarExact(onlyB: number, onlyA: number): number {
   const n = onlyA + onlyB;
   if (n === 0) return 1;
-  return Math.min(1, binomialTest(onlyB, n, { p: 0.5, alternative: 'two-sided' }).pValue);
+  return Math.min(1, binomialTest()(onlyB, n, { p: 0.5, alternative: 'two-sided' }).pValue);
 }
 
 /**

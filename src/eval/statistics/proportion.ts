@@ -1,12 +1,17 @@
 // A proportion with its Wilson score interval: unlike the normal (Wald) interval it stays inside
 // [0, 1] and keeps its coverage at the small trial counts an eval runs (3, 5, 10 per cell).
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import type { Proportion } from './statistics-types';
+
+// loaded on first use, as in exact-tests.ts: statistics come at a run's end, not at its start
+type NormalQuantile = typeof import('@stdlib/stats-base-dists-normal-quantile');
+let loadedQuantile: NormalQuantile | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const normalQuantile = (): NormalQuantile => (loadedQuantile ??= require('@stdlib/stats-base-dists-normal-quantile'));
 
 /** The two-sided standard normal critical value for a confidence level (0.95 → 1.959964). */
 export function zFor(confidence: number): number {
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must lie in (0, 1), got ${confidence}`);
-  return normalQuantile(1 - (1 - confidence) / 2, 0, 1);
+  return normalQuantile()(1 - (1 - confidence) / 2, 0, 1);
 }
 
 function assertCount(name: string, v: number): void {
