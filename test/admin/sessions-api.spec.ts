@@ -102,10 +102,10 @@ describe('admin API: sessions and approvals', () => {
       { field: 'id', message: 'must be a UUID' },
     ]);
     const query = await expectJson<{ errors: Array<{ field: string }> }>(
-      await a.call('GET', '/api/sessions?limit=0&status=done&run=x&from=yesterday&colour=red'),
+      await a.call('GET', '/api/sessions?limit=0&status=done&run=x&from=yesterday&colour=red&termination=finished'),
       400,
     );
-    expect(query.errors.map((e) => e.field).sort()).toEqual(['colour', 'from', 'limit', 'run', 'status']);
+    expect(query.errors.map((e) => e.field).sort()).toEqual(['colour', 'from', 'limit', 'run', 'status', 'termination']);
     const message = await expectJson<{ errors: unknown[] }>(await a.call('POST', `/api/sessions/${UNKNOWN}/messages`, { text: 7 }), 400);
     expect(message.errors).toEqual(expect.arrayContaining([{ field: 'text', message: 'must be a string' }]));
     const decide = await expectJson<{ errors: unknown[] }>(await a.call('POST', '/api/approvals/call_x', { approved: 'yes' }), 400);

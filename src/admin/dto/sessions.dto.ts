@@ -18,6 +18,7 @@ import {
 import { TOOL_PERMISSIONS, type ToolPermission } from '../../approval/approval-policy';
 import { LOOP_PROFILE_NAMES, type LoopProfileName } from '../../process/policies/loop-settings';
 import { SESSION_VERDICTS, type SessionVerdictFilter } from '../../journal/session-query.repository';
+import { TERMINATION_REASONS, type TerminationReason } from '../../journal/events/loop-vocabulary';
 import { PageQueryDto } from './id-param.dto';
 import { ToInt } from './query-values';
 
@@ -126,11 +127,10 @@ export class ListSessionsQueryDto extends PageQueryDto {
   @IsIn(['running', 'finished'])
   status?: string;
 
-  @ApiPropertyOptional({ description: 'termination reason: completed, max_iterations, repeat_break, aborted, …' })
+  @ApiPropertyOptional({ enum: TERMINATION_REASONS, description: 'why the session ended' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  termination?: string;
+  @IsIn(TERMINATION_REASONS)
+  termination?: TerminationReason;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'sessions of this eval run' })
   @IsOptional()
