@@ -8,7 +8,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { stringify } from 'yaml';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
 import { ScenarioRunner } from '../src/eval/scenario-runner.service';
@@ -18,6 +17,7 @@ import type { StandinTurn } from '../src/standin/standin-script';
 import { bigFiles, runBenchSession } from './bench-session';
 import { startChildStandin } from './child-standin';
 import type { BenchFigure, BenchSuite } from './run-benchmarks';
+import { writeSingleTurnScenario } from './single-turn';
 
 const ITERATIONS = 10_000;
 const TENTH = ITERATIONS / 10;
@@ -51,19 +51,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 /** A scripted run of `trials` single-turn trials at -c 4: live heap after each tenth. */
 async function scriptedRun(config: LoupeConfig, trials: number): Promise<BenchFigure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-memory-'));
-  const file = path.join(dir, 'single-turn.yaml');
-  fs.writeFileSync(
-    file,
-    stringify({
-      id: 'bench/memory-single-turn',
-      title: 'single-turn trial',
-      spec: 'bench',
-      prompt: 'Say done.',
-      script: [{ content: 'The task is done.' }],
-      expect: [{ termination: 'completed' }],
-      success: [{ final_answer: { contains: 'done' } }],
-    }),
-  );
+  // the throughput benches' single-turn trial, scripted: each trial on its own stand-in
+  const file = writeSingleTurnScenario(dir, { id: 'bench/memory-single-turn', parallel: 4 });
   try {
     const scenarios = loadScenarios([file]);
     const tenth = Math.max(1, Math.floor(trials / 10));

@@ -17,6 +17,7 @@ import { postgresCpuSeconds } from './postgres-cpu';
 import { summariseCpuProfile, type CpuProfile } from './cpu-profile-summary';
 import { median, range, type BenchFigure, type BenchSuite } from './run-benchmarks';
 import { startSingleTurnStandin } from './single-turn';
+import { procCpuMs } from './proc-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -38,16 +39,6 @@ interface SlotRun {
   /** from the run's start (the report's startedAt) to the process's exit */
   runToExitMs: number;
   profile?: CpuProfile;
-}
-
-function procCpuMs(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1_000) / 100;
-  } catch {
-    return null;
-  }
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv, profileDir?: string): Promise<SlotRun> {

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { median, range, type BenchFigure } from './run-benchmarks';
+import { procCpuMs } from './proc-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -22,17 +23,6 @@ interface StartTimes {
   initialisedS?: number;
   /** CPU ms of the Loupe process (user + system) to the "run <id>" line; undefined where /proc cannot say */
   underWayCpuMs?: number;
-}
-
-/** User + system CPU of a running process, from /proc/<pid>/stat (clock ticks, 100 a second on Linux). */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One `loupe eval` from `root`, stopped once under way. */
@@ -61,7 +51,7 @@ export function timeStart(root: string, home: string): Promise<StartTimes> {
       if (init) initialisedS = Number(init[1]);
       if (underWayMs === undefined && /^run [0-9a-f-]{36} /m.test(text)) {
         underWayMs = ms();
-        underWayCpuMs = cpuMsOf(child.pid);
+        underWayCpuMs = procCpuMs(child.pid) ?? undefined;
         child.kill('SIGTERM');
       }
     };

@@ -27,6 +27,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { median, range, type BenchFigure, type BenchSuite } from './run-benchmarks';
+import { procCpuMs } from './proc-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -44,16 +45,6 @@ interface EvalRun {
   trials: number;
   /** the CLI process's user+system CPU, sampled from /proc until it exits */
   cpuMs: number;
-}
-
-function procCpuMs(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1_000) / 100;
-  } catch {
-    return null;
-  }
 }
 
 function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<EvalRun> {
