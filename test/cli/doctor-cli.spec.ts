@@ -2,9 +2,9 @@
 // OLLAMA_HOST over real HTTP: the table and the JSON, the probe's request and latency split,
 // num_ctx against each model's context length, and exit codes (0 fine, 1 a failed finding or an
 // unreachable host, 2 bad flags). Needs no database.
-import * as net from 'node:net';
 import { runCli } from '../support/run-cli';
 import { startStandin, stopAll } from '../standin/standin-test-kit';
+import { closedPort } from '../provider/provider-test-kit';
 
 interface Finding {
   check: string;
@@ -38,15 +38,6 @@ interface Report {
 const PROBE_SCRIPT = { turns: { '*': [{ content: 'ok' }] }, loop: true };
 // no OLLAMA_NUM_CTX / OLLAMA_MAX_PARALLEL from the developer's shell
 const BASE_ENV = { OLLAMA_NUM_CTX: undefined, OLLAMA_MAX_PARALLEL: undefined, LOUPE_LOG_LEVEL: 'error' };
-
-/** A local port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const parse = (stdout: string) => JSON.parse(stdout) as Report;
 

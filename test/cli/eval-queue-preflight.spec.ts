@@ -3,52 +3,31 @@
 // sign-in or a num_ctx over the model's trained length is one clear message and exit 2, and no run
 // or trial job is written (a worker would otherwise take trials that can only fail). Built CLI.
 import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { startStandin, stopAll } from '../standin/standin-test-kit';
 import { runCli } from '../support/run-cli';
 import { createTestDatabase } from '../support/test-app';
-
-const BASE_ENV = { OLLAMA_NUM_CTX: undefined, OLLAMA_MAX_PARALLEL: undefined, OLLAMA_LOCAL_HOST: undefined, LOUPE_LOG_LEVEL: 'error' };
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPort, PREFLIGHT_ENV, writePreflightScenarios, type PreflightScenarios } from '../support/preflight-kit';
 
 describe('loupe eval --queue: the live preflight before anything is enqueued (built CLI)', () => {
-  let tmp: string;
-  let dir: string;
+  let scenarios: PreflightScenarios;
   let env: Record<string, string | undefined>;
   let db: Client;
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-queue-preflight-'));
-    dir = path.join(tmp, 'scenarios');
-    fs.mkdirSync(dir);
-    const write = (id: string, extra: string[]) =>
-      fs.writeFileSync(
-        path.join(dir, `${id}.yaml`),
-        [`id: qpf/${id}`, 'spec: qpf', 'prompt: Say done.', ...extra, 'success:', '  - final_answer: { contains: done }'].join('\n'),
-      );
-    write('plain', []);
-    write('wide', ['config:', '  num_ctx: 65536']);
+    scenarios = writePreflightScenarios('qpf');
     const url = await createTestDatabase();
-    env = { ...BASE_ENV, DATABASE_URL: url, LOUPE_HOME: path.join(tmp, 'home') };
+    env = { ...PREFLIGHT_ENV, DATABASE_URL: url, LOUPE_HOME: path.join(scenarios.tmp, 'home') };
     db = new Client({ connectionString: url });
     await db.connect();
   });
   afterEach(stopAll);
   afterAll(async () => {
     await db?.end();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(scenarios.tmp, { recursive: true, force: true });
   });
 
-  const plain = () => path.join(dir, 'plain.yaml');
+  const plain = () => scenarios.plain;
   /** what is queued: run rows and pg-boss jobs */
   const queued = async () => ({
     runs: Number((await db.query('SELECT count(*) AS n FROM eval_runs')).rows[0].n),
@@ -79,7 +58,7 @@ describe('loupe eval --queue: the live preflight before anything is enqueued (bu
     expect(await refused([plain(), '-m', 'nothere:1b'], { OLLAMA_HOST: url })).toContain(
       `nothere:1b (scenario qpf/plain) is not installed on ${url}: pull it first (ollama pull nothere:1b)`,
     );
-    expect(await refused([path.join(dir, 'wide.yaml'), '-m', 'qwen3:8b'], { OLLAMA_HOST: url })).toMatch(
+    expect(await refused([scenarios.wide, '-m', 'qwen3:8b'], { OLLAMA_HOST: url })).toMatch(
       /qwen3:8b: scenario qpf\/wide \(.*wide\.yaml\) config: num_ctx 65536 exceeds qwen3:8b's trained context length 40960/,
     );
     // the sign-in check is a chat to the local host: the stand-in answers it (signed out)

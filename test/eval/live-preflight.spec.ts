@@ -4,44 +4,23 @@
 // before any trial starts (no chat reaches the host, no run is recorded). A model without the tools
 // capability is said to run in text tool mode, and is not refused.
 import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../support/run-cli';
 import { startStandin, stopAll } from '../standin/standin-test-kit';
 import { createTestDatabase } from '../support/test-app';
-
-const BASE_ENV = { OLLAMA_NUM_CTX: undefined, OLLAMA_MAX_PARALLEL: undefined, OLLAMA_LOCAL_HOST: undefined, LOUPE_LOG_LEVEL: 'error' };
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPort, PREFLIGHT_ENV, writePreflightScenarios, type PreflightScenarios } from '../support/preflight-kit';
 
 describe("a live eval's preflight (built CLI)", () => {
-  let tmp: string;
-  let dir: string;
+  let scenarios: PreflightScenarios;
   let env: Record<string, string | undefined>;
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-preflight-'));
-    dir = path.join(tmp, 'scenarios');
-    fs.mkdirSync(dir);
-    const write = (id: string, extra: string[]) =>
-      fs.writeFileSync(
-        path.join(dir, `${id}.yaml`),
-        [`id: pf/${id}`, 'spec: pf', 'prompt: Say done.', ...extra, 'success:', '  - final_answer: { contains: done }'].join('\n'),
-      );
-    write('plain', []);
-    write('wide', ['config:', '  num_ctx: 65536']);
-    env = { ...BASE_ENV, DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(tmp, 'home') };
+    scenarios = writePreflightScenarios('pf');
+    env = { ...PREFLIGHT_ENV, DATABASE_URL: await createTestDatabase(), LOUPE_HOME: path.join(scenarios.tmp, 'home') };
   });
   afterEach(stopAll);
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  afterAll(() => fs.rmSync(scenarios.tmp, { recursive: true, force: true }));
 
-  const plain = () => path.join(dir, 'plain.yaml');
+  const plain = () => scenarios.plain;
 
   it('stops on an unreachable host before anything runs (exit 2)', async () => {
     const host = `http://127.0.0.1:${await closedPort()}`;
@@ -62,7 +41,7 @@ describe("a live eval's preflight (built CLI)", () => {
 
   it('names the scenario and field whose num_ctx is over the model context length', async () => {
     const { server, url } = await startStandin();
-    const r = await runCli(['eval', path.join(dir, 'wide.yaml'), '-m', 'qwen3:8b'], { ...env, OLLAMA_HOST: url });
+    const r = await runCli(['eval', scenarios.wide, '-m', 'qwen3:8b'], { ...env, OLLAMA_HOST: url });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /qwen3:8b: scenario pf\/wide \(.*wide\.yaml\) config: num_ctx 65536 exceeds qwen3:8b's trained context length 40960/,
