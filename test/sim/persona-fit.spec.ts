@@ -52,39 +52,43 @@ describe('loupe personas fit (built CLI)', () => {
     return (JSON.parse(r.stdout) as { runId: string }).runId;
   }
 
-  it.concurrent.each(PERSONAS)('recovers sim:%s from a recorded run of it within max(0.05, 3·SE)', (name) =>
-    limit(async () => {
-      const env = await envFor(name);
-      const truth = findPersona(name);
-      const runId = await recordedRun(env, name, TRIALS);
-      const r = await runCli(['personas', 'fit', runId, '--json'], env, { timeoutMs: 120_000 });
-      expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
-      const { persona, fit } = JSON.parse(r.stdout) as FitJson;
-      expect(persona).toMatchObject({ family: truth.family, toolCalls: truth.toolCalls, contextLength: truth.contextLength });
-      const misses: string[] = [];
-      let checked = 0;
-      for (const s of fit.situations) {
-        const weights = truth.behaviour[s.situation] ?? truth.behaviour.base;
-        for (const b of SIM_DEVIATIONS) {
-          const rate = s.rates[b];
-          if (rate.n < 30) continue;
-          checked++;
-          const p = weights[b] ?? 0;
-          if (Math.abs(rate.rate! - p) > tolerance(p, rate.n))
-            misses.push(`${s.situation}.${b}: ${rate.rate!.toFixed(3)} (n=${rate.n}) vs ${p}`);
+  it.concurrent.each(PERSONAS)(
+    'recovers sim:%s from a recorded run of it within max(0.05, 3·SE)',
+    (name) =>
+      limit(async () => {
+        const env = await envFor(name);
+        const truth = findPersona(name);
+        const runId = await recordedRun(env, name, TRIALS);
+        const r = await runCli(['personas', 'fit', runId, '--json'], env, { timeoutMs: 120_000 });
+        expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+        const { persona, fit } = JSON.parse(r.stdout) as FitJson;
+        expect(persona).toMatchObject({ family: truth.family, toolCalls: truth.toolCalls, contextLength: truth.contextLength });
+        const misses: string[] = [];
+        let checked = 0;
+        for (const s of fit.situations) {
+          const weights = truth.behaviour[s.situation] ?? truth.behaviour.base;
+          for (const b of SIM_DEVIATIONS) {
+            const rate = s.rates[b];
+            if (rate.n < 30) continue;
+            checked++;
+            const p = weights[b] ?? 0;
+            if (Math.abs(rate.rate! - p) > tolerance(p, rate.n))
+              misses.push(`${s.situation}.${b}: ${rate.rate!.toFixed(3)} (n=${rate.n}) vs ${p}`);
+          }
         }
-      }
-      expect(misses).toEqual([]);
-      // base has every deviation checked; a persona's other situations as far as the run reached them
-      expect(checked).toBeGreaterThanOrEqual(SIM_DEVIATIONS.length);
+        expect(misses).toEqual([]);
+        // base has every deviation checked; a persona's other situations as far as the run reached them
+        expect(checked).toBeGreaterThanOrEqual(SIM_DEVIATIONS.length);
 
-      // the YAML form: the table on stdout, the file loads as a persona named after it
-      const out = path.join(tmp, `${name}-fitted.yaml`);
-      const y = await runCli(['personas', 'fit', runId, '--out', out], env, { timeoutMs: 120_000 });
-      expect(y.code).toBe(0);
-      expect(y.stdout).toMatch(/SITUATION\s+TURNS\s+BEHAVIOUR\s+COUNT\s+RATE\s+95% CI/);
-      expect(loadPersonaFile(out)).toMatchObject({ name: `${name}-fitted`, behaviour: persona.behaviour, losePlan: persona.losePlan });
-    }),
+        // the YAML form: the table on stdout, the file loads as a persona named after it
+        const out = path.join(tmp, `${name}-fitted.yaml`);
+        const y = await runCli(['personas', 'fit', runId, '--out', out], env, { timeoutMs: 120_000 });
+        expect(y.code).toBe(0);
+        expect(y.stdout).toMatch(/SITUATION\s+TURNS\s+BEHAVIOUR\s+COUNT\s+RATE\s+95% CI/);
+        expect(loadPersonaFile(out)).toMatchObject({ name: `${name}-fitted`, behaviour: persona.behaviour, losePlan: persona.losePlan });
+      }),
+    // a guard against a hang, not a speed target: the recorded run alone may take 240 s (its child's limit)
+    360_000,
   );
 
   it.concurrent('refuses a run that was not recorded, and a run that does not exist (exit 2)', () =>
