@@ -10,6 +10,7 @@ import { OllamaProvider } from '../src/provider/ollama/ollama-provider';
 import { StandinServer } from '../src/standin/standin-server';
 import type { StandinModel } from '../src/standin/standin-script';
 import type { BenchFigure } from './run-benchmarks';
+import { countTokens } from '../src/standin/standin-tokenizer';
 
 export type { BenchFigure };
 
@@ -98,7 +99,8 @@ async function measurePair(
     capabilities: ['completion', 'tools'],
     vramBytes: 1e9,
     parallel,
-    tokensPerSecond: (opts.words * 1_000) / latencyMs,
+    // paced by the stand-in's own token count (`w0` is two tokens): L is then the turn's real length
+    tokensPerSecond: (countTokens(content) * 1_000) / latencyMs,
   };
   const server = new StandinServer({ catalog: [model], script: { turns: { '*': [{ content }] }, loop: true } });
   const { url } = await server.start(0);
