@@ -23,6 +23,7 @@ import { McpServersService } from '../../tools/mcp-servers.service';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import { ToolsService } from '../../tools/tools.service';
 import { createWorkspace, readWorkspaceFile } from '../../tools/workspace/workspace-manager';
+import { forgetWorkspaceRoot } from '../../tools/workspace/workspace-root';
 import type { EvalRunRecorder } from '../eval-recorder';
 import type { TrialIds, TrialReport } from '../eval-types';
 import { recordedSession } from '../recorded-session-builder';
@@ -190,6 +191,8 @@ export class TrialRunner {
     });
     cleanup.defer(() => backend.close());
     const workspaceDir = await createWorkspace(this.config.home, plan.sessionId, scenario.workspaceFiles);
+    // the directory stays for inspection; its identity, checked by tool calls, is not needed after judging
+    cleanup.defer(() => forgetWorkspaceRoot(workspaceDir));
     recording?.setContext({ workspaceDir, sessionId: plan.sessionId });
     replay?.setContext({ workspaceDir, sessionId: plan.sessionId });
     const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
