@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { median, range, type BenchFigure } from './run-benchmarks';
-import { startSingleTurnStandin } from './single-turn';
+import { checkTurnLength, startSingleTurnStandin } from './single-turn';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -100,6 +100,7 @@ async function throughput(parallel: number, latencyMs: number, waves: number, ru
     // more trials at once than slots, so the provider's limiter (not -c) is what paces the run
     const args = ['eval', file, '--json', '-t', String(trials), '-c', String(parallel * 2)];
     const env = { OLLAMA_HOST: standin.url, OLLAMA_MAX_PARALLEL: String(parallel) };
+    const turnMs = await checkTurnLength(standin.url, latencyMs);
     await runCli(args, env); // warm-up: the model's first load, the CLI's caches
     const results: EvalRun[] = [];
     for (let i = 0; i < runs; i++) results.push(await runCli(args, env));
@@ -112,7 +113,7 @@ async function throughput(parallel: number, latencyMs: number, waves: number, ru
       name: `eval.throughput P=${parallel} L=${latencyMs}ms N=${trials}`,
       value: Math.round((achieved / ideal) * 1_000) / 1_000,
       unit: 'ratio of ideal P/L',
-      note: `${achieved.toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(results.map((x) => x.durationMs)))} ms, process wall ${Math.round(median(results.map((x) => x.wallMs)))} ms; median of ${runs} (range ${range(ratios, 3)})`,
+      note: `${achieved.toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(results.map((x) => x.durationMs)))} ms, process wall ${Math.round(median(results.map((x) => x.wallMs)))} ms; median of ${runs} (range ${range(ratios, 3)}); a stand-in turn ${turnMs.toFixed(0)} ms`,
     };
   } finally {
     await standin.stop();

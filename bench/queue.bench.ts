@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { startStandin } from './child-standin';
 import { median, range, type BenchFigure } from './run-benchmarks';
-import { writeSingleTurnScenario } from './single-turn';
+import { checkTurnLength, writeSingleTurnScenario } from './single-turn';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -135,6 +135,7 @@ export async function benchQueue(options: QueueBenchOptions = {}): Promise<Bench
   const checkouts = [checkout('', ROOT), ...(baseline ? [checkout('baseline ', path.resolve(baseline))] : [])];
   const file = writeSingleTurnScenario(dir, { id: 'bench/queued-single-turn', parallel, latencyMs });
   const standins = await Promise.all(Array.from({ length: Math.max(...counts) }, () => startStandin(file)));
+  const turnMs = await checkTurnLength(standins[0].url, latencyMs);
   const figures: BenchFigure[] = [];
   try {
     for (const w of counts) {
@@ -161,7 +162,7 @@ export async function benchQueue(options: QueueBenchOptions = {}): Promise<Bench
             name: `${at.label}queue.throughput W=${w} P=${parallel} L=${latencyMs}ms N=${trials}`,
             value: Math.round(median(rates) * 1_000) / 1_000,
             unit: 'ratio of ideal W·P/L',
-            note: `range ${range(rates)}; ${(median(rates) * ideal).toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(r.map((x) => x.spanMs)))} ms enqueued → closed, of which ${Math.round(median(r.map((x) => x.firstMs)))} ms to the first trial and ${Math.round(median(r.map((x) => x.closeMs)))} ms from the last verdict to the statistics; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; median of ${runs}`,
+            note: `range ${range(rates)}; ${(median(rates) * ideal).toFixed(2)} trials/s vs ideal ${ideal.toFixed(2)}; run ${Math.round(median(r.map((x) => x.spanMs)))} ms enqueued → closed, of which ${Math.round(median(r.map((x) => x.firstMs)))} ms to the first trial and ${Math.round(median(r.map((x) => x.closeMs)))} ms from the last verdict to the statistics; a stand-in turn ${turnMs.toFixed(0)} ms; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; median of ${runs}`,
           });
         }
       } finally {

@@ -59,3 +59,29 @@ export async function startSingleTurnStandin(
   const file = writeSingleTurnScenario(dir, s);
   return { file, ...(await startStandin(file)) };
 }
+
+/**
+ * How long one turn of the stand-in's model really lasts (median of 5 streamed requests one after
+ * another, through fetch): the benches' ideal P/L rests on it. Throws when it is more than 10% off
+ * `latencyMs`, so a stand-in paced differently from what the bench assumes fails the bench instead
+ * of capping its ratios (a reply paced by words instead of tokens once did, at 0.79).
+ */
+export async function checkTurnLength(url: string, latencyMs: number): Promise<number> {
+  const turn = async () => {
+    const started = performance.now();
+    const res = await fetch(`${url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: BENCH_MODEL, messages: [{ role: 'user', content: 'Say done.' }], stream: true }),
+    });
+    if (!res.ok) throw new Error(`bench: the stand-in answered ${res.status}: ${await res.text()}`);
+    await res.text();
+    return performance.now() - started;
+  };
+  await turn(); // the model's load
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) times.push(await turn());
+  const median = times.sort((a, b) => a - b)[2];
+  if (Math.abs(median - latencyMs) > latencyMs * 0.1)
+    throw new Error(`bench: a stand-in turn lasts ${median.toFixed(0)} ms, not the ${latencyMs} ms the ideal P/L assumes`);
+  return median;
+}

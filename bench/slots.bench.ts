@@ -16,7 +16,7 @@ import { dataDirFor } from '../src/database/embedded/embedded-postgres';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { summariseCpuProfile, type CpuProfile } from './cpu-profile-summary';
 import { median, range, type BenchFigure, type BenchSuite } from './run-benchmarks';
-import { startSingleTurnStandin } from './single-turn';
+import { checkTurnLength, startSingleTurnStandin } from './single-turn';
 import { procCpuMs } from './proc-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -97,6 +97,7 @@ async function slots(parallel: number, dir: string, dataDir: string | null, prof
   const env = { OLLAMA_HOST: standin.url, OLLAMA_MAX_PARALLEL: String(parallel) };
   const ideal = (parallel * 1_000) / LATENCY_MS;
   try {
+    const turnMs = await checkTurnLength(standin.url, LATENCY_MS);
     await runCli(['eval', file, '--json', '-t', String(parallel), '-c', String(parallel)], env); // warm-up: the model's load, caches
     const runs: SlotRun[] = [];
     const standinCpu: number[] = [];
@@ -120,7 +121,7 @@ async function slots(parallel: number, dir: string, dataDir: string | null, prof
         name: `slots.achieved/ideal P=${parallel} L=${LATENCY_MS}ms N=${trials}`,
         value: Math.round(ratio * 1_000) / 1_000,
         unit: 'ratio of ideal P/L',
-        note: `${(ratio * ideal).toFixed(1)} trials/s vs ideal ${ideal.toFixed(1)}; run ${Math.round(median(runs.map((r) => r.durationMs)))} ms; median of ${RUNS} (range ${range(ratios, 3)}); ${cpuNote}`,
+        note: `${(ratio * ideal).toFixed(1)} trials/s vs ideal ${ideal.toFixed(1)}; run ${Math.round(median(runs.map((r) => r.durationMs)))} ms; median of ${RUNS} (range ${range(ratios, 3)}); a stand-in turn ${turnMs.toFixed(0)} ms; ${cpuNote}`,
       },
     ];
     if (ratio < TARGET || profileAlways) {
