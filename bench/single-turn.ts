@@ -2,10 +2,12 @@
 // sentence (so no nudge asks for more: one model request per trial), served by a stand-in in its
 // own process whose catalogued model takes P requests at once at about L ms a turn.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { countTokens } from '../src/standin/standin-tokenizer';
 import { startStandin } from './child-standin';
+import { chatRoundTrip } from './trial-floor';
 
 export const BENCH_MODEL = 'bench:1b';
 const ANSWER = 'The task is done.';
@@ -62,26 +64,28 @@ export async function startSingleTurnStandin(
 
 /**
  * How long one turn of the stand-in's model really lasts (median of 5 streamed requests one after
- * another, through fetch): the benches' ideal P/L rests on it. Throws when it is more than 10% off
- * `latencyMs`, so a stand-in paced differently from what the bench assumes fails the bench instead
- * of capping its ratios (a reply paced by words instead of tokens once did, at 0.79).
+ * another, as the floor's round trip makes them): the benches' ideal P/L rests on it. Throws when
+ * it is more than 10% off `latencyMs`, so a stand-in paced differently from what the bench assumes
+ * fails the bench instead of capping its ratios (a reply paced by words instead of tokens once did,
+ * at 0.79).
  */
 export async function checkTurnLength(url: string, latencyMs: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const body = JSON.stringify({ model: BENCH_MODEL, stream: true, messages: [{ role: 'user', content: 'Say done.' }] });
   const turn = async () => {
     const started = performance.now();
-    const res = await fetch(`${url}/api/chat`, {
-      method: 'POST',
-      body: JSON.stringify({ model: BENCH_MODEL, messages: [{ role: 'user', content: 'Say done.' }], stream: true }),
-    });
-    if (!res.ok) throw new Error(`bench: the stand-in answered ${res.status}: ${await res.text()}`);
-    await res.text();
+    await chatRoundTrip(agent, new URL(url), body);
     return performance.now() - started;
   };
-  await turn(); // the model's load
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) times.push(await turn());
-  const median = times.sort((a, b) => a - b)[2];
-  if (Math.abs(median - latencyMs) > latencyMs * 0.1)
-    throw new Error(`bench: a stand-in turn lasts ${median.toFixed(0)} ms, not the ${latencyMs} ms the ideal P/L assumes`);
-  return median;
+  try {
+    await turn(); // the model's load
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) times.push(await turn());
+    const median = times.sort((a, b) => a - b)[2];
+    if (Math.abs(median - latencyMs) > latencyMs * 0.1)
+      throw new Error(`bench: a stand-in turn lasts ${median.toFixed(0)} ms, not the ${latencyMs} ms the ideal P/L assumes`);
+    return median;
+  } finally {
+    agent.destroy();
+  }
 }

@@ -28,7 +28,8 @@ export interface TrialFloor {
   note: string;
 }
 
-function chatRoundTrip(agent: http.Agent, url: URL, body: string): Promise<void> {
+/** One streamed /api/chat request, read to its end. */
+export function chatRoundTrip(agent: http.Agent, url: URL, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: url.hostname, port: url.port, path: '/api/chat', method: 'POST', agent, headers: { 'content-type': 'application/json' } },

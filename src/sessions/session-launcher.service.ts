@@ -18,6 +18,7 @@ import { McpServerNotFoundError } from '../tools/external-mcp-errors';
 import { McpServersService } from '../tools/mcp-servers.service';
 import { ToolsService } from '../tools/tools.service';
 import { createWorkspace } from '../tools/workspace/workspace-manager';
+import { forgetWorkspaceRoot } from '../tools/workspace/workspace-root';
 import { SessionJanitor } from './session-janitor.service';
 import { checkSessionRequest, type SessionPlan, type SessionRequest } from './session-request';
 
@@ -57,6 +58,7 @@ export class SessionLauncher {
       const externalMcp = await this.registeredServers(plan.mcpServers);
       const provider = await this.providerFor(plan, cleanup);
       const workspaceDir = await createWorkspace(this.config.home, sessionId, plan.files);
+      cleanup.push(() => forgetWorkspaceRoot(workspaceDir));
       const tools = await this.tools.createSessionTools({
         workspaceDir,
         allow: plan.tools,

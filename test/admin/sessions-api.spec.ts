@@ -1,6 +1,10 @@
 // The admin API for sessions and approvals over real HTTP, with the real modules, Postgres and a
 // scripted stand-in per session: start, list with filters, read back, a message mid-loop, a kill,
 // the approval queue; every route refuses a missing or wrong token, and bad input is named by field.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { holdsRootIdentity } from '../../src/tools/workspace/workspace-root';
+import { waitUntil } from '../support/wait';
 import { APPROVAL_SESSION, eventually, startApiApp, type ApiApp, expectJson } from '../support/api-app';
 
 interface Page {
@@ -171,6 +175,10 @@ describe('admin API: sessions and approvals', () => {
 
     const done = await finished(id);
     expect(done.session.terminationReason).toBe('completed');
+    // the ended session's workspace stays, its root identity is let go (released with the session's tools)
+    const workspace = path.join(a.home, 'workspaces', id);
+    await waitUntil(() => !holdsRootIdentity(workspace), { what: "the ended session's workspace identity to be let go" });
+    expect(fs.existsSync(workspace)).toBe(true);
     expect(done.session.config).toEqual(expect.objectContaining({ profile: 'mcp-agent', maxToolIterations: 8 }));
     const types = done.events.map((e) => e.type);
     expect(types.filter((t) => t === 'user_message_queued')).toHaveLength(2);

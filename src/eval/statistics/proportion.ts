@@ -3,10 +3,10 @@
 import type { Proportion } from './statistics-types';
 
 // loaded on first use, as in exact-tests.ts: statistics come at a run's end, not at its start
-type NormalQuantile = typeof import('@stdlib/stats-base-dists-normal-quantile');
-let loadedQuantile: NormalQuantile | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const normalQuantile = (): NormalQuantile => (loadedQuantile ??= require('@stdlib/stats-base-dists-normal-quantile'));
+/* eslint-disable @typescript-eslint/no-require-imports */
+const normalQuantile = () =>
+  require('@stdlib/stats-base-dists-normal-quantile') as typeof import('@stdlib/stats-base-dists-normal-quantile');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The two-sided standard normal critical value for a confidence level (0.95 → 1.959964). */
 export function zFor(confidence: number): number {

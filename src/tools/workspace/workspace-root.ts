@@ -12,8 +12,8 @@ interface RootIdentity {
   real: string;
 }
 
-// one entry per workspace in use in this process (a trial forgets its own once judged); bounded too,
-// for workspaces nothing forgets (API sessions, tools opened on a caller's directory)
+// one entry per workspace in use in this process (a trial or an API session forgets its own when it
+// ends); bounded too, for roots nothing forgets (tools opened on a caller's directory)
 const ROOTS = new Map<string, RootIdentity>();
 const MAX_ROOTS = 50_000;
 
@@ -72,16 +72,16 @@ export function registerNewWorkspaceRoot(root: string): void {
 
 /**
  * Drops a root's recorded identity once nothing in this process will use the workspace again (its
- * trial judged): an eval of 100,000 trials otherwise kept every identity it ever made, up to the cap.
+ * trial judged, its session ended): an eval of 100,000 trials otherwise kept every identity it ever made, up to the cap.
  * A later use records it afresh, as for a root Loupe did not make.
  */
 export function forgetWorkspaceRoot(root: string): void {
   ROOTS.delete(root);
 }
 
-/** How many root identities are held (for tests of the bound). */
-export function rememberedRootCount(): number {
-  return ROOTS.size;
+/** Whether this process holds `root`'s identity (tests of forgetting). */
+export function holdsRootIdentity(root: string): boolean {
+  return ROOTS.has(root);
 }
 
 export interface VerifiedRoot {
