@@ -254,11 +254,25 @@ describe('loupe eval stopped by a signal', () => {
     async () => {
       const { marker, suite, env, db } = await setup('sigkill');
       try {
-        // the three HTTP trials at once: killed once their servers are all up, none being spawned (a kill
-        // inside spawn() itself would leave a process nothing recorded)
+        // the three HTTP trials at once: killed once their servers are all up and recorded, none being
+        // spawned (a kill inside spawn() itself, between the exec and the record, would leave a process
+        // nothing recorded: under load a server shows in /proc a moment before its record is written)
         const child = spawnLoupe(['eval', path.join(suite, 'a-http.yaml'), '-t', String(TRIALS), '-c', String(TRIALS), '--json'], env);
+        const recordedServers = () => {
+          try {
+            const record = fs.readFileSync(path.join(env.LOUPE_HOME, 'children', `${child.pid}.json`), 'utf8');
+            return (JSON.parse(record) as { children: Array<{ command: string }> }).children.filter((c) => c.command.includes(EVERYTHING))
+              .length;
+          } catch {
+            return 0; // not written yet
+          }
+        };
         try {
-          await until('the MCP servers running', () => child.exitCode !== null || serversWith(marker, 'node').length === TRIALS, 90_000);
+          await until(
+            'the MCP servers running and recorded',
+            () => child.exitCode !== null || (serversWith(marker, 'node').length === TRIALS && recordedServers() === TRIALS),
+            90_000,
+          );
           expect({ exited: child.exitCode, stderr: child.exitCode === null ? '' : child.err().slice(-2_000) }).toEqual({
             exited: null,
             stderr: '',
