@@ -12,7 +12,7 @@ import { ContextWillOverflowError, type LoopRuntime } from './loop-runtime';
 import type { MessageQueue } from './message-queue';
 import { checkLoopAfterTools, checkLoopInText } from './loop-guard';
 import { replyOutcome } from './policies/iteration-outcome';
-import { timestampCallIds } from './policies/call-ids';
+import { processUniqueCallIds } from './policies/call-ids';
 import { detectRepeatBeforeRun } from './policies/repeat-before-run';
 import type { RepeatBreak } from './policies/repeat-detector';
 import { decideNextStep, type NextStep } from './policies/next-step';
@@ -47,7 +47,7 @@ async function act(
   reply: LlmCompletionResult,
   next: NextStep,
 ): Promise<LoopOutcome | undefined> {
-  if (next.kind === 'run_tools' && rt.settings.callIds === 'timestamp_index') next = { ...next, calls: renameCalls(rt, next.calls) };
+  if (next.kind === 'run_tools' && rt.settings.callIds === 'timestamp_index') next = { ...next, calls: renameCalls(next.calls) };
   switch (next.kind) {
     case 'run_tools': {
       const early = repeatBeforeRun(rt, iteration, next.calls);
@@ -148,13 +148,9 @@ async function act(
   }
 }
 
-const lastCallIdTimestamp = new WeakMap<LoopRuntime, number>();
-
-/** The MCP agent's `call_${timestamp}_${index}` (mcp-agent-technical-spec.md §5 step 1). */
-function renameCalls(rt: LoopRuntime, calls: LlmToolCall[]): LlmToolCall[] {
-  const renamed = timestampCallIds(calls, Date.now(), lastCallIdTimestamp.get(rt));
-  lastCallIdTimestamp.set(rt, renamed.timestamp);
-  return renamed.calls;
+/** The MCP agent's `call_${timestamp}_${index}` (mcp-agent-technical-spec.md §5 step 1), unique in this process. */
+function renameCalls(calls: LlmToolCall[]): LlmToolCall[] {
+  return processUniqueCallIds(calls, Date.now());
 }
 
 /** corvid checks a reply's calls for a repeat before running them (direct-process.spec.md invariant 3). */

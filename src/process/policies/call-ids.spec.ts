@@ -1,4 +1,4 @@
-import { timestampCallIds } from './call-ids';
+import { processUniqueCallIds, timestampCallIds } from './call-ids';
 
 const call = (name: string) => ({ id: 'call_abc', name, arguments: {} });
 
@@ -14,5 +14,14 @@ describe('timestampCallIds (mcp-agent-technical-spec.md §5: call_${timestamp}_$
     const first = timestampCallIds([call('a')], 5_000);
     const second = timestampCallIds([call('a')], 5_000, first.timestamp);
     expect(second.calls[0].id).toBe('call_5001_0');
+  });
+  it('never repeats a name across sessions of one process, even in the same millisecond', () => {
+    const call = { id: 'x', name: 'write_file', arguments: {} };
+    // two sessions naming their first reply's calls at the same moment (approvals are addressed by id process-wide)
+    const a = processUniqueCallIds([call, call], 1_000);
+    const b = processUniqueCallIds([call, call], 1_000);
+    const ids = [...a, ...b].map((c) => c.id);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.every((id) => /^call_\d+_\d$/.test(id))).toBe(true);
   });
 });

@@ -17,3 +17,17 @@ export function timestampCallIds(
   const timestamp = Math.max(now, previousTimestamp + 1);
   return { calls: calls.map((c, index) => ({ ...c, id: `call_${timestamp}_${index}` })), timestamp };
 }
+
+/**
+ * The last timestamp this process named calls with. Approvals are addressed by call id across the
+ * whole process (the approval queue, POST /api/approvals/:callId), so names must not repeat across
+ * concurrent sessions either: two trials naming calls in the same millisecond collided.
+ */
+let lastInProcess = 0;
+
+/** timestampCallIds against the process's last timestamp, which it then advances. */
+export function processUniqueCallIds(calls: readonly LlmToolCall[], now: number): LlmToolCall[] {
+  const named = timestampCallIds(calls, now, lastInProcess);
+  lastInProcess = named.timestamp;
+  return named.calls;
+}
