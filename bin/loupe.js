@@ -8,11 +8,18 @@ const fs = require('node:fs');
 // it saved (about 0.8 ms a trial at -c 1 on the stand-in). Four times the budget leaves only the
 // truly hot code to TurboFan: -15% CPU a trial over 300 trials, -11% over 1,500 (bench trial-cost).
 // Set before any of Loupe's code is compiled; `LOUPE_V8_FLAGS` replaces it (empty: V8's defaults).
-require('node:v8').setFlagsFromString(process.env.LOUPE_V8_FLAGS ?? '--interrupt-budget=270336');
+const v8Flags = process.env.LOUPE_V8_FLAGS ?? '--interrupt-budget=270336';
+require('node:v8').setFlagsFromString(v8Flags);
 
 const entry = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
 if (!fs.existsSync(entry)) {
   process.stderr.write('loupe: not built yet; run `npm install` (or `npm run build`) first\n');
   process.exit(2);
 }
+// compiled code kept from earlier runs (compile-cache.js): set up before the first of Loupe's modules loads
+const root = path.join(__dirname, '..');
+const { enableCompileCache, compileCacheDir } = require('./compile-cache');
+const compileCache = enableCompileCache(root, compileCacheDir(root, process.env), v8Flags);
+if (process.env.LOUPE_DEBUG_COMPILE_CACHE)
+  process.once('exit', () => process.stderr.write(`loupe compile cache: ${JSON.stringify(compileCache)}\n`));
 require(entry).main(process.argv);

@@ -1,0 +1,164 @@
+'use strict';
+// V8's code cache for the CLI's own CommonJS modules, kept beside the install. A command loads about
+// 2,000 modules (Nest, TypeORM, zod, Loupe), and compiling them was a quarter of a short eval's CPU;
+// with the cache V8 deserialises what an earlier run compiled instead. Node 22 does this itself
+// (module.enableCompileCache); Node 20, which Loupe supports, does not.
+//
+// One blob per Node version, V8 flags and architecture, in node_modules/.cache/loupe/: an index (file,
+// content hash, offset, length) and the cached data. A module is served from it only when its source
+// hashes the same (V8 itself checks little more than the source's length); anything else (a changed
+// file, ESM, a cache V8 rejects, a blob that does not parse, a directory not writable) compiles as
+// Node would. At exit, a run that compiled anything afresh writes the blob again (to a temporary file,
+// then renamed over it), keeping the entries of modules it did not load. LOUPE_COMPILE_CACHE=0 turns
+// it off; another value names the directory.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const MAGIC = 'loupe-v8-cache-1\n';
+
+/** The blob's bytes: MAGIC, the index as one JSON line, then each entry's data back to back. */
+function encodeBlob(entries) {
+  const index = [];
+  const parts = [];
+  let offset = 0;
+  for (const [file, { hash, data }] of entries) {
+    index.push([file, hash, offset, data.length]);
+    parts.push(data);
+    offset += data.length;
+  }
+  return Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(index)}\n`), ...parts]);
+}
+
+/** file → { hash, data } from a blob's bytes; an empty map for anything that is not one. */
+function decodeBlob(bytes) {
+  const entries = new Map();
+  if (!bytes || bytes.length < MAGIC.length || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return entries;
+  const end = bytes.indexOf(10, MAGIC.length);
+  if (end < 0) return entries;
+  let index;
+  try {
+    index = JSON.parse(bytes.toString('utf8', MAGIC.length, end));
+  } catch {
+    return entries;
+  }
+  if (!Array.isArray(index)) return entries;
+  const base = end + 1;
+  for (const item of index) {
+    if (!Array.isArray(item) || item.length !== 4) return new Map();
+    const [file, hash, offset, length] = item;
+    if (typeof file !== 'string' || typeof hash !== 'string' || !Number.isInteger(offset) || !Number.isInteger(length)) return new Map();
+    if (offset < 0 || length < 0 || base + offset + length > bytes.length) return new Map();
+    entries.set(file, { hash, data: bytes.subarray(base + offset, base + offset + length) });
+  }
+  return entries;
+}
+
+function sourceHash(content) {
+  return crypto.createHash('sha1').update(content).digest('base64');
+}
+
+/** The blob's path for this Node, its V8 flags and this machine's architecture (V8 rejects data from any other). */
+function blobPath(dir, v8Flags) {
+  const key = sourceHash(`${process.version}\0${process.arch}\0${v8Flags}`).replace(/[/+=]/g, '').slice(0, 16);
+  return path.join(dir, `v8-${process.version}-${process.arch}-${key}.blob`);
+}
+
+/**
+ * Serves `root`'s CommonJS modules (its dist/ and node_modules/) from the cache in `dir`; returns
+ * what it did, for tests and `LOUPE_DEBUG`. Does nothing when `dir` is null.
+ */
+function enableCompileCache(root, dir, v8Flags) {
+  const stats = { hits: 0, compiled: 0, rejected: 0, fallbacks: 0, written: false, blob: null };
+  if (!dir) return stats;
+  const blob = blobPath(dir, v8Flags);
+  stats.blob = blob;
+  let cached;
+  try {
+    cached = decodeBlob(fs.readFileSync(blob));
+  } catch {
+    cached = new Map();
+  }
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  /** what this process compiled: file → { hash, script } */
+  const compiled = new Map();
+  const originalCompile = Module.prototype._compile;
+
+  Module.prototype._compile = function compileWithCache(content, filename, format) {
+    if (format === 'module' || !filename.startsWith(prefix) || !filename.endsWith('.js'))
+      return originalCompile.call(this, content, filename, format);
+    const hash = sourceHash(content);
+    const entry = cached.get(filename);
+    const cachedData = entry && entry.hash === hash ? entry.data : undefined;
+    let script;
+    try {
+      script = new vm.Script(Module.wrap(content), {
+        filename,
+        cachedData,
+        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      });
+    } catch {
+      // ESM syntax in a .js file, or anything V8 will not compile as a script: Node's own path decides
+      stats.fallbacks++;
+      return originalCompile.call(this, content, filename, format);
+    }
+    if (cachedData && !script.cachedDataRejected) stats.hits++;
+    else {
+      if (cachedData) stats.rejected++;
+      else stats.compiled++;
+      compiled.set(filename, { hash, script });
+    }
+    const fn = script.runInThisContext({ displayErrors: true });
+    return fn.call(this.exports, this.exports, makeRequire(this), this, filename, path.dirname(filename));
+  };
+
+  process.once('exit', () => {
+    if (compiled.size === 0) return;
+    try {
+      // at exit the scripts' data also holds the functions compiled lazily while the command ran
+      for (const [file, { hash, script }] of compiled) cached.set(file, { hash, data: script.createCachedData() });
+      // modules gone since (an upgrade, a rebuild) leave the blob, so it holds what exists, not all that ever did
+      for (const file of cached.keys()) if (!compiled.has(file) && !fs.existsSync(file)) cached.delete(file);
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = `${blob}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, encodeBlob(cached));
+      fs.renameSync(tmp, blob);
+      stats.written = true;
+    } catch {
+      // a cache that cannot be written (read-only install, full disk) only costs the next start its compile
+    }
+  });
+  return stats;
+}
+
+/** `require` as Node gives a CommonJS module (lib/internal/modules/helpers.js makeRequireFunction). */
+function makeRequire(mod) {
+  const require = function require(id) {
+    return mod.require(id);
+  };
+  require.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+  require.resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
+  require.main = process.mainModule;
+  require.extensions = Module._extensions;
+  require.cache = Module._cache;
+  return require;
+}
+
+/**
+ * The cache directory LOUPE_COMPILE_CACHE names: off for 0, the install's node_modules/.cache/loupe by
+ * default; off too under source maps or the inspector.
+ */
+function compileCacheDir(root, env, execArgv = process.execArgv) {
+  const setting = env.LOUPE_COMPILE_CACHE;
+  if (setting === '0' || setting === 'off' || setting === 'false') return null;
+  // Node maps stack traces through source maps, and a debugger stops on a first line, in its own
+  // compile path only: a run asking for either gets that path
+  const nodeOptions = `${execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
+  if (process.sourceMapsEnabled || /--(enable-source-maps|inspect)/.test(nodeOptions)) return null;
+  if (setting) return path.resolve(setting);
+  return path.join(root, 'node_modules', '.cache', 'loupe');
+}
+
+module.exports = { enableCompileCache, compileCacheDir, encodeBlob, decodeBlob, blobPath };
