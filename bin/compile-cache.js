@@ -18,6 +18,12 @@ const path = require('node:path');
 const vm = require('node:vm');
 
 const MAGIC = 'loupe-v8-cache-1\n';
+/**
+ * A script V8 makes from cached data loses its dynamic import() callback on Node 20 (the import throws
+ * ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on a warm run: the OTLP exporter's did), so a module that
+ * may import() is compiled by Node itself. A mention in a string or comment only costs its cache.
+ */
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
 /** The blob's bytes: MAGIC, the index as one JSON line, then each entry's data back to back. */
 function encodeBlob(entries) {
@@ -87,7 +93,7 @@ function enableCompileCache(root, dir, v8Flags) {
   const originalCompile = Module.prototype._compile;
 
   Module.prototype._compile = function compileWithCache(content, filename, format) {
-    if (format === 'module' || !filename.startsWith(prefix) || !filename.endsWith('.js'))
+    if (format === 'module' || !filename.startsWith(prefix) || !filename.endsWith('.js') || DYNAMIC_IMPORT.test(content))
       return originalCompile.call(this, content, filename, format);
     const hash = sourceHash(content);
     const entry = cached.get(filename);

@@ -97,6 +97,15 @@ describe('modules served from the code cache', () => {
     expect(changed.stats).toMatchObject({ hits: 1, compiled: 1, written: true });
   });
 
+  it('keep dynamic import() working on a warm run', () => {
+    const dir = path.join(root, 'cache');
+    fs.writeFileSync(path.join(root, 'm.mjs'), 'export default 8;\n');
+    const mod = path.join(root, 'dyn.js');
+    fs.writeFileSync(mod, "import('./m.mjs').then((m) => console.log('dynamic ' + m.default));\n");
+    expect(runWithCache(root, dir, mod).out).toBe('dynamic 8');
+    expect(runWithCache(root, dir, mod).out).toBe('dynamic 8');
+  });
+
   it('compile as Node would when the blob is garbage or the module is ESM', () => {
     const dir = path.join(root, 'cache');
     fs.mkdirSync(path.join(root, 'esm'));
