@@ -139,7 +139,11 @@ function enableCompileCache(root, dir, v8Flags) {
   return stats;
 }
 
-/** `require` as Node gives a CommonJS module (lib/internal/modules/helpers.js makeRequireFunction). */
+/**
+ * `require` as Node gives a CommonJS module (lib/internal/modules/helpers.js makeRequireFunction). What
+ * Node's own _compile adds beyond this (a stat cache across nested requires, require(esm) cycle checks,
+ * policy manifests) the CLI's modules do not rely on.
+ */
 function makeRequire(mod) {
   const require = function require(id) {
     return mod.require(id);
