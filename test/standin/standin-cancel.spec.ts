@@ -7,13 +7,15 @@ import { rejection, startStandin, stopAll, userMessage } from './standin-test-ki
 
 afterEach(stopAll);
 
-// 30 words of two tokens each ("word", "7") at 200 tokens/s: ~300 ms of streaming, long enough to cancel in the middle.
+// 30 words of two tokens each ("word", "7") at 20 tokens/s: ~3 s of streaming, long enough to cancel in the
+// middle. The stand-in paces against the clock and catches up after a stall, so at 200 tokens/s (300 ms)
+// a jest worker stalled that long on a loaded machine saw the reply complete before its abort (CI, 3 workers).
 const slow: StandinModel = {
   name: 'slow:1',
   family: 'llama',
   parameterSize: '1B',
   capabilities: ['completion', 'tools'],
-  tokensPerSecond: 200,
+  tokensPerSecond: 20,
 };
 const LONG = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
 const script = { turns: { '*': [{ content: LONG }, { content: 'next turn' }] } };
