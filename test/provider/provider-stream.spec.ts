@@ -13,6 +13,10 @@ afterEach(cleanup);
 const MODEL = 'llama3.1:8b';
 const REPLY = 'alpha beta gamma delta';
 const LONG = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+// LONG streams for ~8 s at this rate, and the cases that use it cancel after a few deltas: the stand-in
+// paces against the clock and catches up after a stall, so a shorter reply could finish before the
+// cancel on a loaded machine (as one in the stand-in's own cancel spec did at 300 ms)
+const SLOW_RATE = 10;
 
 async function standin(turns: StandinTurn[], catalog?: StandinModel[]) {
   const model = catalog?.[0].name ?? MODEL;
@@ -74,7 +78,7 @@ describe('caller abort (AbortSignal)', () => {
   });
 
   it('mid-stream: generation stops on the server after the chunks already sent', async () => {
-    const slow = localModel('slow:1b', { tokensPerSecond: 50 });
+    const slow = localModel('slow:1b', { tokensPerSecond: SLOW_RATE });
     const { server, url, model } = await standin([{ content: LONG }], [slow]);
     const { provider } = makeProvider(url);
     const controller = new AbortController();
@@ -99,7 +103,7 @@ describe('caller abort (AbortSignal)', () => {
   });
 
   it('leaving the stream early for any other reason (a throwing onDelta) also cancels the HTTP request', async () => {
-    const slow = localModel('slow:1b', { tokensPerSecond: 50 });
+    const slow = localModel('slow:1b', { tokensPerSecond: SLOW_RATE });
     const { server, url, model } = await standin([{ content: LONG }], [slow]);
     const { provider } = makeProvider(url);
     const error = await provider

@@ -128,8 +128,9 @@ describe('model loading', () => {
 describe('client disconnect while queued', () => {
   it('leaves the queue, is logged as cancelled, and hands its turn to the next request', async () => {
     const { url, server } = await startStandin({
-      // A generates for ~200 ms: ample time for the client's abort to reach the server while B waits
-      catalog: [gpuModel({ parallel: 1, tokensPerSecond: 40 })],
+      // A generates for ~2 s: ample time for the client's abort to reach the server while B waits, even
+      // after a stall (the stand-in paces against the clock and catches up, so a short A could finish first)
+      catalog: [gpuModel({ parallel: 1, tokensPerSecond: 8 })],
       script: { turns: { '*': [{ content: words(8) }, { content: 'second' }, { content: 'third' }] } },
     });
     await chat(url, { messages: [] });
