@@ -97,6 +97,23 @@ describe('modules served from the code cache', () => {
     expect(changed.stats).toMatchObject({ hits: 1, compiled: 1, written: true });
   });
 
+  it('leave the blob when their file is gone', () => {
+    const dir = path.join(root, 'cache');
+    const mod = path.join(root, 'mod.js');
+    const gone = path.join(root, 'gone.js');
+    fs.writeFileSync(gone, 'module.exports = 1;\n');
+    fs.writeFileSync(mod, "console.log('n ' + require('./gone.js'));\n");
+    const first = runWithCache(root, dir, mod);
+    expect([...cache.decodeBlob(fs.readFileSync(first.stats.blob!)).keys()].sort()).toEqual([gone, mod].sort());
+
+    fs.rmSync(gone);
+    fs.writeFileSync(mod, "console.log('n ' + 2);\n"); // a changed module makes the run write the blob again
+    const second = runWithCache(root, dir, mod);
+    expect(second.out).toBe('n 2');
+    expect(second.stats.written).toBe(true);
+    expect([...cache.decodeBlob(fs.readFileSync(second.stats.blob!)).keys()]).toEqual([mod]);
+  });
+
   it('keep dynamic import() working on a warm run', () => {
     const dir = path.join(root, 'cache');
     fs.writeFileSync(path.join(root, 'm.mjs'), 'export default 8;\n');
