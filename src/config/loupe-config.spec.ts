@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     expect(c.home).toBe('/work/.loupe');
     expect(c.port).toBe(3000);
     expect(c.listenAddress).toBe('127.0.0.1');
-    expect(c.api).toEqual({ maxBodyBytes: 1_048_576, scenariosDir: '/work/scenarios', liveBufferItems: 4096 });
+    expect(c.api).toEqual({ maxBodyBytes: 1_048_576, scenariosDir: '/work/scenarios', liveBufferItems: 4096, liveTickMs: 30 });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.ollama).toEqual(
       expect.objectContaining({
@@ -37,6 +37,7 @@ describe('loadConfig', () => {
         LOUPE_API_MAX_BODY_BYTES: '4096',
         LOUPE_SCENARIOS_DIR: 'suite',
         LOUPE_LIVE_BUFFER_ITEMS: '64',
+        LOUPE_LIVE_TICK_MS: '250',
         DATABASE_URL: 'postgres://u:p@db:5432/x',
         OLLAMA_HOST: 'http://gpu:11434',
         OLLAMA_REQUEST_TIMEOUT: '1000',
@@ -51,7 +52,7 @@ describe('loadConfig', () => {
     expect(c.home).toBe('/w/data');
     expect(c.port).toBe(8080);
     expect(c.listenAddress).toBe('0.0.0.0');
-    expect(c.api).toEqual({ maxBodyBytes: 4096, scenariosDir: '/w/suite', liveBufferItems: 64 });
+    expect(c.api).toEqual({ maxBodyBytes: 4096, scenariosDir: '/w/suite', liveBufferItems: 64, liveTickMs: 250 });
     expect(c.databaseUrl).toBe('postgres://u:p@db:5432/x');
     expect(c.ollama.host).toBe('http://gpu:11434');
     expect(c.ollama.requestTimeoutMs).toBe(1000);
@@ -122,6 +123,8 @@ describe('loadConfig', () => {
     ['LOUPE_PORT', '70000', /LOUPE_PORT="70000"/],
     ['LOUPE_LISTEN_ADDRESS', 'http://0.0.0.0', /LOUPE_LISTEN_ADDRESS="http:\/\/0.0.0.0": expected an IP address/],
     ['LOUPE_API_MAX_BODY_BYTES', '10', /LOUPE_API_MAX_BODY_BYTES="10": expected an integer from 1024/],
+    ['LOUPE_LIVE_TICK_MS', '0', /LOUPE_LIVE_TICK_MS="0": expected an integer from 1 to 1000/],
+    ['LOUPE_LIVE_TICK_MS', '5000', /LOUPE_LIVE_TICK_MS="5000"/],
   ])('rejects %s=%s with a line naming the variable', (name, value, want) => {
     expect(() => loadConfig({ [name]: value })).toThrow(want);
   });

@@ -11,9 +11,6 @@ export type FeedItem =
   | { kind: 'message'; message: LiveMessage }
   | { kind: 'emit'; packet: SessionBatchItem };
 
-/** a session's feed waits at most this long before it goes out (one broadcast per tick, whatever the number of subscribers) */
-export const FEED_TICK_MS = 20;
-
 /** What a tick carried, as a subscriber's cursors see it. */
 export interface TickMarks {
   /** the seq of its last event (undefined: it had none) */

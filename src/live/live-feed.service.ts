@@ -19,7 +19,7 @@ import { SessionQueryRepository } from '../journal/session-query.repository';
 import { ProcessManager } from '../process/process-manager.service';
 import { ModelStream, type ModelDelta, type StreamPlace } from '../sessions/model-stream';
 import { CHUNK_TICK_MS, ChunkCoalescer } from './chunk-coalescer';
-import { FEED_TICK_MS, type FeedItem } from './feed-tick';
+import type { FeedItem } from './feed-tick';
 import {
   approvalRequired,
   liveEvent,
@@ -67,8 +67,8 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
   private readonly streams = new Map<string, OpenStream>();
   private readonly stopStreaming: () => void;
   readonly streamStats: StreamStats = { deltas: 0, buffered: 0, chunks: 0 };
-  /** how long a session's feed gathers before it goes out */
-  private readonly tickMs = FEED_TICK_MS;
+  /** how long a session's feed gathers before it goes out (LOUPE_LIVE_TICK_MS) */
+  private readonly tickMs: number;
 
   constructor(
     private readonly journal: JournalService,
@@ -79,6 +79,7 @@ export class LiveFeed implements OnModuleDestroy, SubscriptionSource {
     stream: ModelStream,
   ) {
     this.traceUrlTemplate = config.api.traceUrlTemplate;
+    this.tickMs = config.api.liveTickMs;
     this.limits = {
       ...DEFAULT_SUBSCRIPTION_LIMITS,
       capacity: config.api.liveBufferItems,

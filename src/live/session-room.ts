@@ -1,4 +1,4 @@
-// One followed session's fan-out. What the session brings during a tick (FEED_TICK_MS) goes out
+// One followed session's fan-out. What the session brings during a tick (LOUPE_LIVE_TICK_MS) goes out
 // once at its end: encoded once and broadcast to the socket.io room of the subscribers that are in
 // step (server.to(room).emit), as one session:batch to those that asked for batches and as the
 // usual events to the others. A subscriber is in step when it has delivered everything up to the
