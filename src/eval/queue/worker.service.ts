@@ -27,6 +27,7 @@ import { TrialRunner, type TrialContext } from '../trials/trial-runner.service';
 import { QueuedRuns } from './queued-runs.service';
 import { OLLAMA_QUEUE, STANDIN_QUEUE, TrialQueue, type TrialJob, type TrialQueueName } from './trial-queue';
 import { WorkersRepository, type HeldJob } from './workers.repository';
+import { claimableTrials } from './worker-slots';
 
 export interface WorkerOptions {
   name?: string;
@@ -47,7 +48,7 @@ export class TrialWorker implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   readonly id = randomUUID();
   private readonly held = new Map<string, { job: HeldJob; done: Promise<void> }>();
-  /** slots taken by trials still running (a held job whose trial is recorded is being closed, its slot free) */
+  /** slots taken by trials still running (a held job whose trial has run is being recorded and closed, its slot free) */
   private busy = 0;
   private readonly running = new Set<SessionHandle>();
   private readonly runs = new Map<string, Promise<RunContext>>();
@@ -96,14 +97,13 @@ export class TrialWorker implements BeforeApplicationShutdown {
       while (!this.stopping && !this.dead) {
         if (!this.unlisten) await this.listen();
         this.poked = false;
-        const free = options.slots - this.busy;
+        const free = claimableTrials(options.slots, this.busy, this.held.size);
         const jobs = free > 0 ? await this.claim(free) : [];
         // claimed while being told to stop: not started, released on shutdown with everything this worker holds
         if (this.stopping) break;
         for (const { job, held } of jobs) {
           this.busy++;
           let freed = false;
-          // the slot frees once the trial is recorded: the next trial is claimed while this one's job is closed
           const free = () => {
             if (freed) return;
             freed = true;
@@ -115,6 +115,8 @@ export class TrialWorker implements BeforeApplicationShutdown {
             .finally(() => {
               this.held.delete(held.jobId);
               free();
+              // a claim the bound on finished trials held back can go now
+              this.poke();
             });
           this.held.set(held.jobId, { job: held, done });
           ran++;
@@ -218,8 +220,9 @@ export class TrialWorker implements BeforeApplicationShutdown {
     );
     // let go: the job is released with the rest (a verdict already written stands; the next holder closes the job)
     if (this.dead || this.stopping) return;
-    await this.trials.recorded();
+    // the next trial is claimed and set up while this one's verdict is written (it is reported only once it is)
     freeSlot();
+    await this.trials.recorded();
     options.onTrialFinished?.(result.report);
     await this.close(held);
   }
