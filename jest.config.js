@@ -22,14 +22,14 @@ module.exports = {
   projects: [
     {
       displayName: 'unit',
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/test/support/census-environment.js',
       roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
       transform,
     },
     {
       displayName: 'integration',
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/test/support/census-environment.js',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.spec.ts'],
       transform,

@@ -1,6 +1,7 @@
 // `npm test` runs jest through test/support/run-jest.js, which fails a run whose jest workers had to
 // be killed for a handle a test file left open (jest alone prints a warning and exits 0). This runs
-// the wrapper on two small suites of plain JS test files, in worker processes, one of them leaking.
+// the wrapper on two small suites of plain JS test files, in worker processes, one of them leaking:
+// the failure names the file that left the handle (census-environment.js).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +12,11 @@ import { ROOT } from '../support/run-cli';
 const FILES = 22;
 
 function runWrapped(dir: string): Promise<{ code: number | null; stderr: string }> {
-  const config = JSON.stringify({ rootDir: dir, testMatch: ['**/*.check.js'], testEnvironment: 'node' });
+  const config = JSON.stringify({
+    rootDir: dir,
+    testMatch: ['**/*.check.js'],
+    testEnvironment: path.join(ROOT, 'test', 'support', 'census-environment.js'),
+  });
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -61,6 +66,8 @@ describe("npm test's jest wrapper", () => {
     const run = await runWrapped(dir);
     expect(run.stderr).toContain(`Tests:       ${FILES + 1} passed`);
     expect(run.stderr).toContain('left a handle open in its jest worker');
+    // and names the file: the server it left listening, put down to it
+    expect(run.stderr).toMatch(/Server port \d+: open since leak\.check\.js/);
     expect(run.code).toBe(1);
   }, 120_000);
 });
