@@ -40,11 +40,13 @@ function runWrapped(dir: string): Promise<{ code: number | null; stderr: string 
 function suite(leak: boolean): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-run-jest-'));
   for (let i = 0; i < FILES; i++) fs.writeFileSync(path.join(dir, `t${i}.check.js`), "it('passes', () => expect(1).toBe(1));\n");
-  if (leak)
+  if (leak) {
     fs.writeFileSync(
       path.join(dir, 'leak.check.js'),
       "const net = require('node:net');\nit('leaves a server listening', (done) => { net.createServer().listen(0, done); });\n",
     );
+    fs.writeFileSync(path.join(dir, 'timer.check.js'), "it('leaves a timer pending', () => { setTimeout(() => undefined, 60_000); });\n");
+  }
   return dir;
 }
 
@@ -64,10 +66,11 @@ describe("npm test's jest wrapper", () => {
     const dir = suite(true);
     dirs.push(dir);
     const run = await runWrapped(dir);
-    expect(run.stderr).toContain(`Tests:       ${FILES + 1} passed`);
+    expect(run.stderr).toContain(`Tests:       ${FILES + 2} passed`);
     expect(run.stderr).toContain('left a handle open in its jest worker');
-    // and names the file: the server it left listening, put down to it
+    // and names the files: the server one left listening and the timer the other left pending
     expect(run.stderr).toMatch(/Server port \d+: open since leak\.check\.js/);
+    expect(run.stderr).toContain('setTimeout of 60000 ms: open since timer.check.js');
     expect(run.code).toBe(1);
   }, 120_000);
 });

@@ -1,13 +1,15 @@
 // jest's node environment, plus a census of what test files leave open in their worker. When jest
 // has to kill a worker for a handle left open, it cannot say which file left it; run-jest.js then
 // prints this census. After each file, every open handle (server, socket, child process, …) not
-// seen before is put down to that file, and the worker's state is written to
+// seen before is put down to that file, as is every timer a file set that is still pending (and
+// referenced), and the worker's state is written to
 // LOUPE_JEST_CENSUS_DIR/<pid>.json: the files it ran last, its handles with the file each appeared
 // after, and how many of each resource (timers included, which have no handle object) are open
 // beyond what the worker itself had before its first file.
 // Without LOUPE_JEST_CENSUS_DIR (a plain `npx jest`) it is jest's node environment and nothing more.
 const fs = require('node:fs');
 const path = require('node:path');
+const { promisify } = require('node:util');
 const { TestEnvironment } = require('jest-environment-node');
 
 /** handle → the test file after which it was first seen open (this worker's files, one after another) */
@@ -16,6 +18,34 @@ const lastFiles = [];
 // what the worker has open before any test file (its IPC channel, stdio): not the files'
 const baseline = new WeakSet(process._getActiveHandles());
 const baselineResources = countResources();
+
+/** timers the test files set (through their global setTimeout/setInterval) → the file; pruned as they end */
+const timers = new Map();
+
+/** The environment's setTimeout and setInterval, noting each timer with the file that set it. */
+function trackTimers(global, file) {
+  for (const name of ['setTimeout', 'setInterval']) {
+    const original = global[name];
+    const tracked = function (...args) {
+      const timer = original.apply(this, args);
+      if (timer && typeof timer === 'object') timers.set(timer, file);
+      return timer;
+    };
+    // util.promisify(setTimeout) reads it
+    if (original[promisify.custom]) tracked[promisify.custom] = original[promisify.custom];
+    global[name] = tracked;
+  }
+}
+
+/** Timers still pending that keep the worker alive (referenced), with the file that set each. */
+function pendingTimers() {
+  const out = [];
+  for (const [timer, file] of timers) {
+    if (timer._destroyed) timers.delete(timer);
+    else if (timer.hasRef()) out.push({ what: `${timer._repeat ? 'setInterval' : 'setTimeout'} of ${timer._idleTimeout} ms`, after: file });
+  }
+  return out;
+}
 
 function countResources() {
   const counts = {};
@@ -47,6 +77,7 @@ function writeCensus(dir, testPath) {
     const what = describeHandle(h);
     if (what) handles.push({ what, after: firstSeenAfter.get(h) });
   }
+  handles.push(...pendingTimers());
   // beyond the worker's own
   const resources = {};
   for (const [r, n] of Object.entries(countResources()))
@@ -60,6 +91,7 @@ class CensusEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    if (process.env.LOUPE_JEST_CENSUS_DIR) trackTimers(this.global, path.relative(process.cwd(), context.testPath));
   }
 
   async teardown() {
