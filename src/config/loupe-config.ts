@@ -242,8 +242,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       maxBodyBytes: int('LOUPE_API_MAX_BODY_BYTES', 1_048_576, 1024, 268_435_456),
       scenariosDir: path.resolve(cwd, env.LOUPE_SCENARIOS_DIR || 'scenarios'),
       liveBufferItems: int('LOUPE_LIVE_BUFFER_ITEMS', 4096, 16, 1_000_000),
-      // 30 ms: with 50 subscribers on one session, 20 ms ticks cost the loop 1.31–1.40× its time per
-      // iteration and 30 ms 1.18×; 500 subscribers' p99 latency 58 → 67 ms (bench live)
+      // 30 ms: with 50 subscribers on one session, 20 ms ticks cost the loop 1.23–1.31× its time per
+      // iteration and 30 ms 1.17–1.29× (medians 1.30 and 1.19); 500 subscribers' p99 56–62 → 64–72 ms (bench live)
       liveTickMs: int('LOUPE_LIVE_TICK_MS', 30, 1, 1_000),
       traceUrlTemplate,
     },
