@@ -106,20 +106,25 @@ export class JournalService implements BeforeApplicationShutdown {
   }
 
   append(entry: JournalEntry): void {
+    // queued before it is fanned out: a subscriber that waits for the journal on hearing of it (flush)
+    // waits for it too, and an entry a subscriber appends meanwhile goes after it
+    const queued = this.enabled && !this.closed;
+    if (queued) {
+      if (!this.pending.length) this.oldestPendingAt = performance.now();
+      this.pending.push(entry);
+      this.queued++;
+    }
     this.entries$.next(entry);
     if (this.routes.size) {
       const key = entrySessionId(entry);
       if (key !== undefined) this.routes.get(key)?.forEach((s) => s.next(entry));
     }
     if (!this.enabled) return;
-    if (this.closed) {
+    if (!queued) {
       this.logger.error(`journal entry after shutdown (${entry.kind}); spilling it`);
       this.spill([entry]);
       return;
     }
-    if (!this.pending.length) this.oldestPendingAt = performance.now();
-    this.pending.push(entry);
-    this.queued++;
     if (this.pending.length >= this.config.journal.maxBatch) this.kick();
     else this.schedule(this.config.journal.flushIntervalMs);
   }

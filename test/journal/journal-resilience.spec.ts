@@ -395,6 +395,33 @@ describe('journal: batching, ordering, faults', () => {
     );
   });
 
+  it('an entry is queued before it is fanned out: a subscriber that flushes on hearing of it finds it written', async () => {
+    // the run feed announces a finished run once the journal has written it, and a client then reads it back
+    const journal = new JournalService(new JournalRepository(direct), configFor({ LOUPE_JOURNAL_FLUSH_MS: '1000' }));
+    const rec = testSessionRecorder(journal);
+    rec.event('tool_result', result(1));
+    await journal.flush(10_000);
+    let readBack: Promise<unknown> | undefined;
+    // and what a subscriber appends on hearing of an entry is written too
+    const heard: string[] = [];
+    journal.entries$.subscribe((e) => {
+      heard.push(e.kind);
+      if (e.kind !== 'session' || e.row.status !== 'finished') return;
+      readBack = journal.flush(10_000).then(() => direct.query('SELECT status FROM sessions WHERE id = $1', [rec.sessionId]));
+      rec.event('tool_result', result(3));
+    });
+    rec.event('tool_result', result(2));
+    rec.finish({ terminationReason: 'completed', exitCode: 0 });
+    expect(await readBack).toEqual([{ status: 'finished' }]);
+    await journal.close();
+    expect(heard).toEqual(['event', 'session', 'event']);
+    const rows: Array<{ chars: number }> = await direct.query(
+      "SELECT (payload->>'chars')::int AS chars FROM events WHERE session_id = $1 ORDER BY seq",
+      [rec.sessionId],
+    );
+    expect(rows.map((r) => r.chars)).toEqual([1, 2, 3]);
+  });
+
   it('keeps the fan-out live when writing is switched off (journal-off bench mode)', async () => {
     const journal = new JournalService(new JournalRepository(direct), configFor());
     const seen: string[] = [];
