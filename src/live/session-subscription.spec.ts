@@ -236,6 +236,42 @@ describe('SessionSubscription', () => {
     expect(socket.seqs()).toEqual(range(0, 2));
   });
 
+  it('Postgres behind past the deadline: said once, then read again until it has them, with nothing new to wake it', async () => {
+    // a finished session offers nothing more: without reading again, the subscriber would wait for ever
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 2, appended: 4 });
+    new SessionSubscription('s', socket, -1, source, limits).start();
+    await settle(limits.catchUpDeadlineMs + 50);
+    expect(socket.seqs()).toEqual([0, 1]);
+    expect(socket.emitted.filter((e) => e.event === 'error').map((e) => (e.body as { code: string }).code)).toEqual([
+      'backfill_incomplete',
+    ]);
+    // still behind through a second deadline: not said again
+    await settle(limits.catchUpDeadlineMs + 50);
+    expect(socket.count('error')).toBe(1);
+    source.stored = 5; // the journal wrote 2..4
+    await settle(limits.catchUpDeadlineMs + 50);
+    expect(socket.seqs()).toEqual(range(0, 4));
+    expect(socket.count('error')).toBe(1);
+  });
+
+  it('time spent waiting for a congested socket does not count against the catch-up deadline', async () => {
+    const socket = new FakeSocket();
+    const source = Object.assign(new FakeSource(), { stored: 3, appended: 5 });
+    socket.congest(true);
+    new SessionSubscription('s', socket, -1, source, limits).start();
+    // the first rows wait for the socket far longer than the deadline (a reader that stopped reading)
+    await settle(limits.catchUpDeadlineMs * 3);
+    expect(socket.seqs()).toEqual([]);
+    socket.congest(false);
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 2));
+    source.stored = 6; // the journal writes the rest soon after
+    await settle();
+    expect(socket.seqs()).toEqual(range(0, 5));
+    expect(socket.count('error')).toBe(0);
+  });
+
   it('reports events Postgres never got, and goes on', async () => {
     const socket = new FakeSocket();
     const source = new FakeSource();

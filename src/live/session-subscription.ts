@@ -61,6 +61,10 @@ export class SessionSubscription {
   /** session_finished, always a session's last event, has been delivered */
   private finishedDelivered = false;
   private tailTimer?: NodeJS.Timeout;
+  /** a catch-up that gave up on Postgres reads again after this (nothing new may come to wake it: a finished session) */
+  private retryTimer?: NodeJS.Timeout;
+  /** backfill_incomplete was said for the gap being caught up now (said once per gap) */
+  private incompleteSaid = false;
   /** in the session's room: what the session brings reaches it by broadcast, nothing waits in its queue */
   private inRoom = false;
   private room?: RoomOfSubscription;
@@ -150,6 +154,7 @@ export class SessionSubscription {
   close(): void {
     this.closed = true;
     clearTimeout(this.tailTimer);
+    clearTimeout(this.retryTimer);
     this.queue.clear();
   }
 
@@ -236,7 +241,10 @@ export class SessionSubscription {
       this.socket.emit('session:resync', { sessionId: this.sessionId, afterSeq: this.cursor, reason: 'overflow' });
     }
     this.catchingUp = true;
-    const deadline = Date.now() + this.limits.catchUpDeadlineMs;
+    clearTimeout(this.retryTimer);
+    // the deadline is for Postgres lacking what was appended: time spent reading rows and waiting for
+    // the socket to take them is progress (after a stalled reader resumes, its first read is not its last)
+    let deadline = Date.now() + this.limits.catchUpDeadlineMs;
     let failure: string | undefined;
     for (;;) {
       if (this.closed || !this.socket.connected) return;
@@ -252,14 +260,21 @@ export class SessionSubscription {
       }
       await this.deliverStoredMessages(messages);
       await this.deliverStored(rows);
+      if (rows.length || messages.length) deadline = Date.now() + this.limits.catchUpDeadlineMs;
       if (rows.length === PAGE || messages.length === PAGE) continue;
-      if (this.continuesFromCursor() && this.messagesContinue()) break;
+      if (this.continuesFromCursor() && this.messagesContinue()) {
+        this.incompleteSaid = false;
+        break;
+      }
       if (Date.now() > deadline) {
-        this.socket.emit('error', {
-          code: 'backfill_incomplete',
-          sessionId: this.sessionId,
-          message: `events after ${this.cursor}${this.messageCursor === undefined ? '' : ` or messages after ${this.messageCursor}`} are not in Postgres yet${failure ? ` (${failure})` : ''}; they follow when it has them`,
-        });
+        if (!this.incompleteSaid)
+          this.socket.emit('error', {
+            code: 'backfill_incomplete',
+            sessionId: this.sessionId,
+            message: `events after ${this.cursor}${this.messageCursor === undefined ? '' : ` or messages after ${this.messageCursor}`} are not in Postgres yet${failure ? ` (${failure})` : ''}; they follow when it has them`,
+          });
+        this.incompleteSaid = true;
+        this.retryLater();
         break;
       }
       await new Promise((r) => setTimeout(r, failure ? Math.max(this.limits.pollMs, 500) : this.limits.pollMs));
@@ -322,6 +337,15 @@ export class SessionSubscription {
   private emitEvents(events: LiveEvent[]): void {
     if (events[events.length - 1].type === 'session_finished') this.finishedDelivered = true;
     this.socket.emit('session:events', { sessionId: this.sessionId, events });
+  }
+
+  /** Postgres still lacks what was appended: read again later, whether or not anything new comes meanwhile. */
+  private retryLater(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.catchingUp = true;
+      this.schedule();
+    }, this.limits.tailMs);
   }
 
   /** A session another process runs reaches us only through Postgres: read it again while it runs. */

@@ -6,7 +6,7 @@
 import type { Socket as NetSocket } from 'node:net';
 import { JournalService } from '../../src/journal/journal.service';
 import { SessionQueryRepository } from '../../src/journal/session-query.repository';
-import { eventually, startApiApp, type ApiApp } from '../support/api-app';
+import { startApiApp, type ApiApp } from '../support/api-app';
 import { LiveClient } from '../support/live-client';
 
 // enough output (about 40 MB) to fill what the kernel buffers for a paused loopback socket (tcp_rmem
@@ -74,11 +74,17 @@ describe('a subscriber that stops reading', () => {
     expect(before).toBeLessThan(stored.length); // it really stalled
 
     tcpOf(stalled).resume();
-    await eventually(
-      async () => (stalled.events(sessionId).some((e) => e.type === 'session_finished') ? true : undefined),
-      'the stalled one to catch up',
-      240_000,
-    );
+    // what the stalled one has when it does not catch up: where its feed stopped, and what the server said
+    const where = () => {
+      const seqs = stalled.events(sessionId).map((e) => e.seq);
+      const said = stalled.received.filter((r) => ['error', 'session:resync'].includes(r.event)).map((r) => JSON.stringify(r.body));
+      return `stalled: ${seqs.length} events, last seq ${seqs.at(-1)} of ${stored.length}; ${stalled.received.length} messages; said: ${said.join(' ')}`;
+    };
+    await stalled
+      .until(() => stalled.events(sessionId).some((e) => e.type === 'session_finished'), 'the stalled one to catch up', 240_000)
+      .catch((e: Error) => {
+        throw new Error(`${e.message}\n${where()}`);
+      });
     expect(stalled.events(sessionId).map((e) => `${e.seq}:${e.type}`)).toEqual(stored);
     expect(reader.events(sessionId).map((e) => `${e.seq}:${e.type}`)).toEqual(stored);
     expect(stalled.of('session:resync').length).toBeGreaterThanOrEqual(1);
