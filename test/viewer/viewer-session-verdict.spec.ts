@@ -85,6 +85,21 @@ describeWithBrowser('session page verdict, iteration figures and session list (h
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * The element's background, looked up and read in one script: the page re-renders its header on a
+   * live update, and a locator's evaluate (find, then evaluate) can land on the element just replaced,
+   * whose computed style is empty (CI saw "").
+   */
+  const backgroundOf = (selector: string): Promise<string> =>
+    page.evaluate((sel) => {
+      const doc = globalThis as unknown as {
+        document: { querySelector(s: string): unknown };
+        getComputedStyle(e: unknown): { backgroundColor: string };
+      };
+      const el = doc.document.querySelector(sel);
+      return el ? doc.getComputedStyle(el).backgroundColor : `no ${sel}`;
+    }, selector);
+
   it("a failed trial's page: the verdict with each check, apart from the termination, and figures per iteration", async () => {
     const [failed] = await sessionsOf(`run=${runId}&verdict=failed`);
     const d = await detail(failed.id);
@@ -99,24 +114,8 @@ describeWithBrowser('session page verdict, iteration figures and session list (h
     expect(await page.locator('#session-termination').getAttribute('class')).toBe(`termination term-${TERMINATION_TONES.completed}`);
     expect(await page.locator('#trial-verdict').textContent()).toBe('trial failed');
     const green = 'rgb(220, 252, 231)';
-    for (const sel of ['#session-status', '#session-termination']) {
-      expect(
-        await page
-          .locator(sel)
-          .evaluate(
-            (el) =>
-              (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
-          ),
-      ).not.toBe(green);
-    }
-    expect(
-      await page
-        .locator('#trial-verdict')
-        .evaluate(
-          (el) =>
-            (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
-        ),
-    ).toBe('rgb(254, 226, 226)');
+    for (const sel of ['#session-status', '#session-termination']) expect(await backgroundOf(sel)).not.toBe(green);
+    expect(await backgroundOf('#trial-verdict')).toBe('rgb(254, 226, 226)');
 
     const facts = await block.locator('.verdict-facts .fact').allTextContents();
     expect(facts).toEqual(
