@@ -97,7 +97,13 @@ describeWithBrowser('run page and runs list, live (headless Chromium)', () => {
       expect.stringMatching(/ · profile=loupe$/),
     ]);
     // full width: the matrix spans the page
-    const width = await page.locator('table.matrix').evaluate((t) => t.getBoundingClientRect().width);
+    // found and measured in one page script: a live re-render between the two would measure a replaced table (0)
+    const width = await page.evaluate(() => {
+      const doc = (
+        globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { width: number } } | null } }
+      ).document;
+      return doc.querySelector('table.matrix')?.getBoundingClientRect().width ?? 0;
+    });
     expect(width).toBeGreaterThan(1300);
 
     const filter = page.locator('#only-failures');
