@@ -60,9 +60,8 @@ export class SessionSubscription {
   private closed = false;
   /** session_finished, always a session's last event, has been delivered */
   private finishedDelivered = false;
-  private tailTimer?: NodeJS.Timeout;
-  /** a catch-up that gave up on Postgres reads again after this (nothing new may come to wake it: a finished session) */
-  private retryTimer?: NodeJS.Timeout;
+  /** the next read of Postgres that nothing else would start: a session running elsewhere, or one Postgres is behind on */
+  private readAgainTimer?: NodeJS.Timeout;
   /** backfill_incomplete was said for the gap being caught up now (said once per gap) */
   private incompleteSaid = false;
   /** in the session's room: what the session brings reaches it by broadcast, nothing waits in its queue */
@@ -153,8 +152,7 @@ export class SessionSubscription {
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.tailTimer);
-    clearTimeout(this.retryTimer);
+    clearTimeout(this.readAgainTimer);
     this.queue.clear();
   }
 
@@ -241,7 +239,7 @@ export class SessionSubscription {
       this.socket.emit('session:resync', { sessionId: this.sessionId, afterSeq: this.cursor, reason: 'overflow' });
     }
     this.catchingUp = true;
-    clearTimeout(this.retryTimer);
+    clearTimeout(this.readAgainTimer);
     // the deadline is for Postgres lacking what was appended: time spent reading rows and waiting for
     // the socket to take them is progress (after a stalled reader resumes, its first read is not its last)
     let deadline = Date.now() + this.limits.catchUpDeadlineMs;
@@ -274,7 +272,8 @@ export class SessionSubscription {
             message: `events after ${this.cursor}${this.messageCursor === undefined ? '' : ` or messages after ${this.messageCursor}`} are not in Postgres yet${failure ? ` (${failure})` : ''}; they follow when it has them`,
           });
         this.incompleteSaid = true;
-        this.retryLater();
+        // nothing new may come to wake it (a finished session): it reads again anyway
+        this.readAgainLater();
         break;
       }
       await new Promise((r) => setTimeout(r, failure ? Math.max(this.limits.pollMs, 500) : this.limits.pollMs));
@@ -339,10 +338,10 @@ export class SessionSubscription {
     this.socket.emit('session:events', { sessionId: this.sessionId, events });
   }
 
-  /** Postgres still lacks what was appended: read again later, whether or not anything new comes meanwhile. */
-  private retryLater(): void {
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
+  /** Catches up from Postgres again in `tailMs`, whether or not anything new comes meanwhile. */
+  private readAgainLater(): void {
+    clearTimeout(this.readAgainTimer);
+    this.readAgainTimer = setTimeout(() => {
       this.catchingUp = true;
       this.schedule();
     }, this.limits.tailMs);
@@ -351,10 +350,6 @@ export class SessionSubscription {
   /** A session another process runs reaches us only through Postgres: read it again while it runs. */
   private async tailIfElsewhere(): Promise<void> {
     if (this.closed || !(await this.source.runningElsewhere(this.sessionId).catch(() => false))) return;
-    clearTimeout(this.tailTimer);
-    this.tailTimer = setTimeout(() => {
-      this.catchingUp = true;
-      this.schedule();
-    }, this.limits.tailMs);
+    this.readAgainLater();
   }
 }

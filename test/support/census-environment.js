@@ -28,7 +28,11 @@ function trackTimers(global, file) {
     const original = global[name];
     const tracked = function (...args) {
       const timer = original.apply(this, args);
-      if (timer && typeof timer === 'object') timers.set(timer, file);
+      if (timer && typeof timer === 'object') {
+        // ended timers go as the map grows, not only after the file: a busy file sets many thousands
+        if (timers.size >= sweepAt) sweepEnded();
+        timers.set(timer, file);
+      }
       return timer;
     };
     // util.promisify(setTimeout) reads it
@@ -37,12 +41,20 @@ function trackTimers(global, file) {
   }
 }
 
+/** the map's size at which ended timers are swept out (twice what stays, so a sweep is amortised) */
+let sweepAt = 10_000;
+
+function sweepEnded() {
+  for (const timer of timers.keys()) if (timer._destroyed) timers.delete(timer);
+  sweepAt = Math.max(10_000, 2 * timers.size);
+}
+
 /** Timers still pending that keep the worker alive (referenced), with the file that set each. */
 function pendingTimers() {
+  sweepEnded();
   const out = [];
   for (const [timer, file] of timers) {
-    if (timer._destroyed) timers.delete(timer);
-    else if (timer.hasRef()) out.push({ what: `${timer._repeat ? 'setInterval' : 'setTimeout'} of ${timer._idleTimeout} ms`, after: file });
+    if (timer.hasRef()) out.push({ what: `${timer._repeat ? 'setInterval' : 'setTimeout'} of ${timer._idleTimeout} ms`, after: file });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // `npm test`'s jest: jest itself, with one more failure. Jest runs test files in worker processes
-// (two on two cores), and a worker that a test file left a handle open in (a server, a socket, a
+// (one more than the cores), and a worker that a test file left a handle open in (a server, a socket, a
 // child, a timer) is killed after the run with only a printed warning and exit 0. A leak is a bug
 // to fix, as the exit watchdog says for jest's own process, so that warning fails the run here,
 // with what each worker still had open and the test file each handle appeared after (jest itself
@@ -13,6 +13,7 @@ const LEAK_WARNING = 'A worker process has failed to exit gracefully';
 
 // each worker's census (census-environment.js): what its last test files left open
 const censusDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-jest-census-'));
+process.once('exit', () => fs.rmSync(censusDir, { recursive: true, force: true }));
 const jest = spawn(process.execPath, [require.resolve('jest/bin/jest'), ...process.argv.slice(2)], {
   stdio: ['inherit', 'inherit', 'pipe'],
   env: {
@@ -57,7 +58,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => jest.kill(s
 jest.on('exit', (code, signal) => {
   if (signal) {
     process.stderr.write(`jest was killed by ${signal}\n`);
-    fs.rmSync(censusDir, { recursive: true, force: true });
     process.exit(1);
   }
   if (code === 0 && leaked) {
@@ -66,9 +66,7 @@ jest.on('exit', (code, signal) => {
         `What each worker had open after its last test file (a handle is put down to the file after which it was first open):\n${census()}\n` +
         'Find it with `npx jest --detectOpenHandles <files>` (in band, it names where each handle was made).\n',
     );
-    fs.rmSync(censusDir, { recursive: true, force: true });
     process.exit(1);
   }
-  fs.rmSync(censusDir, { recursive: true, force: true });
   process.exit(code ?? 1);
 });
