@@ -2,9 +2,13 @@ import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
+import { PoolConnections, type LingeringConnection } from './pool-connections';
+
+const connectionsOf = new WeakMap<DataSource, PoolConnections>();
 
 export function createDataSource(url: string, poolSize = 10): DataSource {
-  return new DataSource({
+  const connections = new PoolConnections();
+  const ds = new DataSource({
     type: 'postgres',
     url,
     entities: ENTITIES,
@@ -12,8 +16,19 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
     migrationsRun: false,
     synchronize: false,
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+    extra: { max: poolSize, connectionTimeoutMillis: 10_000, Client: connections.clientClass() },
   });
+  connectionsOf.set(ds, connections);
+  return ds;
+}
+
+/**
+ * Closes the pool and waits until its connections' sockets have closed (the pool itself stops
+ * waiting once it has said goodbye). Any still open after `timeoutMs` are cut and returned.
+ */
+export async function closeDataSource(ds: DataSource, timeoutMs = 5_000): Promise<LingeringConnection[]> {
+  if (ds.isInitialized) await ds.destroy();
+  return (await connectionsOf.get(ds)?.closed(timeoutMs)) ?? [];
 }
 
 /** A database Loupe cannot reach at start: one line naming where the URL came from, no stack. */

@@ -4,7 +4,7 @@ import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DatabaseHealth } from './database-health';
 import { DatabaseProbe } from './database-probe.repository';
-import { connectDataSource, pointPoolAt } from './data-source';
+import { closeDataSource, connectDataSource, pointPoolAt } from './data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded/embedded-postgres';
 import { takeEarly } from './embedded/early-start';
 
@@ -64,7 +64,15 @@ export class DatabaseModule implements OnApplicationShutdown {
 
   // Runs after every beforeApplicationShutdown hook, so the journal has drained by now.
   async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy().catch((e: Error) => logger.warn(`closing the pool: ${e.message}`));
+    const lingering = await closeDataSource(this.dataSource).catch((e: Error) => {
+      logger.warn(`closing the pool: ${e.message}`);
+      return [];
+    });
+    if (lingering.length) {
+      logger.error(
+        `closing the pool: ${lingering.length} connection(s) to Postgres had not closed 5 s after the goodbye and were cut (last ran: ${lingering.map((c) => c.lastQuery).join(' | ')})`,
+      );
+    }
     await this.embedded?.stop();
   }
 }

@@ -74,7 +74,8 @@ function describeHandle(h) {
   }
   if (type === 'Socket') {
     if (h === process.stdout || h === process.stderr || h === process.stdin) return null;
-    return `Socket ${h.remoteAddress ? `to ${h.remoteAddress}:${h.remotePort}` : h.localPort ? `local ${h.localPort}` : '(pipe)'}`;
+    // the local port too: Postgres's pg_stat_activity.client_port names the backend (and its last query)
+    return `Socket ${h.remoteAddress ? `to ${h.remoteAddress}:${h.remotePort} from port ${h.localPort}` : h.localPort ? `local ${h.localPort}` : '(pipe)'}`;
   }
   return type;
 }
