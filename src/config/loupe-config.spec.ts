@@ -82,7 +82,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOUPE_TOOL_CALL_EXTRACTION: 'strict' }).ollama.toolCallExtraction).toBe('strict');
   });
 
+  it("reads which trials' workspaces stay (default: the failed ones')", () => {
+    expect(loadConfig({}).eval.keepTrialWorkspaces).toBe('failed');
+    expect(loadConfig({ LOUPE_KEEP_TRIAL_WORKSPACES: 'none' }).eval.keepTrialWorkspaces).toBe('none');
+    expect(loadConfig({ LOUPE_KEEP_TRIAL_WORKSPACES: 'all' }).eval.keepTrialWorkspaces).toBe('all');
+  });
+
   it.each([
+    ['LOUPE_KEEP_TRIAL_WORKSPACES', 'yes', /LOUPE_KEEP_TRIAL_WORKSPACES="yes": expected none, failed, all/],
     ['OLLAMA_KEEP_ALIVE', '5 minutes', /OLLAMA_KEEP_ALIVE="5 minutes": expected seconds \(e.g. 1800\) or a Go duration/],
     ['OLLAMA_KEEP_ALIVE', '1d', /OLLAMA_KEEP_ALIVE="1d"/],
     ['OLLAMA_THINK_LEVEL', 'max', /OLLAMA_THINK_LEVEL="max": expected low, medium, high/],

@@ -64,6 +64,10 @@ export interface LoupeConfig {
     flushIntervalMs: number;
     maxBatch: number;
   };
+  eval: {
+    /** which trials' workspaces stay on disk once judged (their tool calls are in the journal either way) */
+    keepTrialWorkspaces: KeepTrialWorkspaces;
+  };
   /** `loupe worker` processes and the queue of trials they share */
   worker: {
     /** how often a worker records that it is alive (ms) */
@@ -97,6 +101,9 @@ export interface LoupeConfig {
   /** unset: the server logs at 'log', the CLI at 'warn' */
   logLevel?: 'error' | 'warn' | 'log' | 'debug';
 }
+
+export const KEEP_TRIAL_WORKSPACES = ['none', 'failed', 'all'] as const;
+export type KeepTrialWorkspaces = (typeof KEEP_TRIAL_WORKSPACES)[number];
 
 export const THINK_LEVELS = ['low', 'medium', 'high'] as const;
 export type ThinkLevel = (typeof THINK_LEVELS)[number];
@@ -210,6 +217,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     problems.push(`${name}=${JSON.stringify(raw)}: expected ${EXTRACTION_POLICIES.join(' or ')}`);
     return def;
   };
+  const oneOf = <T extends string>(name: string, values: readonly T[], def: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if ((values as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name}=${JSON.stringify(raw)}: expected ${values.join(', ')}`);
+    return def;
+  };
   const url = (name: string): string | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
@@ -276,6 +290,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       flushIntervalMs: ms('LOUPE_JOURNAL_FLUSH_MS', 50),
       // a backlog goes out in statements of up to this many entries (one commit each): fewer, larger commits under load
       maxBatch: int('LOUPE_JOURNAL_MAX_BATCH', 2000, 1, 100_000),
+    },
+    eval: {
+      // a failed trial's files are what a researcher opens; a passed one's would only pile up (one
+      // directory per trial: a 91,000-trial bench home held 91,000 of them)
+      keepTrialWorkspaces: oneOf('LOUPE_KEEP_TRIAL_WORKSPACES', KEEP_TRIAL_WORKSPACES, 'failed'),
     },
     worker: {
       heartbeatMs: ms('LOUPE_WORKER_HEARTBEAT_MS', 5_000),

@@ -78,7 +78,7 @@ describe('scenario: normal tool loop completion, end to end', () => {
     const tool = spans.find((s) => s.name === 'execute_tool read_file')!;
     expect(tool.attributes['gen_ai.tool.name']).toBe('read_file');
   });
-  it("forgets each trial's workspace identity once the trial is judged, and keeps its directory", async () => {
+  it("forgets each trial's workspace identity once the trial is judged, and removes a passed trial's directory", async () => {
     const [scenario] = loadScenarios(['scenarios/direct-process/normal-tool-loop-completion.yaml'], ROOT);
     const report = await t.app.get(ScenarioRunner).run([scenario], { trials: 12, concurrency: 4 });
     expect(report.trials.length).toBeGreaterThanOrEqual(12);
@@ -87,7 +87,43 @@ describe('scenario: normal tool loop completion, end to end', () => {
     for (const trial of report.trials) {
       const workspace = path.join(t.config.home, 'workspaces', trial.sessionId!);
       expect(holdsRootIdentity(workspace)).toBe(false);
-      expect(fs.existsSync(workspace)).toBe(true);
+      expect(fs.existsSync(workspace)).toBe(false);
     }
+  });
+
+  it("keeps a failed trial's workspace, with what the model wrote in it, for inspection", async () => {
+    const file = path.join(t.home, 'failing-check.yaml');
+    const text = fs.readFileSync(path.join(ROOT, 'scenarios/direct-process/normal-tool-loop-completion.yaml'), 'utf8');
+    fs.writeFileSync(
+      file,
+      text
+        .replace('id: direct-process/normal-tool-loop-completion', 'id: test/failing-file-check')
+        .replace('    equals: Loupe records', '    equals: Not what it wrote. Loupe records'),
+    );
+    const report = await t.app.get(ScenarioRunner).run(loadScenarios([file]));
+    const [trial] = report.trials;
+    expect(trial.status).toBe('failed');
+    const workspace = path.join(t.config.home, 'workspaces', trial.sessionId!);
+    expect(holdsRootIdentity(workspace)).toBe(false);
+    expect(fs.readFileSync(path.join(workspace, 'summary.txt'), 'utf8')).toBe('Loupe records every decision the loop makes.');
+  });
+});
+
+describe('LOUPE_KEEP_TRIAL_WORKSPACES=all', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ LOUPE_KEEP_TRIAL_WORKSPACES: 'all' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("keeps a passed trial's workspace too", async () => {
+    const report = await t.app.get(ScenarioRunner).run(loadScenarios(['scenarios/direct-process/normal-tool-loop-completion.yaml'], ROOT));
+    const [trial] = report.trials;
+    expect(trial.status).toBe('passed');
+    expect(fs.readFileSync(path.join(t.config.home, 'workspaces', trial.sessionId!, 'summary.txt'), 'utf8')).toBe(
+      'Loupe records every decision the loop makes.',
+    );
   });
 });

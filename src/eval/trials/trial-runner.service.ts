@@ -7,6 +7,7 @@
 // up is taken down in one `finally`, newest first (CleanupStack).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApprovalService } from '../../approval/approval.service';
 import { CleanupStack } from '../../common/cleanup-stack';
@@ -37,6 +38,7 @@ import type { TrialOutcome } from '../statistics/statistics-types';
 import { prepareBackend, type TrialBackend } from './trial-backend';
 import { interruptedRow, TrialInterrupted } from './trial-interrupt';
 import { prepareMcpServers, type TrialMcpServers } from './trial-mcp-servers';
+import { keepsWorkspace } from './trial-workspace';
 import { judgedOutcome } from './trial-outcome';
 import { planTrial, startedTrial, type TrialPlan } from './trial-plan';
 import { provenanceFromMetadata, recordedRequestSettings, trialProvenance } from './trial-provenance';
@@ -96,6 +98,8 @@ interface TrialState {
   readonly recording?: TrialRecording;
   replay?: TrialReplay;
   sessionStarted: boolean;
+  /** once made: removed when the trial is done unless LOUPE_KEEP_TRIAL_WORKSPACES keeps it */
+  workspaceDir?: string;
 }
 
 /** What `prepare` set up for the session. */
@@ -155,7 +159,19 @@ export class TrialRunner {
       ctx.onUnderway?.();
       await t.cleanup.close((e) => this.logger.warn(`cleanup: ${(e as Error).message}`));
     }
-    return this.record(t, ending);
+    const result = this.record(t, ending);
+    await this.settleWorkspace(t, result);
+    return result;
+  }
+
+  /** Removes the trial's workspace unless it is kept (after cleanup: its tools and MCP servers have stopped). */
+  private async settleWorkspace({ workspaceDir }: TrialState, result: TrialRunResult): Promise<void> {
+    if (!workspaceDir) return;
+    const judged = !result.interrupted && result.report.error !== 'released';
+    if (keepsWorkspace(this.config.eval.keepTrialWorkspaces, judged ? { judged, status: result.report.status } : { judged })) return;
+    await fs.promises
+      .rm(workspaceDir, { recursive: true, force: true })
+      .catch((e: Error) => this.logger.warn(`could not remove the trial's workspace ${workspaceDir}: ${e.message}`));
   }
 
   /** Announces the trial to the run's recorder and opens its state. */
@@ -190,8 +206,8 @@ export class TrialRunner {
       sim: simModelOf(plan.job, ctx.personas),
     });
     cleanup.defer(() => backend.close());
-    const workspaceDir = await createWorkspace(this.config.home, plan.sessionId, scenario.workspaceFiles);
-    // the directory stays for inspection; its identity, checked by tool calls, is not needed after judging
+    const workspaceDir = (t.workspaceDir = await createWorkspace(this.config.home, plan.sessionId, scenario.workspaceFiles));
+    // its identity, checked by tool calls, is not needed after judging (the directory may stay: settleWorkspace)
     cleanup.defer(() => forgetWorkspaceRoot(workspaceDir));
     recording?.setContext({ workspaceDir, sessionId: plan.sessionId });
     replay?.setContext({ workspaceDir, sessionId: plan.sessionId });
