@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { dataDirFor, runningPostmaster } from '../../src/database/embedded/embedded-postgres';
+import { fallbackDataRoot } from '../../src/database/embedded/postgres-binaries';
 import { runCli } from '../support/run-cli';
 
 function env(home: string): Record<string, string | undefined> {
@@ -42,6 +43,8 @@ describe('the embedded Postgres started early', () => {
     const r = await runCli(['eval', '--help'], env(home));
     expect(r.code).toBe(0);
     expect(fs.existsSync(dataDirFor(home, () => {}))).toBe(false);
+    // asking where the data would go makes nothing (as root it is under /var/tmp, outside the test's dir)
+    expect(fs.existsSync(fallbackDataRoot(home))).toBe(false);
     expect(r.stderr).not.toMatch(/initialising/);
   });
 });

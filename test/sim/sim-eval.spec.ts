@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { loadPersonaFile, parsePersonaYaml } from '../../src/sim/persona-file';
+import { fallbackDataRoot } from '../../src/database/embedded/postgres-binaries';
 import { loupeEnv } from '../support/loupe-process';
 import { ROOT, runCli } from '../support/run-cli';
 
@@ -103,7 +104,11 @@ describe('simulated models (the built CLI, embedded Postgres)', () => {
     // the personas' speeds without their waits: the figures, not the wall-clock time, are what is tested
     env = loupeEnv({ LOUPE_HOME: file('home'), LOUPE_SIM_TIME_SCALE: '0', LOUPE_PERSONAS_DIR: file('personas') });
   });
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  afterAll(() => {
+    // as root the embedded Postgres keeps the data of a home under a private temp dir in /var/tmp
+    fs.rmSync(fallbackDataRoot(file('home')), { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
 
   it('trials of a cell differ under a sloppy persona; the same --seed gives the same trials; judged by success, recorded as sim', async () => {
     const args = [file('task.yaml'), '-m', 'sim:sloppy', '-t', '8', '--seed', '11', '-c', '2'];

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { freePort, portFree } from '../../common/free-port';
 import { isSecured, secureCluster } from './access';
 import { APP_ROLE, connectionUrl, credentialsFile, ensureCredentials, readCredentials, type EmbeddedCredentials } from './credentials';
-import { dataDirFor, locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries';
+import { dataDirFor, locatePostgresBinaries, prepareDataParent, type PostgresBinaries } from './postgres-binaries';
 import {
   initialiseCluster,
   isInitialised,
@@ -199,6 +199,7 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgresHandle> {
   fs.mkdirSync(home, { recursive: true, mode: 0o755 });
   const dataDir = opts.dataDir ?? dataDirFor(home, log);
+  prepareDataParent(home, dataDir);
   const bins = locatePostgresBinaries(log);
   const pg = new EmbeddedPostgres(bins, dataDir, new RunDirectory(`${dataDir}.run`), home, opts, log);
   await pg.start();

@@ -42,15 +42,21 @@ const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice
 /** Where the data go as root when the postgres user cannot reach <home> (dataDirFor's fallback). */
 export const fallbackDataRoot = (home: string): string => path.join('/var/tmp', `loupe-${digest(path.resolve(home))}`);
 
+/** Where the embedded Postgres keeps its data for `home`. Only says where: asking makes nothing (prepareDataParent does). */
 export function dataDirFor(home: string, log: (m: string) => void): string {
   const wanted = path.join(home, 'pg');
   const blocked = runningAsRoot() ? unreachableAncestor(home) : undefined;
   if (!blocked) return wanted;
   const fallback = path.join(fallbackDataRoot(home), 'pg');
   log(`${blocked} is not reachable by the postgres user; keeping embedded Postgres data in ${fallback} instead of ${wanted}`);
-  fs.mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
-  fs.chmodSync(path.dirname(fallback), 0o755);
   return fallback;
+}
+
+/** Makes the data directory's parent, which the postgres user must be able to pass through (the fallback's whatever the umask). */
+export function prepareDataParent(home: string, dataDir: string): void {
+  const parent = path.dirname(dataDir);
+  fs.mkdirSync(parent, { recursive: true, mode: 0o755 });
+  if (parent === fallbackDataRoot(home)) fs.chmodSync(parent, 0o755);
 }
 
 /** A package's directory by the node_modules lookup (these packages export no ./package.json). */
