@@ -336,6 +336,8 @@ export class ScenarioRunner {
       { trialCount: reports.length, passed: report.passed, failed: report.failed, unjudged: report.unjudged, errored: report.errored },
       { run: summaries.run, models: summaries.models, configs: summaries.configs },
     );
+    // a run that returns has settled its trials' workspaces (removed in the background as each ended)
+    await this.trials.workspacesRemoved();
     const flushed = await this.journal.flush(10_000).then(
       () => true,
       (e: Error) => {
