@@ -15,8 +15,8 @@ interface ClientInternals {
 }
 
 export class PoolConnections {
-  /** each connection → its socket (the TCP one, under TLS too) and what it last ran */
-  private readonly open = new Map<Client, { socket: Socket; lastQuery: string }>();
+  /** each connection → its socket (the TCP one, under TLS too) and what it last ran (as passed: read only for a report) */
+  private readonly open = new Map<Client, { socket: Socket; lastQuery: unknown }>();
 
   /** The Client class for the pool's `Client` option: each one it makes is noted until its socket closes. */
   clientClass(): typeof Client {
@@ -25,14 +25,15 @@ export class PoolConnections {
       constructor(config?: string | ClientConfig) {
         super(config);
         const socket = (this as unknown as ClientInternals).connection.stream;
-        const note = { socket, lastQuery: '(none)' };
+        const note: { socket: Socket; lastQuery: unknown } = { socket, lastQuery: undefined };
         open.set(this, note);
         socket.once('close', () => open.delete(this));
         const query = this.query.bind(this) as (...args: unknown[]) => unknown;
         // what it last ran, for the report of one that will not close
         (this as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-          const q = args[0] as string | { text?: string } | undefined;
-          note.lastQuery = (typeof q === 'string' ? q : (q?.text ?? '(a submittable)')).replace(/\s+/g, ' ').slice(0, 120);
+          // the text only, by reference (no copy; a config's values are not kept alive)
+          const q = args[0];
+          note.lastQuery = typeof q === 'string' ? q : (q as { text?: unknown } | undefined)?.text;
           return query(...args);
         };
       }
@@ -54,11 +55,16 @@ export class PoolConnections {
     if (outcome !== 'timeout') return [];
     const lingering = waiting.filter(([, { socket }]) => !socket.closed);
     await Promise.all(lingering.map(([, { socket }]) => new Promise((resolve) => socket.once('close', resolve).destroy())));
-    return lingering.map(([, { lastQuery }]) => ({ lastQuery }));
+    return lingering.map(([, { lastQuery }]) => ({ lastQuery: queryText(lastQuery) }));
   }
 
   /** whether it ever opened its socket (one that never did has nothing to wait for) */
   private opened(client: Client): boolean {
     return Boolean((client as unknown as ClientInternals).connection._connecting);
   }
+}
+
+/** A query's text, shortened to one line (none: it ran nothing, or only a submittable such as a COPY stream). */
+function queryText(text: unknown): string {
+  return typeof text === 'string' ? text.replace(/\s+/g, ' ').slice(0, 120) : '(no query text)';
 }
