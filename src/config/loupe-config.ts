@@ -203,13 +203,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
     problems.push(`${name}=${JSON.stringify(raw)}: ${parsed.error}`);
     return (parseKeepAlive(def) as { ok: true; value: KeepAlive }).value;
   };
-  const thinkLevel = (name: string, def: ThinkLevel): ThinkLevel => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    if ((THINK_LEVELS as readonly string[]).includes(raw)) return raw as ThinkLevel;
-    problems.push(`${name}=${JSON.stringify(raw)}: expected ${THINK_LEVELS.join(', ')}`);
-    return def;
-  };
   const extraction = (name: string, def: ExtractionPolicy): ExtractionPolicy => {
     const raw = env[name];
     if (raw === undefined || raw === '') return def;
@@ -276,7 +269,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): LoupeCo
       numPredict: int('OLLAMA_NUM_PREDICT', 2048, 1, 16_777_216),
       numBatch: optInt('OLLAMA_NUM_BATCH', 1, 1_048_576),
       keepAlive: keepAlive('OLLAMA_KEEP_ALIVE', DEFAULT_OLLAMA_KEEP_ALIVE),
-      thinkLevel: thinkLevel('OLLAMA_THINK_LEVEL', DEFAULT_OLLAMA_THINK_LEVEL),
+      thinkLevel: oneOf('OLLAMA_THINK_LEVEL', THINK_LEVELS, DEFAULT_OLLAMA_THINK_LEVEL),
       reloadThresholdMs: int('OLLAMA_RELOAD_THRESHOLD_MS', DEFAULT_OLLAMA_RELOAD_THRESHOLD_MS, 1, MAX_TIMER_MS),
       slotWaitTimeoutMs: ms('OLLAMA_SLOT_WAIT_TIMEOUT_MS', 300_000),
       retryDelayScale: num('LOUPE_RETRY_DELAY_SCALE', 1, 100),

@@ -22,11 +22,14 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
   return ds;
 }
 
+/** how long closing waits for the server to hang up on each connection before cutting it */
+export const POOL_CLOSE_TIMEOUT_MS = 5_000;
+
 /**
  * Closes the pool and waits until its connections' sockets have closed (the pool itself stops
  * waiting once it has said goodbye). Any still open after `timeoutMs` are cut and returned.
  */
-export async function closeDataSource(ds: DataSource, timeoutMs = 5_000): Promise<LingeringConnection[]> {
+export async function closeDataSource(ds: DataSource, timeoutMs = POOL_CLOSE_TIMEOUT_MS): Promise<LingeringConnection[]> {
   if (ds.isInitialized) await ds.destroy();
   return (await connectionsOf.get(ds)?.closed(timeoutMs)) ?? [];
 }

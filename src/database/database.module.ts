@@ -4,7 +4,7 @@ import { LOUPE_CONFIG } from '../config/config.module';
 import type { LoupeConfig } from '../config/loupe-config';
 import { DatabaseHealth } from './database-health';
 import { DatabaseProbe } from './database-probe.repository';
-import { closeDataSource, connectDataSource, pointPoolAt } from './data-source';
+import { closeDataSource, connectDataSource, pointPoolAt, POOL_CLOSE_TIMEOUT_MS } from './data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded/embedded-postgres';
 import { takeEarly } from './embedded/early-start';
 
@@ -70,7 +70,7 @@ export class DatabaseModule implements OnApplicationShutdown {
     });
     if (lingering.length) {
       logger.error(
-        `closing the pool: ${lingering.length} connection(s) to Postgres had not closed 5 s after the goodbye and were cut (last ran: ${lingering.map((c) => c.lastQuery).join(' | ')})`,
+        `closing the pool: ${lingering.length} connection(s) to Postgres had not closed ${POOL_CLOSE_TIMEOUT_MS / 1000} s after the goodbye and were cut (last ran: ${lingering.map((c) => c.lastQuery).join(' | ')})`,
       );
     }
     await this.embedded?.stop();

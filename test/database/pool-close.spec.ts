@@ -36,8 +36,10 @@ describe('closing the pool', () => {
     const url = await createTestDatabase();
     const ds = createDataSource(url);
     await ds.initialize();
-    // several connections at once, all idle in the pool when it closes
-    await Promise.all(Array.from({ length: 6 }, () => ds.query('SELECT pg_sleep(0.05)')));
+    // six connections, each held until all are open, then all idle in the pool when it closes
+    const runners = Array.from({ length: 6 }, () => ds.createQueryRunner());
+    await Promise.all(runners.map((r) => r.query('SELECT 1')));
+    await Promise.all(runners.map((r) => r.release()));
     const port = Number(new URL(url).port);
     expect(socketsTo(port).length).toBeGreaterThanOrEqual(6);
 

@@ -30,30 +30,24 @@ export async function createTestDatabase(): Promise<string> {
 }
 
 /**
- * Closing an app must leave no connection to its database: one left open keeps the jest worker
- * alive, and jest then cannot say which file left it. A connection closes a moment after the pool
- * ends (the server hangs up after the client's goodbye), so this waits for them to go, and names
- * what each one that stays last ran.
+ * Drops the app's database once it has closed: closing must leave no connection to it (one left open
+ * keeps the jest worker alive, and jest cannot say which file left it). Postgres itself waits up to
+ * 5 s for the database's last backends to exit before refusing; a refusal names what each one
+ * still connected last ran.
  */
-async function expectNoConnections(databaseUrl: string): Promise<void> {
+async function dropClosedDatabase(databaseUrl: string): Promise<void> {
   const database = new URL(databaseUrl).pathname.slice(1);
   const admin = new Client({ connectionString: process.env.LOUPE_TEST_DATABASE_URL });
   await admin.connect();
   try {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const { rows } = await admin.query<{ pid: number; state: string; port: number; query: string }>(
-        `SELECT pid, state, client_port AS port, left(query, 300) AS query FROM pg_stat_activity WHERE datname = $1`,
-        [database],
-      );
-      if (!rows.length) return;
-      if (Date.now() > deadline) {
-        throw new Error(
-          `the app left ${rows.length} connection(s) to ${database} open after close: ${rows.map((r) => `pid ${r.pid} port ${r.port} ${r.state}: ${r.query}`).join('; ')}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await admin.query(`DROP DATABASE ${database}`);
+  } catch (e) {
+    const { rows } = await admin.query<{ pid: number; state: string; port: number; query: string }>(
+      `SELECT pid, state, client_port AS port, left(query, 300) AS query FROM pg_stat_activity WHERE datname = $1`,
+      [database],
+    );
+    const held = rows.map((r) => `pid ${r.pid} port ${r.port} ${r.state}: ${r.query}`).join('; ');
+    throw new Error(`the app left ${rows.length} connection(s) to ${database} open after close (${(e as Error).message}): ${held}`);
   } finally {
     await admin.end();
   }
@@ -84,7 +78,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     close: async () => {
       await app.close();
       fs.rmSync(home, { recursive: true, force: true });
-      await expectNoConnections(databaseUrl);
+      await dropClosedDatabase(databaseUrl);
     },
   };
 }

@@ -7,7 +7,6 @@
 // up is taken down in one `finally`, newest first (CleanupStack).
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApprovalService } from '../../approval/approval.service';
 import { CleanupStack } from '../../common/cleanup-stack';
@@ -38,7 +37,9 @@ import type { TrialOutcome } from '../statistics/statistics-types';
 import { prepareBackend, type TrialBackend } from './trial-backend';
 import { interruptedRow, TrialInterrupted } from './trial-interrupt';
 import { prepareMcpServers, type TrialMcpServers } from './trial-mcp-servers';
+import { replayFigures, replayVerdict } from './trial-replay-outcome';
 import { keepsWorkspace } from './trial-workspace';
+import { WorkspaceRemovals } from './workspace-removals';
 import { judgedOutcome } from './trial-outcome';
 import { planTrial, startedTrial, type TrialPlan } from './trial-plan';
 import { provenanceFromMetadata, recordedRequestSettings, trialProvenance } from './trial-provenance';
@@ -124,8 +125,7 @@ interface TrialEnding {
 @Injectable()
 export class TrialRunner implements OnApplicationShutdown {
   private readonly logger = new Logger('Eval');
-  /** workspace removals under way */
-  private readonly removals = new Set<Promise<void>>();
+  private readonly removals = new WorkspaceRemovals((m) => this.logger.warn(m));
 
   constructor(
     @Inject(LOUPE_CONFIG) private readonly config: LoupeConfig,
@@ -166,24 +166,17 @@ export class TrialRunner implements OnApplicationShutdown {
     return result;
   }
 
-  /**
-   * Removes the trial's workspace unless it is kept (after cleanup: its tools and MCP servers have
-   * stopped). In the background: awaited, even a direct rmdir of an empty directory added about
-   * 0.3 ms of wall time to each trial at -c 1 (bench trial-cost, A/B); `workspacesRemoved` waits.
-   */
+  /** Removes the trial's workspace unless it is kept (after cleanup: its tools and MCP servers have stopped). */
   private settleWorkspace({ workspaceDir }: TrialState, result: TrialRunResult): void {
     if (!workspaceDir) return;
     const judged = !result.interrupted && result.report.error !== 'released';
     if (keepsWorkspace(this.config.eval.keepTrialWorkspaces, judged ? { judged, status: result.report.status } : { judged })) return;
-    const removal: Promise<void> = removeDirectory(workspaceDir)
-      .catch((e: Error) => this.logger.warn(`could not remove the trial's workspace ${workspaceDir}: ${e.message}`))
-      .finally(() => this.removals.delete(removal));
-    this.removals.add(removal);
+    this.removals.start(workspaceDir);
   }
 
   /** Resolves once every workspace removal started so far has finished (a run's end, the app's). */
-  async workspacesRemoved(): Promise<void> {
-    await Promise.all([...this.removals]);
+  workspacesRemoved(): Promise<void> {
+    return this.removals.settled();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -395,32 +388,4 @@ export class TrialRunner implements OnApplicationShutdown {
     // recorded, not yet written: the caller reports the verdict once `recorded()` resolves
     return { report: { ...report, sessionId }, outcome };
   }
-}
-
-/** A replay that asked for something the recording does not hold: the trial is an error naming the first difference. */
-function replayVerdict(replay: TrialReplay | undefined, allowNew = false): ReturnType<typeof judgeTrial> | undefined {
-  const miss = replay?.misses[0];
-  if (!miss || allowNew) return undefined;
-  return { status: 'error', checks: [], failed: [], violations: [], error: `replay miss: ${miss.message}` };
-}
-
-function replayFigures(recording?: TrialRecording, replay?: TrialReplay): Record<string, unknown> {
-  return {
-    ...(recording ? { recordedExchanges: recording.exchanges } : {}),
-    ...(replay ? { replayHits: replay.hits, replayMisses: replay.misses.length } : {}),
-  };
-}
-
-/**
- * Most trials leave their workspace empty: one rmdir (a single thread-pool call), and the recursive
- * removal (a dozen calls and promises even for an empty directory) only when it holds something.
- */
-function removeDirectory(dir: string): Promise<void> {
-  return new Promise((resolve, reject) =>
-    fs.rmdir(dir, (e) => {
-      if (!e || e.code === 'ENOENT') return resolve();
-      if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') return reject(e);
-      fs.promises.rm(dir, { recursive: true, force: true }).then(resolve, reject);
-    }),
-  );
 }

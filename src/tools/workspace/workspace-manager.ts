@@ -1,5 +1,5 @@
 // Per-session workspace directories under <home>/workspaces, seeded from a scenario's files.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, promises as fsp, rmdir } from 'node:fs';
 import * as path from 'node:path';
 import { readWorkspaceHead, writeWorkspaceText } from './workspace-file-io';
 import { registerNewWorkspaceRoot } from './workspace-root';
@@ -14,6 +14,20 @@ export async function createWorkspace(home: string, sessionId: string, files: Re
   registerNewWorkspaceRoot(dir);
   for (const [rel, content] of Object.entries(files)) await writeWorkspaceText(dir, rel, content);
   return dir;
+}
+
+/**
+ * Removes a workspace. Most are left empty: one rmdir (a single thread-pool call), and the recursive
+ * removal (a dozen calls and promises even for an empty directory) only when it holds something.
+ */
+export function removeWorkspace(dir: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    rmdir(dir, (e) => {
+      if (!e || e.code === 'ENOENT') return resolve();
+      if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') return reject(e);
+      fsp.rm(dir, { recursive: true, force: true }).then(resolve, reject);
+    }),
+  );
 }
 
 /** the most an expectation reads of one file */
