@@ -19,7 +19,12 @@ if (!fs.existsSync(entry)) {
 // compiled code kept from earlier runs (compile-cache.js): set up before the first of Loupe's modules loads
 const root = path.join(__dirname, '..');
 const { enableCompileCache, compileCacheDir } = require('./compile-cache');
-const compileCache = enableCompileCache(root, compileCacheDir(root, process.env), v8Flags);
+const cacheDir = compileCacheDir(root, process.env);
+const compileCache = enableCompileCache(root, cacheDir, v8Flags);
+// and where its require() calls resolve to (resolve-cache.js), kept in the same place
+const resolveCache = require('./resolve-cache').enableResolveCache(root, cacheDir, entry);
 if (process.env.LOUPE_DEBUG_COMPILE_CACHE)
-  process.once('exit', () => process.stderr.write(`loupe compile cache: ${JSON.stringify(compileCache)}\n`));
+  process.once('exit', () =>
+    process.stderr.write(`loupe compile cache: ${JSON.stringify(compileCache)}\nloupe resolve cache: ${JSON.stringify(resolveCache)}\n`),
+  );
 require(entry).main(process.argv);

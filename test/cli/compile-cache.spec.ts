@@ -12,6 +12,7 @@ const cache = require(path.join(ROOT, 'bin', 'compile-cache.js')) as {
   encodeBlob(entries: Map<string, { hash: string; data: Buffer }>): Buffer;
   decodeBlob(bytes: Buffer): Map<string, { hash: string; data: Buffer }>;
   compileCacheDir(root: string, env: Record<string, string | undefined>, execArgv?: string[]): string | null;
+  mayImportDynamically(source: string): boolean;
 };
 
 interface Stats {
@@ -66,6 +67,32 @@ describe('the code cache blob', () => {
     expect(cache.compileCacheDir('/r', { NODE_OPTIONS: '--enable-source-maps' }, [])).toBeNull();
     expect(cache.compileCacheDir('/r', {}, ['--inspect-brk'])).toBeNull();
     expect(cache.compileCacheDir('/r', { LOUPE_COMPILE_CACHE: '/c' }, [])).toBe('/c');
+  });
+});
+
+describe('a module that may call import()', () => {
+  it('is one with a call in its code, or a mention Loupe cannot tell from one', () => {
+    for (const source of [
+      "import('./m.mjs').then(run);",
+      'const m = await import (name);',
+      "load = () => import('x'); // lazily",
+      "/* a type */ const m = import('x');",
+      ' */ import("x");',
+      "const text = 'import(x)';",
+      'x = a\n  * import(b);',
+    ])
+      expect([source, cache.mayImportDynamically(source)]).toEqual([source, true]);
+  });
+
+  it('is not one whose only mentions are on comment lines', () => {
+    for (const source of [
+      "/** @type {import('./shams')} */\nmodule.exports = 1;",
+      "/**\n * @param {import('../types').Options} [options]\n */\nfunction f() {}",
+      '// emits an inline `import()` of an ESM path\nconst a = 1;',
+      '    /* import(x) */',
+      'module.exports = require("./x");',
+    ])
+      expect([source, cache.mayImportDynamically(source)]).toEqual([source, false]);
   });
 });
 
