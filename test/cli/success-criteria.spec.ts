@@ -5,14 +5,17 @@
 // on changed options, keep_alive, tools parsed only when sent): only the counts a scenario pins for
 // context pressure are pinned, and the live path (preflight, warm-up, grouping, reload accounting) runs. A criterion
 // that no good run could meet (a wrong file name, a regex that never matches) fails here.
-import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { standinServing } from '../../src/cli/commands/standin.command';
+import { loadScenarios } from '../../src/eval/scenario/scenario-loader';
+import { runStandinCli } from '../../src/standin/standin-cli';
 import { createTestDatabase } from '../support/test-app';
 import { CLI_CASES_AT_ONCE, limitConcurrency, once } from '../support/concurrency';
-import { ROOT, runCli, waitForListening } from '../support/run-cli';
+import { ROOT, runCli } from '../support/run-cli';
 
 type Doc = {
   success?: unknown;
@@ -54,7 +57,7 @@ describe('success criteria of the shipped scenarios (built CLI, live mode)', () 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-success-'));
   // one database for every case (each run is its own eval run in it), made by the first case to start
   const databaseUrl = once(createTestDatabase);
-  // each case is a stand-in and a CLI process, about 1.7 s of CPU mostly spent starting them: a few at once
+  // each case is a CLI process, about 1.2 s of CPU mostly spent starting it: a few at once
   const limit = limitConcurrency(CLI_CASES_AT_ONCE);
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -69,9 +72,16 @@ describe('success criteria of the shipped scenarios (built CLI, live mode)', () 
         const file = path.join(ROOT, rel);
         // its own LOUPE_HOME: cases run side by side, and none should see another's workspaces or records
         const env = { DATABASE_URL: await databaseUrl(), LOUPE_HOME: path.join(tmp, `home-${i}`) };
-        const ollama = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.js'), 'standin', '--scenario', file, '--port', '0']);
+        // the stand-in `loupe standin --scenario <file>` would run, served from this process: a process of
+        // its own for each case cost about 0.37 s of CPU to start, a quarter of this file's CPU
+        const standin = await runStandinCli({
+          ...standinServing(loadScenarios([file])[0], {}),
+          port: 0,
+          log: () => undefined,
+          signals: new EventEmitter(),
+        });
         try {
-          const url = await waitForListening(ollama);
+          const url = standin.url;
           const run = await runCli(
             ['eval', file, '--json', '--set', `profile=${profile}`],
             { ...env, OLLAMA_HOST: url, OLLAMA_LOCAL_HOST: url, LOUPE_RETRY_DELAY_SCALE: '0.01' },
@@ -91,7 +101,7 @@ describe('success criteria of the shipped scenarios (built CLI, live mode)', () 
           }).toEqual({ mode: 'live', reloads: 0, status: 'passed', failed: [], violations: [], error: null, stderr: '' });
           expect(run.code).toBe(0);
         } finally {
-          ollama.kill('SIGTERM');
+          await standin.stop();
         }
       }),
     120_000,

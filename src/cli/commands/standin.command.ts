@@ -4,6 +4,7 @@ import type { Scenario } from '../../eval/scenario/scenario';
 import { loadScenarios } from '../../eval/scenario/scenario-loader';
 import { personaDirs, planOf, resolvePersonas, SIM_MODEL_PREFIX } from '../../eval/sim-models';
 import { PersonaFileError, UnknownPersonaError } from '../../sim/persona-errors';
+import type { StandinCliOptions } from '../../standin/standin-cli';
 import type { StandinSimModel } from '../../standin/standin-sim';
 import { lazy } from '../lazy';
 import { UsageError } from './eval.command';
@@ -36,7 +37,7 @@ function cloudState(value: string): (typeof CLOUD_STATES)[number] {
   return value as (typeof CLOUD_STATES)[number];
 }
 
-interface StandinFlags {
+export interface StandinFlags {
   scenario?: string;
   port: number;
   host: string;
@@ -99,29 +100,44 @@ export function registerStandinCommand(program: Command, getConfig: () => LoupeC
     )
     .action(async (opts: StandinFlags) => {
       const scenario = opts.scenario ? loadScenarios([opts.scenario])[0] : undefined;
-      const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
       const config = opts.sim ? getConfig() : undefined;
-      // as eval scales a persona trial's stand-in: LOUPE_SIM_TIME_SCALE times the scenario's own (a flag overrides both)
-      const simTimeScale = config && (scenario?.standin?.timeScale ?? 1) * config.sim.timeScale;
       await lazy.standin().runStandinCli({
-        script,
-        catalog: lazy.catalog().mergeCatalog(scenario?.catalog),
-        sim: opts.sim && config ? simModels(opts.sim, scenario, config) : undefined,
+        ...standinServing(scenario, opts, config),
         port: opts.port,
         host: opts.host,
-        server: withoutUnset({
-          ...scenario?.standin,
-          version: opts.ollamaVersion ?? scenario?.standin?.version,
-          defaultContextLength: opts.contextLength ?? scenario?.standin?.defaultContextLength,
-          maxLoadedModels: opts.maxLoadedModels ?? scenario?.standin?.maxLoadedModels,
-          gpuVramBytes: opts.gpuVramBytes ?? scenario?.standin?.gpuVramBytes,
-          timeScale: opts.timeScale ?? simTimeScale ?? scenario?.standin?.timeScale,
-          cloud: opts.cloud ?? scenario?.standin?.cloud,
-          numParallel: opts.numParallel ?? scenario?.standin?.numParallel,
-        }),
         log: (m: string) => process.stderr.write(`${m}\n`),
       });
     });
+}
+
+/**
+ * What `loupe standin` serves for a scenario and its flags: the script, the catalog, simulated models
+ * and the server's settings. Tests that need a scenario's stand-in in their own process take it from
+ * here, so it serves what the command would.
+ */
+export function standinServing(
+  scenario: Scenario | undefined,
+  opts: Omit<StandinFlags, 'port' | 'host'>,
+  config?: LoupeConfig,
+): Pick<StandinCliOptions, 'script' | 'catalog' | 'sim' | 'server'> {
+  const script = scenario ? { ...scenario.script, loop: Boolean(opts.loop) } : { turns: {}, loop: Boolean(opts.loop) };
+  // as eval scales a persona trial's stand-in: LOUPE_SIM_TIME_SCALE times the scenario's own (a flag overrides both)
+  const simTimeScale = config && (scenario?.standin?.timeScale ?? 1) * config.sim.timeScale;
+  return {
+    script,
+    catalog: lazy.catalog().mergeCatalog(scenario?.catalog),
+    sim: opts.sim && config ? simModels(opts.sim, scenario, config) : undefined,
+    server: withoutUnset({
+      ...scenario?.standin,
+      version: opts.ollamaVersion ?? scenario?.standin?.version,
+      defaultContextLength: opts.contextLength ?? scenario?.standin?.defaultContextLength,
+      maxLoadedModels: opts.maxLoadedModels ?? scenario?.standin?.maxLoadedModels,
+      gpuVramBytes: opts.gpuVramBytes ?? scenario?.standin?.gpuVramBytes,
+      timeScale: opts.timeScale ?? simTimeScale ?? scenario?.standin?.timeScale,
+      cloud: opts.cloud ?? scenario?.standin?.cloud,
+      numParallel: opts.numParallel ?? scenario?.standin?.numParallel,
+    }),
+  };
 }
 
 /** Unset flags stay out, so the server's defaults apply. */
