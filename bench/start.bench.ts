@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { median, range, type BenchFigure } from './run-benchmarks';
+import { removeBenchHome } from './fresh-home';
 import { procCpuMs } from './proc-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -126,6 +127,8 @@ export async function benchStart(options: { warmRuns?: number; freshRuns?: numbe
     }
     return figures;
   } finally {
+    // each home's data, which as root may lie outside it (fresh-home.ts)
+    for (const name of fs.readdirSync(dir)) await removeBenchHome(path.join(dir, name));
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -18,8 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { LoupeConfig } from '../src/config/loupe-config';
 import { withAppContext } from '../src/cli/app-context';
 import { dataDirFor } from '../src/database/embedded/embedded-postgres';
-import { locatePostgresBinaries } from '../src/database/embedded/postgres-binaries';
-import { stopServer } from '../src/database/embedded/postmaster';
+import { removeBenchHome } from './fresh-home';
 import { postgresCpuSeconds } from './postgres-cpu';
 import { ScenarioRunner } from '../src/eval/scenario-runner.service';
 import { loadScenarios } from '../src/eval/scenario/scenario-loader';
@@ -147,15 +146,7 @@ async function firstRun(file: string, url: string): Promise<BenchFigure> {
       note: 'embedded Postgres initialised and migrated',
     };
   } finally {
-    const dataDir = dataDirFor(home, () => undefined);
-    // a server still shutting down writes its statistics file into the data being removed (one run
-    // left a /var/tmp cluster behind that way): stop it, waiting, first (nothing when none runs)
-    await stopServer(
-      locatePostgresBinaries(() => undefined),
-      dataDir,
-    );
-    fs.rmSync(home, { recursive: true, force: true });
-    if (dataDir.startsWith('/var/tmp/')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    await removeBenchHome(home);
   }
 }
 
