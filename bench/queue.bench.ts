@@ -16,6 +16,7 @@ import { Client } from 'pg';
 import { startStandin } from './child-standin';
 import { median, range, type BenchFigure } from './run-benchmarks';
 import { checkTurnLength, writeSingleTurnScenario } from './single-turn';
+import { removeBenchHome } from './fresh-home';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -172,6 +173,8 @@ export async function benchQueue(options: QueueBenchOptions = {}): Promise<Bench
     return figures;
   } finally {
     await Promise.all(standins.map((s) => s.stop()));
+    // each checkout's home with its data, which as root lies outside it (fresh-home.ts)
+    for (const at of checkouts) if (at.env.LOUPE_HOME) await removeBenchHome(at.env.LOUPE_HOME);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
