@@ -7,7 +7,10 @@ import { dataDirFor } from '../src/database/embedded/embedded-postgres';
 import { locatePostgresBinaries } from '../src/database/embedded/postgres-binaries';
 import { stopServer } from '../src/database/embedded/postmaster';
 
-/** Stops the home's server if one still runs (waiting: a server shutting down still writes its data), then removes the home and its data. */
+/**
+ * Stops the home's server if one still runs (waiting: a server shutting down still writes its data),
+ * then removes the home and its data.
+ */
 export async function removeBenchHome(home: string): Promise<void> {
   const dataDir = dataDirFor(home, () => undefined);
   await stopServer(

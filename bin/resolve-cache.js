@@ -9,8 +9,9 @@
 // change an answer changes: the Node version, the installed packages (npm rewrites
 // node_modules/.package-lock.json on each install), the build (tsc rewrites every output, the CLI's
 // entry among them), NODE_PATH or a flag that changes resolution. A cached file of Loupe's own that no
-// longer exists is resolved afresh (one stat per file; an installed package's are not checked). Builtins, require.resolve with options and anything outside the install go
-// through Node untouched. LOUPE_COMPILE_CACHE turns it off or moves it with the code cache.
+// longer exists is resolved afresh (one stat per file; an installed package's are not checked).
+// Builtins, require.resolve with options and anything outside the install go through Node untouched.
+// LOUPE_COMPILE_CACHE turns it off or moves it with the code cache.
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
