@@ -2,9 +2,8 @@
 // a home the postgres user cannot reach (a mkdtemp directory is 0700) keeps its data in
 // /var/tmp/loupe-<digest> instead, which removing the home leaves behind: a whole cluster per run.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { dataDirFor } from '../src/database/embedded/embedded-postgres';
-import { locatePostgresBinaries } from '../src/database/embedded/postgres-binaries';
+import { fallbackDataRoot, locatePostgresBinaries } from '../src/database/embedded/postgres-binaries';
 import { stopServer } from '../src/database/embedded/postmaster';
 
 /**
@@ -12,11 +11,10 @@ import { stopServer } from '../src/database/embedded/postmaster';
  * then removes the home and its data.
  */
 export async function removeBenchHome(home: string): Promise<void> {
-  const dataDir = dataDirFor(home, () => undefined);
   await stopServer(
     locatePostgresBinaries(() => undefined),
-    dataDir,
+    dataDirFor(home, () => undefined),
   );
   fs.rmSync(home, { recursive: true, force: true });
-  if (dataDir.startsWith('/var/tmp/')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  fs.rmSync(fallbackDataRoot(home), { recursive: true, force: true });
 }

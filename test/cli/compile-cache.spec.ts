@@ -168,8 +168,8 @@ describe('modules served from the code cache', () => {
   });
 });
 
-describe('the built CLI with its code cache', () => {
-  it('prints the same as without it, and compiles nothing on a second run', async () => {
+describe('the built CLI with its code and resolution caches', () => {
+  it('prints the same as without them, and compiles and resolves nothing afresh on a second run', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-cli-cache-'));
     try {
       const env = { LOUPE_COMPILE_CACHE: dir, LOUPE_DEBUG_COMPILE_CACHE: '1' };
@@ -182,6 +182,13 @@ describe('the built CLI with its code cache', () => {
       expect(statsOf(cold.stderr).compiled).toBeGreaterThan(100);
       expect(statsOf(warm.stderr)).toMatchObject({ compiled: 0, rejected: 0, written: false });
       expect(statsOf(warm.stderr).hits).toBe(statsOf(cold.stderr).compiled);
+      // the resolution cache (resolve-cache.js), kept in the same directory
+      const resolvesOf = (stderr: string) =>
+        JSON.parse(/loupe resolve cache: (.*)/.exec(stderr)![1]) as { hits: number; misses: number; stale: number; written: boolean };
+      expect(resolvesOf(cold.stderr)).toMatchObject({ written: true });
+      expect(resolvesOf(cold.stderr).misses).toBeGreaterThan(100);
+      expect(resolvesOf(warm.stderr)).toMatchObject({ misses: 0, stale: 0, written: false });
+      expect(resolvesOf(warm.stderr).hits).toBe(resolvesOf(cold.stderr).misses + resolvesOf(cold.stderr).hits);
       expect(warm.stdout).toBe(plain.stdout);
       expect(JSON.parse(warm.stdout)).toBeTruthy();
     } finally {

@@ -1,11 +1,11 @@
 // The CLI's resolution cache (bin/resolve-cache.js): a require() made before is answered from it, a
 // file that is gone is resolved afresh, and a new install or build drops every entry, so a module
-// resolves to what Node itself would pick.
+// resolves to what Node itself would pick. The built CLI with it: compile-cache.spec.ts.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, runCli } from '../support/run-cli';
+import { ROOT } from '../support/run-cli';
 
 interface Stats {
   hits: number;
@@ -119,27 +119,6 @@ describe('require() resolutions served from the resolution cache', () => {
       expect(second.stats).toMatchObject({ hits: 0, misses: 1, written: false });
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('the built CLI with its resolution cache', () => {
-  it('prints the same as without it, and resolves nothing afresh on a second run', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-cli-resolve-'));
-    try {
-      const env = { LOUPE_COMPILE_CACHE: dir, LOUPE_DEBUG_COMPILE_CACHE: '1' };
-      const statsOf = (stderr: string) => JSON.parse(/loupe resolve cache: (.*)/.exec(stderr)![1]) as Stats;
-      const plain = await runCli(['profiles', '--json'], { LOUPE_COMPILE_CACHE: '0' });
-      const cold = await runCli(['profiles', '--json'], env);
-      const warm = await runCli(['profiles', '--json'], env);
-      expect([plain.code, cold.code, warm.code]).toEqual([0, 0, 0]);
-      expect(statsOf(cold.stderr)).toMatchObject({ written: true });
-      expect(statsOf(cold.stderr).misses).toBeGreaterThan(100);
-      expect(statsOf(warm.stderr)).toMatchObject({ misses: 0, stale: 0, written: false });
-      expect(statsOf(warm.stderr).hits).toBe(statsOf(cold.stderr).misses + statsOf(cold.stderr).hits);
-      expect(warm.stdout).toBe(plain.stdout);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

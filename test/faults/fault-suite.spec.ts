@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { dataDirFor, runningPostmaster, startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
+import { fallbackDataRoot } from '../../src/database/embedded/postgres-binaries';
 import type { TrialReport } from '../../src/eval/eval-types';
 import { suiteTrials } from '../support/suite-trials';
 import { ROOT } from '../support/run-cli';
@@ -105,10 +106,8 @@ describe('fault suite (built CLI, embedded Postgres, -c 8)', () => {
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(path.join(OUT, 'fault-suite.json'), `${JSON.stringify(figures, null, 2)}\n`);
     process.stderr.write(`fault suite: ${JSON.stringify(figures)}\n`);
-    for (const home of fs.readdirSync(tmp)) {
-      const dataDir = dataDirFor(path.join(tmp, home), () => {});
-      if (dataDir.startsWith('/var/tmp/')) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
-    }
+    // as root the embedded Postgres keeps the data of a home under a private temp dir in /var/tmp
+    for (const home of fs.readdirSync(tmp)) fs.rmSync(fallbackDataRoot(path.join(tmp, home)), { recursive: true, force: true });
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
