@@ -13,6 +13,8 @@ import {
 
 export interface SessionToolsOptions {
   workspaceDir: string;
+  /** makes the workspace directory if it is not made yet (prepareWorkspace): called before a tool or MCP server uses it */
+  ensureWorkspace?: () => void;
   /** tool names the session may use; default: the workspace tools (execute_command/run_command only when named) */
   allow?: readonly string[];
   commandTimeoutMs?: number;
@@ -46,9 +48,12 @@ export class ToolsService {
     const enabled = [...WORKSPACE_TOOL_NAMES, ...optIn];
     const serverOptions = { commandTimeoutMs: opts.commandTimeoutMs, commandSandbox, commandPlan };
     // the built-in server itself starts on the session's first tool call
-    const workspace = await BuiltinToolSource.create('workspace', workspaceDefinitionsKey(enabled, serverOptions), () =>
-      openWorkspaceSource(opts.workspaceDir, enabled, serverOptions),
-    );
+    const workspace = await BuiltinToolSource.create('workspace', workspaceDefinitionsKey(enabled, serverOptions), () => {
+      opts.ensureWorkspace?.();
+      return openWorkspaceSource(opts.workspaceDir, enabled, serverOptions);
+    });
+    // a stdio server starts in the workspace
+    if (opts.externalMcp?.length) opts.ensureWorkspace?.();
     const { sources, failures } = await connectExternalServers(opts.externalMcp ?? [], {
       timeoutMs: opts.mcpConnectTimeoutMs,
       workspace: opts.workspaceDir,

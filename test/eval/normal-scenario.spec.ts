@@ -126,4 +126,41 @@ describe('LOUPE_KEEP_TRIAL_WORKSPACES=all', () => {
       'Loupe records every decision the loop makes.',
     );
   });
+  it('makes a workspace only for a trial that uses it: a tool call makes it, a trial calling no tool leaves none', async () => {
+    const scenario = (id: string, script: string) => {
+      const file = path.join(t.home, `${id}.yaml`);
+      fs.writeFileSync(
+        file,
+        [
+          `id: test/${id}`,
+          'title: lazy workspace',
+          'spec: test',
+          'prompt: Write a note.',
+          'model: llama3.1:8b',
+          'script:',
+          script,
+          'expect:',
+          '  - termination: completed',
+        ].join('\n'),
+      );
+      return file;
+    };
+    const writes = scenario(
+      'writes-a-note',
+      [
+        '  - tool_calls:',
+        '      - name: write_file',
+        '        arguments: { path: note.txt, content: hello }',
+        '  - content: I wrote note.txt.',
+      ].join('\n'),
+    );
+    const answers = scenario('answers-at-once', '  - content: Nothing to write; the task is done.');
+    const report = await t.app.get(ScenarioRunner).run(loadScenarios([writes, answers]));
+    const [wrote, answered] = report.trials;
+    expect([wrote.status, answered.status]).toEqual(['passed', 'passed']);
+    // no seed files: the write made the directory on the way
+    expect(fs.readFileSync(path.join(t.config.home, 'workspaces', wrote.sessionId!, 'note.txt'), 'utf8')).toBe('hello');
+    // kept as every workspace is under `all`, but there was none to keep
+    expect(fs.existsSync(path.join(t.config.home, 'workspaces', answered.sessionId!))).toBe(false);
+  });
 });

@@ -22,7 +22,7 @@ import { OllamaProviderFactory } from '../../provider/ollama/ollama-provider.fac
 import { McpServersService } from '../../tools/mcp-servers.service';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import { ToolsService } from '../../tools/tools.service';
-import { createWorkspace, readWorkspaceFile } from '../../tools/workspace/workspace-manager';
+import { prepareWorkspace, readWorkspaceFile, type SessionWorkspace } from '../../tools/workspace/workspace-manager';
 import { forgetWorkspaceRoot } from '../../tools/workspace/workspace-root';
 import type { EvalRunRecorder } from '../eval-recorder';
 import type { TrialIds, TrialReport } from '../eval-types';
@@ -99,8 +99,8 @@ interface TrialState {
   readonly recording?: TrialRecording;
   replay?: TrialReplay;
   sessionStarted: boolean;
-  /** once made: removed when the trial is done unless LOUPE_KEEP_TRIAL_WORKSPACES keeps it */
-  workspaceDir?: string;
+  /** once its directory is made: removed when the trial is done unless LOUPE_KEEP_TRIAL_WORKSPACES keeps it */
+  workspace?: SessionWorkspace;
 }
 
 /** What `prepare` set up for the session. */
@@ -167,11 +167,11 @@ export class TrialRunner implements OnApplicationShutdown {
   }
 
   /** Removes the trial's workspace unless it is kept (after cleanup: its tools and MCP servers have stopped). */
-  private settleWorkspace({ workspaceDir }: TrialState, result: TrialRunResult): void {
-    if (!workspaceDir) return;
+  private settleWorkspace({ workspace }: TrialState, result: TrialRunResult): void {
+    if (!workspace?.made) return;
     const judged = !result.interrupted && result.report.error !== 'released';
     if (keepsWorkspace(this.config.eval.keepTrialWorkspaces, judged ? { judged, status: result.report.status } : { judged })) return;
-    this.removals.start(workspaceDir);
+    this.removals.start(workspace.dir);
   }
 
   /** Resolves once every workspace removal started so far has finished (a run's end, the app's). */
@@ -215,16 +215,20 @@ export class TrialRunner implements OnApplicationShutdown {
       sim: simModelOf(plan.job, ctx.personas),
     });
     cleanup.defer(() => backend.close());
-    const workspaceDir = (t.workspaceDir = await createWorkspace(this.config.home, plan.sessionId, scenario.workspaceFiles));
+    // made when a tool or an MCP server first needs it: a trial that calls no tool leaves no directory
+    const workspace = (t.workspace = await prepareWorkspace(this.config.home, plan.sessionId, scenario.workspaceFiles));
+    const workspaceDir = workspace.dir;
     // its identity, checked by tool calls, is not needed after judging (the directory may stay: settleWorkspace)
     cleanup.defer(() => forgetWorkspaceRoot(workspaceDir));
     recording?.setContext({ workspaceDir, sessionId: plan.sessionId });
     replay?.setContext({ workspaceDir, sessionId: plan.sessionId });
+    if (scenario.mcpServers?.length) workspace.ensure();
     const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
     cleanup.defer(() => mcp.close());
     const council = councilToolPolicy(scenario.councilRole);
     const tools = await this.tools.createSessionTools({
       workspaceDir,
+      ensureWorkspace: workspace.ensure,
       allow: scenario.tools,
       externalMcp: mcp.configs,
       enabled: council.toolsEnabled,

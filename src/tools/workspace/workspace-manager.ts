@@ -4,16 +4,50 @@ import * as path from 'node:path';
 import { readWorkspaceHead, writeWorkspaceText } from './workspace-file-io';
 import { registerNewWorkspaceRoot } from './workspace-root';
 
+/** A session's workspace: its path at once, the directory itself when something first needs it. */
+export interface SessionWorkspace {
+  readonly dir: string;
+  /** makes the directory and records its root's identity, once; later calls do nothing */
+  ensure(): void;
+  /** whether the directory has been made (a trial's removal has nothing to do otherwise) */
+  readonly made: boolean;
+}
+
+/**
+ * The workspace of a session that may never touch it: made now when it has seed files, otherwise by
+ * `ensure()`, which its tools and MCP servers call before they use it. Most single-turn trials call
+ * no tool, and a directory made and removed for each cost a mkdir, four calls to record its identity
+ * and an rmdir a trial (about 6% of the CLI's thread at 64 trials at once).
+ */
+export async function prepareWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): Promise<SessionWorkspace> {
+  const dir = path.join(home, 'workspaces', sessionId);
+  let made = false;
+  const workspace: SessionWorkspace = {
+    dir,
+    ensure: () => {
+      if (made) return;
+      mkdirSync(dir, { recursive: true });
+      registerNewWorkspaceRoot(dir);
+      made = true;
+    },
+    get made() {
+      return made;
+    },
+  };
+  if (Object.keys(files).length === 0) return workspace;
+  workspace.ensure();
+  for (const [rel, content] of Object.entries(files)) await writeWorkspaceText(dir, rel, content);
+  return workspace;
+}
+
 /**
  * Makes the workspace, records its root's identity, and writes the seed files as write_file writes them.
  * The directory and its identity take direct system calls (see registerNewWorkspaceRoot).
  */
 export async function createWorkspace(home: string, sessionId: string, files: Record<string, string> = {}): Promise<string> {
-  const dir = path.join(home, 'workspaces', sessionId);
-  mkdirSync(dir, { recursive: true });
-  registerNewWorkspaceRoot(dir);
-  for (const [rel, content] of Object.entries(files)) await writeWorkspaceText(dir, rel, content);
-  return dir;
+  const workspace = await prepareWorkspace(home, sessionId, files);
+  workspace.ensure();
+  return workspace.dir;
 }
 
 /**
