@@ -85,9 +85,32 @@ function sourceHash(content) {
   return crypto.createHash('sha1').update(content).digest('base64');
 }
 
-/** The blob's path for this Node, its V8 flags and this machine's architecture (V8 rejects data from any other). */
-function blobPath(dir, v8Flags) {
-  const key = sourceHash(`${process.version}\0${process.arch}\0${v8Flags}`).replace(/[/+=]/g, '').slice(0, 16);
+// Node options that only name a file, a directory or a port for this run, or start a profiler: they
+// change no compiled code, and keying blobs on them would make one per run (a profile's directory)
+const PER_RUN_OPTION =
+  /^(--(cpu-prof|heap-prof|diagnostic-dir|report-|redirect-warnings|require|import|env-file|title|inspect|debug-port)|-r$)/;
+const TAKES_NEXT_ARGUMENT =
+  /^(-r|--require|--import|--env-file|--title|--redirect-warnings|--diagnostic-dir|--report-directory|--report-filename|--(cpu|heap)-prof-(dir|name|interval))$/;
+
+/**
+ * What the blob is keyed on besides Node's version: Loupe's V8 flags and the process's own (its
+ * command line and NODE_OPTIONS). V8 rejects code cached under other flags (`--expose-gc`,
+ * `--max-semi-space-size`), so without them in the key, runs with and without such a flag (`npm run
+ * bench` and the CLI it starts) each rejected the other's blob and wrote it again.
+ */
+function cacheFlags(v8Flags, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '') {
+  const args = [...execArgv, ...nodeOptions.split(/\s+/).filter(Boolean)];
+  const kept = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!PER_RUN_OPTION.test(args[i])) kept.push(args[i]);
+    else if (TAKES_NEXT_ARGUMENT.test(args[i])) i++;
+  }
+  return [v8Flags, ...kept.sort()].join(' ').trim();
+}
+
+/** The blob's path for this Node, the flags (cacheFlags) and this machine's architecture (V8 rejects data from any other). */
+function blobPath(dir, flags) {
+  const key = sourceHash(`${process.version}\0${process.arch}\0${flags}`).replace(/[/+=]/g, '').slice(0, 16);
   return path.join(dir, `v8-${process.version}-${process.arch}-${key}.blob`);
 }
 
@@ -95,10 +118,10 @@ function blobPath(dir, v8Flags) {
  * Serves `root`'s CommonJS modules (its dist/ and node_modules/) from the cache in `dir`; returns
  * what it did, for tests and `LOUPE_DEBUG`. Does nothing when `dir` is null.
  */
-function enableCompileCache(root, dir, v8Flags) {
+function enableCompileCache(root, dir, flags) {
   const stats = { hits: 0, compiled: 0, rejected: 0, fallbacks: 0, written: false, blob: null };
   if (!dir) return stats;
-  const blob = blobPath(dir, v8Flags);
+  const blob = blobPath(dir, flags);
   stats.blob = blob;
   let cached;
   try {
@@ -190,4 +213,4 @@ function compileCacheDir(root, env, execArgv = process.execArgv) {
   return path.join(root, 'node_modules', '.cache', 'loupe');
 }
 
-module.exports = { enableCompileCache, compileCacheDir, encodeBlob, decodeBlob, blobPath, mayImportDynamically };
+module.exports = { enableCompileCache, compileCacheDir, cacheFlags, encodeBlob, decodeBlob, blobPath, mayImportDynamically };

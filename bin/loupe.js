@@ -18,9 +18,9 @@ if (!fs.existsSync(entry)) {
 }
 // compiled code kept from earlier runs (compile-cache.js): set up before the first of Loupe's modules loads
 const root = path.join(__dirname, '..');
-const { enableCompileCache, compileCacheDir } = require('./compile-cache');
+const { enableCompileCache, compileCacheDir, cacheFlags } = require('./compile-cache');
 const cacheDir = compileCacheDir(root, process.env);
-const compileCache = enableCompileCache(root, cacheDir, v8Flags);
+const compileCache = enableCompileCache(root, cacheDir, cacheFlags(v8Flags));
 // and where its require() calls resolve to (resolve-cache.js), kept in the same place
 const resolveCache = require('./resolve-cache').enableResolveCache(root, cacheDir, entry);
 if (process.env.LOUPE_DEBUG_COMPILE_CACHE)

@@ -12,6 +12,7 @@ const cache = require(path.join(ROOT, 'bin', 'compile-cache.js')) as {
   encodeBlob(entries: Map<string, { hash: string; data: Buffer }>): Buffer;
   decodeBlob(bytes: Buffer): Map<string, { hash: string; data: Buffer }>;
   compileCacheDir(root: string, env: Record<string, string | undefined>, execArgv?: string[]): string | null;
+  cacheFlags(v8Flags: string, execArgv?: string[], nodeOptions?: string): string;
   mayImportDynamically(source: string): boolean;
 };
 
@@ -67,6 +68,37 @@ describe('the code cache blob', () => {
     expect(cache.compileCacheDir('/r', { NODE_OPTIONS: '--enable-source-maps' }, [])).toBeNull();
     expect(cache.compileCacheDir('/r', {}, ['--inspect-brk'])).toBeNull();
     expect(cache.compileCacheDir('/r', { LOUPE_COMPILE_CACHE: '/c' }, [])).toBe('/c');
+  });
+});
+
+describe("the blob's key", () => {
+  it("holds Loupe's V8 flags and the process's own, from its command line and NODE_OPTIONS", () => {
+    expect(cache.cacheFlags('--interrupt-budget=1', [], '')).toBe('--interrupt-budget=1');
+    expect(cache.cacheFlags('--interrupt-budget=1', ['--expose-gc'], '--max-semi-space-size=32')).toBe(
+      '--interrupt-budget=1 --expose-gc --max-semi-space-size=32',
+    );
+    // in either place and either order, the same key
+    expect(cache.cacheFlags('', ['--max-semi-space-size=32'], '--expose-gc')).toBe(
+      cache.cacheFlags('', ['--expose-gc', '--max-semi-space-size=32'], ''),
+    );
+  });
+
+  it('leaves out options that only name a file, a directory or a profiler for this run', () => {
+    const perRun = [
+      '--cpu-prof',
+      '--cpu-prof-dir=/tmp/a',
+      '--heap-prof-dir',
+      '/tmp/b',
+      '-r',
+      'x',
+      '--require',
+      'y',
+      '--import=z',
+      '--title',
+      't',
+    ];
+    expect(cache.cacheFlags('--v8', perRun, '--cpu-prof-name p.cpuprofile --diagnostic-dir=/d')).toBe('--v8');
+    expect(cache.cacheFlags('--v8', [...perRun, '--expose-gc'], '')).toBe('--v8 --expose-gc');
   });
 });
 
@@ -191,6 +223,13 @@ describe('the built CLI with its code and resolution caches', () => {
       expect(resolvesOf(warm.stderr).hits).toBe(resolvesOf(cold.stderr).misses + resolvesOf(cold.stderr).hits);
       expect(warm.stdout).toBe(plain.stdout);
       expect(JSON.parse(warm.stdout)).toBeTruthy();
+      // a run under other V8 flags keeps a blob of its own: it no longer rejects and rewrites this one
+      const gcCold = await runCli(['profiles', '--json'], { ...env, NODE_OPTIONS: '--expose-gc' });
+      const afterGc = await runCli(['profiles', '--json'], env);
+      expect([gcCold.code, afterGc.code]).toEqual([0, 0]);
+      expect(statsOf(gcCold.stderr).blob).not.toBe(statsOf(warm.stderr).blob);
+      expect(statsOf(gcCold.stderr)).toMatchObject({ hits: 0, rejected: 0, written: true });
+      expect(statsOf(afterGc.stderr)).toMatchObject({ compiled: 0, rejected: 0, written: false });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
