@@ -1,7 +1,8 @@
-// The `ollama` client for one request, on a fetch of our own over node:http (keep-alive agents; undici
-// is then never loaded, which also saves its start-up in every eval process): undici's fetch plus a
-// re-wrapped web-stream body cost about 1 ms of CPU per streamed chat, this about 0.4 ms (bench
-// `stream`). The fetch (1) takes our own abort signal, so a request
+// The `ollama` client for one request, on a fetch of our own over node:http (keep-alive agents):
+// undici's fetch plus a re-wrapped web-stream body cost about 1 ms of CPU per streamed chat, this
+// about 0.4 ms (bench `stream`). Undici itself is still loaded, once per process (about 20 ms of an
+// eval's start): ollama-js tests every request's headers with `instanceof Headers`, and reading that
+// global loads it. The fetch (1) takes our own abort signal, so a request
 // can be cancelled even before response headers arrive (ollama-js's abort() cannot), (2) captures
 // status and Retry-After, which ollama-js's ResponseError does not carry, and (3) drops malformed
 // NDJSON lines itself, so they are counted and reported instead of console.warn'ed.
@@ -37,7 +38,7 @@ export function createRequestClient(
   return new Ollama({ host, fetch: fetchOverHttp as typeof fetch });
 }
 
-// ollama-js passes a string; the global Request is not touched (reading it loads undici)
+// ollama-js passes a string; the global Request is not built on
 const urlOf = (input: string | URL | Request): string =>
   typeof input === 'string' ? input : input instanceof URL ? input.href : (input as { url: string }).url;
 
@@ -48,8 +49,8 @@ export function createManagementClient(host: string, signal: AbortSignal): Ollam
 
 /**
  * What ollama-js reads of a response: ok, status, statusText, headers.get, and the body — a reader
- * for a stream, json()/text() for a whole reply. Not undici's Response: building one (or Headers)
- * loads undici, tens of ms of every eval process's start, for nothing read here.
+ * for a stream, json()/text() for a whole reply. Not undici's Response: building one (and its Headers)
+ * for every reply costs more than this object, for nothing read here.
  */
 function responseOf(res: http.IncomingMessage, body: { reader: NdjsonBodyReader } | { text: string }): Response {
   const status = res.statusCode ?? 0;
