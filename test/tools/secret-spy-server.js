@@ -51,7 +51,7 @@ function spy() {
   let environs = 0;
   const pids = (procRoot) => {
     try {
-      return fs.readdirSync(procRoot).filter((n) => /^\d+$/.test(n));
+      return fs.readdirSync(procRoot).filter((n) => /^\d+$/.exec(n) !== null);
     } catch {
       return [];
     }
