@@ -5,6 +5,7 @@ import type { ExternalMcpServerConfig, McpServerConfig } from '../../tools/exter
 import { freePort } from '../../common/free-port';
 import { launchHttpServer, type LaunchedServer } from '../../tools/external-mcp-launch';
 import type { ToolRegistry } from '../../tools/tool-registry';
+import type { SessionWorkspace } from '../../tools/workspace/workspace-manager';
 import type { ScenarioMcpServer } from '../scenario/scenario-mcp-schema';
 import type { TriggerAction } from './trial-triggers';
 
@@ -25,7 +26,7 @@ function substitute<T>(value: T, vars: Record<string, string>): T {
 
 export async function prepareMcpServers(
   servers: readonly ScenarioMcpServer[] | undefined,
-  workspaceDir: string,
+  workspace: Pick<SessionWorkspace, 'dir' | 'ensure'>,
   registered: (names: string[]) => Promise<ExternalMcpServerConfig[]>,
 ): Promise<TrialMcpServers> {
   const launched = new Map<string, LaunchedServer>();
@@ -40,11 +41,13 @@ export async function prepareMcpServers(
         configs.push(fromRegistry.get(s.name)!);
         continue;
       }
-      const vars: Record<string, string> = { WORKSPACE: workspaceDir };
+      const vars: Record<string, string> = { WORKSPACE: workspace.dir };
       if ('start' in s && s.start) {
         vars.PORT = String(await freePort());
         const url = substitute(s.config.url, vars);
-        launched.set(s.name, await launchHttpServer(substitute(s.start, vars), url, { workspace: workspaceDir }));
+        // the server starts in the workspace (a stdio server's is made when the session's tools connect it)
+        workspace.ensure();
+        launched.set(s.name, await launchHttpServer(substitute(s.start, vars), url, { workspace: workspace.dir }));
       }
       configs.push({ ...substitute<McpServerConfig>(s.config, vars), name: s.name });
     }

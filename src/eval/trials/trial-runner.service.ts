@@ -222,8 +222,7 @@ export class TrialRunner implements OnApplicationShutdown {
     cleanup.defer(() => forgetWorkspaceRoot(workspaceDir));
     recording?.setContext({ workspaceDir, sessionId: plan.sessionId });
     replay?.setContext({ workspaceDir, sessionId: plan.sessionId });
-    if (scenario.mcpServers?.length) workspace.ensure();
-    const mcp = await prepareMcpServers(scenario.mcpServers, workspaceDir, (names) => this.mcpServers.configsFor(names));
+    const mcp = await prepareMcpServers(scenario.mcpServers, workspace, (names) => this.mcpServers.configsFor(names));
     cleanup.defer(() => mcp.close());
     const council = councilToolPolicy(scenario.councilRole);
     const tools = await this.tools.createSessionTools({
